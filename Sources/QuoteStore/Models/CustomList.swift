@@ -1,0 +1,133 @@
+/// The custom-list format (a GitHub Gist or a local file):
+/// `[{"id": Int, "category": String, "text": String, "source": String}]`,
+/// where `source` is the author. Shared by `quotectl import` and the sync engine.
+public enum CustomList {
+    /// The most characters a quote may have; longer ones are rejected as not quotes.
+    public static let maximumTextLength = 10_000
+
+    public struct Problem: Equatable, Sendable, CustomStringConvertible {
+        /// 1-based position in the array.
+        public let record: Int
+        public let upstreamID: String?
+        public let reason: String
+
+        public var description: String {
+            "record \(record)" + (upstreamID.map { " (id \($0))" } ?? "") + ": " + reason
+        }
+    }
+
+    public struct Decoded: Sendable {
+        public var quotes: [Quote]
+        public var problems: [Problem]
+    }
+
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        case syntax(JSONSyntaxError)
+        case notAList(found: String)
+
+        public var description: String {
+            switch self {
+            case .syntax(let error): return "not JSON: \(error)"
+            case .notAList(let found): return "expected a JSON array of quotes, found \(found)"
+            }
+        }
+    }
+
+    /// Decodes and validates every record. A record that is wrong is reported in
+    /// `problems` and left out; only a body that is not a JSON array fails whole.
+    public static func decode(_ bytes: [UInt8], source: String) throws(Failure) -> Decoded {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes)
+        } catch {
+            throw .syntax(error)
+        }
+        guard let records = document.array else { throw .notAList(found: document.kindName) }
+        var decoded = Decoded(quotes: [], problems: [])
+        decoded.quotes.reserveCapacity(records.count)
+        var ids = Set<Int>(minimumCapacity: records.count)
+        for (offset, record) in records.enumerated() {
+            switch quote(from: record, source: source) {
+            case .success(let quote):
+                if ids.insert(Int(quote.upstreamID)!).inserted {
+                    decoded.quotes.append(quote)
+                } else {
+                    decoded.problems.append(Problem(record: offset + 1, upstreamID: quote.upstreamID,
+                                                    reason: "duplicate id"))
+                }
+            case .failure(let problem):
+                decoded.problems.append(Problem(record: offset + 1, upstreamID: problem.id, reason: problem.reason))
+            }
+        }
+        return decoded
+    }
+
+    struct RecordProblem: Error {
+        let id: String?
+        let reason: String
+    }
+
+    static func quote(from record: JSONValue, source: String) -> Result<Quote, RecordProblem> {
+        guard let object = record.object else {
+            return .failure(RecordProblem(id: nil, reason: "expected an object, found \(record.kindName)"))
+        }
+        guard let idValue = object["id"] else { return .failure(RecordProblem(id: nil, reason: "missing \"id\"")) }
+        guard let id = idValue.int else {
+            return .failure(RecordProblem(id: nil, reason: "\"id\" must be an integer, found \(idValue.kindName)"))
+        }
+        let upstreamID = String(id)
+        func fail(_ reason: String) -> Result<Quote, RecordProblem> {
+            .failure(RecordProblem(id: upstreamID, reason: reason))
+        }
+        do throws(FieldProblem) {
+            let text = try RecordText.required(object["text"], field: "text")
+            let category = try RecordText.optional(object["category"], field: "category")
+            let author = try RecordText.optional(object["source"], field: "source")
+            return .success(Quote(source: source, upstreamID: upstreamID, text: text, author: author,
+                                  category: category, lang: LanguageGuess.guess(text)))
+        } catch {
+            return fail(error.reason)
+        }
+    }
+}
+
+/// Why one field of a record was refused.
+public struct FieldProblem: Error, Equatable, Sendable {
+    public let reason: String
+}
+
+/// The checks every upstream text field gets.
+public enum RecordText {
+    /// A required text: present, a valid UTF-8 string, not blank, at most 10,000 characters.
+    public static func required(_ value: JSONValue?, field: String) throws(FieldProblem) -> String {
+        guard let value, !value.isNull else { throw FieldProblem(reason: "missing \"\(field)\"") }
+        guard let trimmed = try optional(value, field: field) else {
+            throw FieldProblem(reason: "\"\(field)\" is empty")
+        }
+        return trimmed
+    }
+
+    /// An optional text: absent, null or blank is nil; anything but a valid string is a problem.
+    public static func optional(_ value: JSONValue?, field: String) throws(FieldProblem) -> String? {
+        guard let value, !value.isNull else { return nil }
+        guard let text = value.string else {
+            throw FieldProblem(reason: "\"\(field)\" must be a string, found \(value.kindName)")
+        }
+        let trimmed = trim(text)
+        if trimmed.utf8.count > CustomList.maximumTextLength, trimmed.count > CustomList.maximumTextLength {
+            throw FieldProblem(reason: "\"\(field)\" is longer than \(CustomList.maximumTextLength) characters")
+        }
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    static func trim(_ text: String) -> String {
+        // Most texts need no trimming: decide from the first and last byte alone.
+        if let first = text.utf8.first, let last = text.utf8.last,
+           first > 0x20, first < 0x80, last > 0x20, last < 0x80 {
+            return text
+        }
+        guard let first = text.firstIndex(where: { !$0.isWhitespace }),
+              let last = text.lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(text[first...last])
+    }
+}

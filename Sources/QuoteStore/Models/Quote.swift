@@ -1,0 +1,88 @@
+/// A quote as stored: from any source, with what that source knows of it.
+public struct Quote: Equatable, Sendable {
+    public var id: Int
+    public var source: String
+    public var upstreamID: String
+    public var text: String
+    public var author: String?
+    public var category: String?
+    public var production: String?
+    public var episode: Int?
+    public var lang: String?
+    public var firstSeen: Int
+    public var lastSeen: Int
+
+    public init(id: Int = 0, source: String, upstreamID: String, text: String, author: String? = nil,
+                category: String? = nil, production: String? = nil, episode: Int? = nil,
+                lang: String? = nil, firstSeen: Int = 0, lastSeen: Int = 0) {
+        self.id = id
+        self.source = source
+        self.upstreamID = upstreamID
+        self.text = text
+        self.author = author
+        self.category = category
+        self.production = production
+        self.episode = episode
+        self.lang = lang
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+    }
+
+    /// The columns read by `init(row:)`, in order.
+    static let columns = "id, source, upstream_id, text, author, category, production, episode, lang, first_seen, last_seen"
+
+    init(row: Statement) {
+        self.init(id: row.int(0), source: row.string(1), upstreamID: row.string(2), text: row.string(3),
+                  author: row.optionalString(4), category: row.optionalString(5),
+                  production: row.optionalString(6), episode: row.optionalInt(7),
+                  lang: row.optionalString(8), firstSeen: row.int(9), lastSeen: row.int(10))
+    }
+
+    /// What identifies a change worth writing: every field the upstream controls.
+    public var contentHash: Int {
+        var hasher = FNV1a()
+        hasher.combine(text)
+        hasher.combine(author)
+        hasher.combine(category)
+        hasher.combine(production)
+        hasher.combine(episode)
+        hasher.combine(lang)
+        return hasher.signed
+    }
+
+    /// Length in characters, as a reader counts them.
+    public var length: Int { text.count }
+
+    /// One line of `--json` output.
+    public var json: String {
+        var object = JSONObjectBuilder()
+        object.add("source", source)
+        object.add("id", upstreamID)
+        object.add("text", text)
+        object.add("author", author)
+        object.add("category", category)
+        object.add("lang", lang)
+        if production != nil || episode != nil {
+            object.add("production", production)
+            object.add("episode", episode)
+        }
+        return object.result
+    }
+}
+
+/// Guesses a quote's language from its script: any Hangul makes it Korean (the
+/// happiness source writes Korean followed by the English original); Latin
+/// letters alone make it English. Anything else stays unknown.
+public enum LanguageGuess {
+    public static func guess(_ text: String) -> String? {
+        var latin = false
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0xAC00...0xD7A3, 0x1100...0x11FF, 0x3130...0x318F: return "ko"
+            case 0x41...0x5A, 0x61...0x7A: latin = true
+            default: continue
+            }
+        }
+        return latin ? "en" : nil
+    }
+}

@@ -1,0 +1,83 @@
+/// What `quotectl random` (and `today`) may be narrowed by. Every field maps to an
+/// indexed condition, so the cost of a pick grows with the number of matches only.
+public struct QuoteFilter: Equatable, Sendable {
+    public var source: String?
+    public var author: String?
+    public var category: String?
+    public var lang: String?
+    public var character: String?
+    public var production: String?
+    public var maxLength: Int?
+
+    public init(source: String? = nil, author: String? = nil, category: String? = nil, lang: String? = nil,
+                character: String? = nil, production: String? = nil, maxLength: Int? = nil) {
+        self.source = source
+        self.author = author
+        self.category = category
+        self.lang = lang
+        self.character = character
+        self.production = production
+        self.maxLength = maxLength
+    }
+
+    public var isEmpty: Bool { self == QuoteFilter() }
+
+    /// The WHERE clause (without "WHERE") and its values. `authorBySearch` swaps the
+    /// exact author match for a full-text match on the author column.
+    func whereClause(authorBySearch: Bool = false) -> (sql: String, values: [SQLValue]) {
+        var conditions: [String] = []
+        var values: [SQLValue] = []
+        func add(_ condition: String, _ value: SQLValue) {
+            values.append(value)
+            conditions.append(condition.replacingPlaceholder(with: values.count))
+        }
+        if let source {
+            if source == "custom" {
+                conditions.append("source >= 'custom.' AND source < 'custom/'")
+            } else {
+                add("source = ?", .text(source))
+            }
+        }
+        if let author {
+            if authorBySearch {
+                add("id IN (SELECT rowid FROM quotes_fts WHERE quotes_fts MATCH ?)",
+                    .text("author : " + FullTextQuery.make(author)))
+            } else {
+                add("author = ? COLLATE NOCASE", .text(author))
+            }
+        }
+        if let category { add("category = ? COLLATE NOCASE", .text(category)) }
+        if let lang { add("lang = ?", .text(lang)) }
+        if let character {
+            add("author = ? COLLATE NOCASE AND source = 'breakingbad'", .text(character))
+        }
+        if let production { add("production = ? COLLATE NOCASE", .text(production)) }
+        if let maxLength { add("length <= ?", .integer(maxLength)) }
+        return (conditions.isEmpty ? "1" : conditions.joined(separator: " AND "), values)
+    }
+}
+
+private extension String {
+    /// Numbers the single "?" so values can be bound by position.
+    func replacingPlaceholder(with number: Int) -> String {
+        var out = ""
+        for character in self {
+            if character == "?" { out += "?\(number)" } else { out.append(character) }
+        }
+        return out
+    }
+}
+
+/// Turns what a user typed into an FTS5 query: each word becomes a quoted prefix
+/// term ("행복"* matches 행복은), so FTS5 syntax in the input is never interpreted.
+public enum FullTextQuery {
+    public static func make(_ text: String) -> String {
+        let words = text.split(whereSeparator: { $0.isWhitespace })
+        guard !words.isEmpty else { return "\"\"" }
+        let terms = words.map { word -> String in
+            "\"" + word.replacing("\"", with: "\"\"") + "\"*"
+        }
+        let joined = terms.joined(separator: " ")
+        return words.count > 1 ? "(" + joined + ")" : joined
+    }
+}

@@ -1,0 +1,101 @@
+/// Picks quotes: uniformly at random, or as the quote of the day.
+public struct QuotePicker {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// A uniformly random quote among those matching `filter`, or nil if none does.
+    ///
+    /// Unfiltered: the `pick` column numbers the quotes 1...n densely, so the pick is
+    /// `max(pick)` and one probe of its unique index, O(log n) on any size of store.
+    /// Filtered: count the matches through an index, then step to a random one of
+    /// them, O(matches), never O(store).
+    public func random<G: RandomNumberGenerator>(_ filter: QuoteFilter = QuoteFilter(),
+                                                 using generator: inout G) throws(DatabaseError) -> Quote? {
+        if filter.isEmpty {
+            guard let count = try database.scalarInt("SELECT max(pick) FROM quotes"), count > 0 else { return nil }
+            let pick = Int.random(in: 1...count, using: &generator)
+            let statement = try database.prepare("SELECT \(Quote.columns) FROM quotes WHERE pick = ?1")
+            try statement.bind(pick, at: 1)
+            return try statement.step() ? Quote(row: statement) : nil
+        }
+        if let quote = try randomMatch(filter.whereClause(), using: &generator) { return quote }
+        // No author by that exact name: try the words of it ("twain" finds Mark Twain).
+        if filter.author != nil {
+            return try randomMatch(filter.whereClause(authorBySearch: true), using: &generator)
+        }
+        return nil
+    }
+
+    private func randomMatch<G: RandomNumberGenerator>(_ clause: (sql: String, values: [SQLValue]),
+                                                       using generator: inout G) throws(DatabaseError) -> Quote? {
+        guard let count = try database.scalarInt("SELECT count(*) FROM quotes WHERE \(clause.sql)", clause.values),
+              count > 0 else { return nil }
+        let offset = Int.random(in: 0..<count, using: &generator)
+        let statement = try database.prepare(
+            "SELECT \(Quote.columns) FROM quotes WHERE \(clause.sql) LIMIT 1 OFFSET \(offset)")
+        try statement.bind(clause.values)
+        return try statement.step() ? Quote(row: statement) : nil
+    }
+
+    /// The quote of the day: the same all day (the user's local day of `now`),
+    /// another one tomorrow. A source that names its own quote of the day (happiness) is
+    /// asked first; otherwise the day's hash is looked up in the content-hash
+    /// index, so the choice survives quotes being added elsewhere in the store.
+    public func today(now: Int, filter: QuoteFilter = QuoteFilter()) throws(DatabaseError) -> Quote? {
+        // An upstream's day follows UTC (happiness changes its quote at 00:00 UTC).
+        if let source = filter.source, let quote = try dailyQuote(source: source, day: UnixTime.utcDay(now)) {
+            return quote
+        }
+        let day = UnixTime.localDay(now)
+        var hasher = FNV1a()
+        hasher.combine("quote of the day \(day)")
+        let target = hasher.signed
+        let clause = filter.whereClause()
+        let first = clause.values.count + 1
+        for sql in [
+            "SELECT \(Quote.columns) FROM quotes WHERE (\(clause.sql)) AND content_hash >= ?\(first) ORDER BY content_hash, id LIMIT 1",
+            "SELECT \(Quote.columns) FROM quotes WHERE (\(clause.sql)) ORDER BY content_hash, id LIMIT 1",
+        ] {
+            let statement = try database.prepare(sql)
+            try statement.bind(clause.values + (sql.contains("?\(first)") ? [.integer(target)] : []))
+            if try statement.step() { return Quote(row: statement) }
+        }
+        return nil
+    }
+
+    /// The upstream's own quote of the day, stored under its UTC date.
+    private func dailyQuote(source: String, day: Int) throws(DatabaseError) -> Quote? {
+        let statement = try database.prepare("""
+            SELECT \(Quote.columns) FROM quotes
+             WHERE id = (SELECT quote_id FROM daily_quotes WHERE source = ?1 AND day = ?2)
+            """)
+        try statement.bind(source, at: 1)
+        try statement.bind(UnixTime.dateString(day: day), at: 2)
+        return try statement.step() ? Quote(row: statement) : nil
+    }
+
+    /// Full-text search, best matches first (bm25).
+    public func search(_ text: String, limit: Int) throws(DatabaseError) -> [Quote] {
+        let columns = Quote.columns.split(separator: ",").map { "q." + $0.trimmingPrefix(" ") }.joined(separator: ", ")
+        let statement = try database.prepare("""
+            SELECT \(columns) FROM quotes_fts JOIN quotes q ON q.id = quotes_fts.rowid
+             WHERE quotes_fts MATCH ?1 ORDER BY rank LIMIT ?2
+            """)
+        try statement.bind(FullTextQuery.make(text), at: 1)
+        try statement.bind(limit, at: 2)
+        var results: [Quote] = []
+        while try statement.step() { results.append(Quote(row: statement)) }
+        return results
+    }
+
+    /// Every quote (of one source, or `custom` for all lists), in store order, for export.
+    public func forEach(source: String?, _ body: (Quote) throws -> Void) throws {
+        let clause = QuoteFilter(source: source).whereClause()
+        let statement = try database.prepare("SELECT \(Quote.columns) FROM quotes WHERE \(clause.sql) ORDER BY id")
+        try statement.bind(clause.values)
+        while try statement.step() { try body(Quote(row: statement)) }
+    }
+}

@@ -1,0 +1,129 @@
+import CSQLite
+
+/// One SQLite connection. Used from one thread at a time, hence not Sendable.
+public final class Database {
+    public enum Mode: Sendable {
+        /// Never writes; used by every command that only reads.
+        case readOnly
+        /// Reads and writes, creating the file if it is missing.
+        case readWriteCreate
+        /// Reads and writes an existing file.
+        case readWrite
+    }
+
+    let handle: OpaquePointer
+    public let path: String
+    public let mode: Mode
+
+    /// Opens and configures a connection: extended result codes, foreign keys on,
+    /// a busy timeout, and (for writers) WAL with synchronous=NORMAL.
+    public init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 10_000) throws(DatabaseError) {
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        switch mode {
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE
+        }
+        var connection: OpaquePointer?
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_close_v2(connection)
+            throw DatabaseError(extendedCode: code, message: message)
+        }
+        self.handle = connection
+        self.path = path
+        self.mode = mode
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        try execute("PRAGMA foreign_keys = ON")
+        if mode != .readOnly {
+            try enableWAL()
+            try execute("PRAGMA synchronous = NORMAL")
+        }
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Switches to WAL and checks that SQLite really did: it answers with the mode
+    /// it is in, which stays "delete" on file systems that cannot share memory.
+    private func enableWAL() throws(DatabaseError) {
+        let answer = try prepare("PRAGMA journal_mode = WAL")
+        let mode = try answer.step() ? answer.string(0).lowercased() : ""
+        guard mode == "wal" else {
+            throw DatabaseError(extendedCode: SQLITE_ERROR,
+                                message: "journal_mode answered '\(mode)' instead of 'wal'",
+                                sql: answer.sql)
+        }
+    }
+
+    /// Runs one or more statements that take no parameters.
+    public func execute(_ sql: String) throws(DatabaseError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        if code != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw DatabaseError(extendedCode: sqlite3_extended_errcode(handle), message: text, sql: sql)
+        }
+    }
+
+    public func prepare(_ sql: String) throws(DatabaseError) -> Statement {
+        try Statement(database: self, sql: sql)
+    }
+
+    /// Runs a statement with the given values bound to ?1, ?2, ...
+    public func run(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) {
+        try prepare(sql).run(values)
+    }
+
+    /// The first column of the first row as an integer, or nil when there is no row or it is NULL.
+    public func scalarInt(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> Int? {
+        let statement = try prepare(sql)
+        try statement.bind(values)
+        return try statement.step() ? statement.optionalInt(0) : nil
+    }
+
+    public func scalarString(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> String? {
+        let statement = try prepare(sql)
+        try statement.bind(values)
+        return try statement.step() ? statement.optionalString(0) : nil
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    public var lastInsertedRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
+
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Runs `body` in a transaction: BEGIN IMMEDIATE (so a writer waits for the
+    /// write lock up front instead of failing half-way), COMMIT on return, ROLLBACK
+    /// on a thrown error. The body's error is the one rethrown, never a rollback's.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+        do {
+            try execute("COMMIT")
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+        return result
+    }
+
+    func error(code: Int32, sql: String?) -> DatabaseError {
+        DatabaseError(extendedCode: sqlite3_extended_errcode(handle),
+                      message: String(cString: sqlite3_errmsg(handle)),
+                      sql: sql)
+    }
+}
+
+@available(*, unavailable)
+extension Database: Sendable {}

@@ -1,0 +1,94 @@
+/// One `Migrations/NNNN_name.sql` file, as compiled into the binary.
+public struct EmbeddedMigration: Sendable {
+    public let name: String
+    public let sql: String
+
+    public init(name: String, sql: String) {
+        self.name = name
+        self.sql = sql
+    }
+
+    /// The number before the first underscore: "0003_upbit" is version 3.
+    public var version: Int {
+        Int(name.prefix(while: { $0.isNumber })) ?? 0
+    }
+
+    public var checksum: String { FNV1a.hash(sql).hex }
+}
+
+/// Applies migrations in order, each in its own transaction, and records them in
+/// `schema_migrations` (name, checksum, time) and in `PRAGMA user_version`, which
+/// readers check at start-up for the price of one page read.
+public struct Migrator: Sendable {
+    public let migrations: [EmbeddedMigration]
+
+    public static let embedded = Migrator(migrations: embeddedMigrations)
+
+    public init(migrations: [EmbeddedMigration]) {
+        self.migrations = migrations.sorted { $0.version < $1.version }
+    }
+
+    public var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    public static func appliedVersion(of database: Database) throws(DatabaseError) -> Int {
+        try database.scalarInt("PRAGMA user_version") ?? 0
+    }
+
+    /// Migrations whose text differs from what was applied, by name.
+    public func changedMigrations(in database: Database) throws(DatabaseError) -> [String] {
+        guard try database.scalarInt(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") == 1
+        else { return [] }
+        let applied = try database.prepare("SELECT version, checksum FROM schema_migrations")
+        var changed: [String] = []
+        while try applied.step() {
+            let version = applied.int(0)
+            if let migration = migrations.first(where: { $0.version == version }),
+               migration.checksum != applied.string(1) {
+                changed.append(migration.name)
+            }
+        }
+        return changed
+    }
+
+    /// Brings the store up to `latestVersion`. Refuses a store that is newer than
+    /// this binary, or whose applied migrations were edited since.
+    public func migrate(_ database: Database, now: Int = UnixTime.now()) throws(StoreError) {
+        do {
+            let current = try Self.appliedVersion(of: database)
+            if current > latestVersion {
+                throw StoreError.newerSchema(path: database.path, found: current, supported: latestVersion)
+            }
+            let changed = try changedMigrations(in: database)
+            if !changed.isEmpty {
+                throw StoreError.migrationChanged(path: database.path, names: changed)
+            }
+            try database.execute("""
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    version INTEGER PRIMARY KEY, name TEXT NOT NULL,
+                    checksum TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT
+                """)
+            for migration in migrations where migration.version > current {
+                try database.transaction {
+                    // Re-read inside the write lock: another process may have migrated meanwhile.
+                    guard try Self.appliedVersion(of: database) < migration.version else { return }
+                    do {
+                        try database.execute(migration.sql)
+                    } catch let error as DatabaseError {
+                        throw StoreError.migrationFailed(name: migration.name, underlying: error)
+                    }
+                    try database.run(
+                        "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?1, ?2, ?3, ?4)",
+                        [.integer(migration.version), .text(migration.name), .text(migration.checksum), .integer(now)])
+                    try database.execute("PRAGMA user_version = \(migration.version)")
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw StoreError(error, path: database.path)
+        } catch {
+            throw StoreError.io(path: database.path, reason: "\(error)")
+        }
+    }
+}

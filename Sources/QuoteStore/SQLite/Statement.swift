@@ -1,0 +1,149 @@
+import CSQLite
+
+/// SQLite's SQLITE_TRANSIENT, which Swift does not import: SQLite copies the bytes.
+private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A prepared statement. Finalized when the last reference goes away.
+/// Bound to its connection's thread of use, hence not Sendable.
+public final class Statement {
+    let handle: OpaquePointer
+    public let sql: String
+    private unowned let database: Database
+
+    init(database: Database, sql: String) throws(DatabaseError) {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(database.handle, sql, -1, 0, &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            throw database.error(code: code, sql: sql)
+        }
+        self.handle = statement
+        self.sql = sql
+        self.database = database
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    // MARK: Binding (1-based indexes, as in SQLite)
+
+    public func bind(_ value: Int, at index: Int32) throws(DatabaseError) {
+        try check(sqlite3_bind_int64(handle, index, Int64(value)))
+    }
+
+    public func bind(_ value: Int64, at index: Int32) throws(DatabaseError) {
+        try check(sqlite3_bind_int64(handle, index, value))
+    }
+
+    public func bind(_ value: Double, at index: Int32) throws(DatabaseError) {
+        try check(sqlite3_bind_double(handle, index, value))
+    }
+
+    public func bind(_ value: Bool, at index: Int32) throws(DatabaseError) {
+        try check(sqlite3_bind_int64(handle, index, value ? 1 : 0))
+    }
+
+    public func bind(_ value: String, at index: Int32) throws(DatabaseError) {
+        try check(sqlite3_bind_text(handle, index, value, -1, transient))
+    }
+
+    public func bindNull(at index: Int32) throws(DatabaseError) {
+        try check(sqlite3_bind_null(handle, index))
+    }
+
+    public func bind(_ value: String?, at index: Int32) throws(DatabaseError) {
+        if let value { try bind(value, at: index) } else { try bindNull(at: index) }
+    }
+
+    public func bind(_ value: Int?, at index: Int32) throws(DatabaseError) {
+        if let value { try bind(value, at: index) } else { try bindNull(at: index) }
+    }
+
+    public func bind(_ value: Double?, at index: Int32) throws(DatabaseError) {
+        if let value { try bind(value, at: index) } else { try bindNull(at: index) }
+    }
+
+    /// Binds a list of values to ?1, ?2, ... in order.
+    public func bind(_ values: [SQLValue]) throws(DatabaseError) {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            switch value {
+            case .null: try bindNull(at: index)
+            case .integer(let v): try bind(v, at: index)
+            case .real(let v): try bind(v, at: index)
+            case .text(let v): try bind(v, at: index)
+            }
+        }
+    }
+
+    // MARK: Stepping
+
+    /// Advances to the next row; false when done.
+    @discardableResult
+    public func step() throws(DatabaseError) -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw database.error(code: code, sql: sql)
+        }
+    }
+
+    /// Resets for another run and clears the bindings.
+    public func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Runs a statement that returns no rows (or whose rows are not wanted).
+    public func run(_ values: [SQLValue] = []) throws(DatabaseError) {
+        reset()
+        try bind(values)
+        while try step() {}
+    }
+
+    // MARK: Columns (0-based indexes, as in SQLite)
+
+    public func isNull(_ column: Int32) -> Bool {
+        sqlite3_column_type(handle, column) == SQLITE_NULL
+    }
+
+    public func int(_ column: Int32) -> Int {
+        Int(sqlite3_column_int64(handle, column))
+    }
+
+    public func optionalInt(_ column: Int32) -> Int? {
+        isNull(column) ? nil : int(column)
+    }
+
+    public func double(_ column: Int32) -> Double {
+        sqlite3_column_double(handle, column)
+    }
+
+    public func optionalDouble(_ column: Int32) -> Double? {
+        isNull(column) ? nil : double(column)
+    }
+
+    public func string(_ column: Int32) -> String {
+        guard let bytes = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    public func optionalString(_ column: Int32) -> String? {
+        isNull(column) ? nil : string(column)
+    }
+
+    private func check(_ code: Int32) throws(DatabaseError) {
+        if code != SQLITE_OK { throw database.error(code: code, sql: sql) }
+    }
+}
+
+/// A value to bind when the type is only known at run time (query builders).
+public enum SQLValue: Equatable, Sendable {
+    case null
+    case integer(Int)
+    case real(Double)
+    case text(String)
+}
+
+@available(*, unavailable)
+extension Statement: Sendable {}

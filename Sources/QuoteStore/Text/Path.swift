@@ -1,0 +1,35 @@
+import Glibc
+
+/// The few path operations the store needs, without Foundation.
+public enum Path {
+    public static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    public static func join(_ base: String, _ name: String) -> String {
+        base.hasSuffix("/") ? base + name : base + "/" + name
+    }
+
+    public static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// Like `mkdir -p` (mode 0700 for folders it makes: a store is personal data).
+    /// Returns nil on success, else the reason.
+    public static func makeDirectories(_ path: String) -> String? {
+        if path.isEmpty || exists(path) { return nil }
+        if let problem = makeDirectories(parent(of: path)) { return problem }
+        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+            return "cannot create folder \(path): \(String(cString: strerror(errno)))"
+        }
+        return nil
+    }
+
+    /// An environment variable, or nil when unset or empty.
+    public static func environment(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+}

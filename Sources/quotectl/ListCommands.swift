@@ -1,0 +1,147 @@
+import QuoteStore
+
+/// Prints rows as JSON lines or text; an empty list says so (on stdout, exit 0:
+/// an empty list is an answer, not a failure).
+private func printList<Row>(_ rows: [Row], json: Bool, empty: String, jsonLine: (Row) -> String, text: (Row) -> String) {
+    if rows.isEmpty {
+        if !json { Output.line(empty) }
+        return
+    }
+    for row in rows {
+        Output.safeLine(json ? jsonLine(row) : text(row))
+    }
+}
+
+/// Turns a stored JSON array of strings into "a, b, c".
+private func listText(_ json: String) -> String {
+    guard let values = try? JSONParser.parse(json).array else { return "" }
+    return values.compactMap(\.string).joined(separator: ", ")
+}
+
+private let jsonFlag = ("--json", "One JSON object per line.")
+
+let charactersCommand = Command(
+    name: "characters",
+    overview: "List Breaking Bad characters in the store, each with its death if any.",
+    usage: "characters [NAME] [--json]",
+    optionHelp: [("NAME", "Only characters whose name contains NAME (any case)."), jsonFlag],
+    options: [], flags: ["--json"],
+    run: { arguments, context in
+        guard arguments.positionals.count <= 1 else {
+            throw UsageError(message: "unexpected argument '\(arguments.positionals[1])'", command: "characters")
+        }
+        let name = arguments.positionals.first
+        let store = try context.store()
+        let characters = try store.run { try Listings(database: store.database).characters(matching: name) }
+        if characters.isEmpty, let name {
+            Output.error("no character matches \"\(name)\"")
+            return 66
+        }
+        printList(characters, json: arguments.has("--json"),
+                  empty: "No characters stored yet (they arrive with the breakingbad source: quoted sync --once --source breakingbad).",
+                  jsonLine: \.json) { character in
+            var lines = [character.name + (character.fullName.map { $0 != character.name ? " (\($0))" : "" } ?? "")]
+            if let status = character.status { lines.append("  status: \(status)") }
+            if let actor = character.portrayedBy { lines.append("  portrayed by: \(actor)") }
+            if let birthday = character.birthday { lines.append("  birthday: \(birthday)") }
+            let occupations = listText(character.occupations)
+            if !occupations.isEmpty { lines.append("  occupations: \(occupations)") }
+            let aliases = listText(character.aliases)
+            if !aliases.isEmpty { lines.append("  aliases: \(aliases)") }
+            lines.append("  quotes stored: \(character.quoteCount)")
+            if let death = character.death {
+                var line = "  death: " + (death.cause ?? "unknown cause")
+                if let production = death.production { line += " (\(production)" + (death.episode.map { ", episode \($0))" } ?? ")") }
+                lines.append(line)
+                if let words = death.lastWords { lines.append("  last words: \(words)") }
+            }
+            return lines.joined(separator: "\n")
+        }
+        return 0
+    })
+
+let deathsCommand = Command(
+    name: "deaths",
+    overview: "List the Breaking Bad deaths in the store.",
+    usage: "deaths [--json]",
+    optionHelp: [jsonFlag],
+    options: [], flags: ["--json"],
+    run: { arguments, context in
+        _ = try arguments.requirePositionals([], command: "deaths")
+        let store = try context.store()
+        let deaths = try store.run { try Listings(database: store.database).deaths() }
+        printList(deaths, json: arguments.has("--json"),
+                  empty: "No deaths stored yet (they arrive with the breakingbad source).",
+                  jsonLine: \.json) { death in
+            var line = death.character + ": " + (death.cause ?? "unknown cause")
+            let responsible = listText(death.responsible)
+            if !responsible.isEmpty { line += " — by \(responsible)" }
+            if let production = death.production { line += " [\(production)" + (death.episode.map { " \($0)]" } ?? "]") }
+            return line
+        }
+        return 0
+    })
+
+let marketsCommand = Command(
+    name: "markets",
+    overview: "List the Upbit markets in the store (pairs still listed).",
+    usage: "markets [--quote KRW|BTC|USDT] [--warning] [--json]",
+    optionHelp: [
+        ("--quote KRW|BTC|USDT", "Only pairs quoted in this currency."),
+        ("--warning", "Only pairs under an investment warning or a caution."),
+        jsonFlag,
+    ],
+    options: ["--quote"], flags: ["--warning", "--json"],
+    run: { arguments, context in
+        _ = try arguments.requirePositionals([], command: "markets")
+        let quote = arguments.value("--quote")?.uppercased()
+        if let quote, !["KRW", "BTC", "USDT"].contains(quote) {
+            throw UsageError(message: "--quote takes KRW, BTC or USDT, not '\(quote)'", command: "markets")
+        }
+        let store = try context.store()
+        let markets = try store.run {
+            try Listings(database: store.database).markets(quoteCurrency: quote, warningOnly: arguments.has("--warning"))
+        }
+        printList(markets, json: arguments.has("--json"),
+                  empty: "No markets stored" + (quote.map { " for \($0)" } ?? "") + " (they arrive with the upbit source).",
+                  jsonLine: \.json) { market in
+            var line = market.market.padding(14) + (market.koreanName ?? "").padding(12) + (market.englishName ?? "")
+            if market.warning { line += "  [warning]" }
+            let caution = listText(market.caution)
+            if !caution.isEmpty { line += "  [caution: \(caution)]" }
+            return line
+        }
+        return 0
+    })
+
+let weatherCommand = Command(
+    name: "weather",
+    overview: "Show the latest weather observation of each place in the store.",
+    usage: "weather [--json]",
+    optionHelp: [jsonFlag],
+    options: [], flags: ["--json"],
+    run: { arguments, context in
+        _ = try arguments.requirePositionals([], command: "weather")
+        let store = try context.store()
+        let observations = try store.run { try Listings(database: store.database).weather() }
+        printList(observations, json: arguments.has("--json"),
+                  empty: "No weather stored (the weather source is off until it has an OpenWeatherMap key).",
+                  jsonLine: \.json) { observation in
+            let unit = observation.units == "metric" ? "°C" : observation.units == "imperial" ? "°F" : " K"
+            var line = (observation.place ?? "\(observation.lat), \(observation.lon)")
+            if let country = observation.country { line += ", \(country)" }
+            line += ": " + (observation.description ?? observation.condition ?? "")
+            if let temp = observation.temp { line += ", \(temp)\(unit)" }
+            if let humidity = observation.humidity { line += ", humidity \(humidity)%" }
+            if let wind = observation.windSpeed { line += ", wind \(wind) " + (observation.units == "imperial" ? "mph" : "m/s") }
+            return line + " (\(UnixTime.timestamp(observation.observedAt)))"
+        }
+        return 0
+    })
+
+extension String {
+    /// Pads with spaces to `width` characters (display width is not measured: Hangul is wide).
+    func padding(_ width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}

@@ -1,0 +1,52 @@
+import Glibc
+import QuoteStore
+
+/// Buffered standard output, written with write(2) so a closed pipe is an error
+/// we can see (SIGPIPE is ignored) rather than a silent death mid-line.
+enum Output {
+    nonisolated(unsafe) private static var buffer: [UInt8] = []
+
+    static func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    static func line(_ text: String) {
+        write(text)
+        write("\n")
+    }
+
+    /// Untrusted text, with terminal control sequences removed.
+    static func safeLine(_ text: String) {
+        line(TerminalSanitizer.clean(text))
+    }
+
+    static func flush() {
+        var offset = 0
+        while offset < buffer.count {
+            let written = buffer.withUnsafeBytes { bytes in
+                Glibc.write(1, bytes.baseAddress! + offset, bytes.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                // The reader went away (quotectl export | head): stop quietly, as cat does.
+                if errno == EPIPE { exit(0) }
+                error("cannot write to standard output: \(String(cString: strerror(errno)))")
+                exit(74)
+            }
+            offset += written
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// One line on standard error, prefixed with the program name.
+    static func error(_ message: String) {
+        standardError("quotectl: " + TerminalSanitizer.clean(message) + "\n")
+    }
+
+    /// Unbuffered, so it interleaves correctly with what was already flushed.
+    static func standardError(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
+    }
+}

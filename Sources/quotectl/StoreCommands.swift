@@ -1,0 +1,118 @@
+import QuoteStore
+
+let importCommand = Command(
+    name: "import",
+    overview: "Load a local JSON file in the custom-list format ([{id, category, text, source}]) as the list custom.NAME. The file is the whole list: importing it again changes nothing; quotes missing from a new version are removed. A malformed file changes nothing.",
+    usage: "import FILE --name NAME",
+    optionHelp: [
+        ("FILE", "The JSON file to read."),
+        ("--name NAME", "The list's name (letters, digits, '-', '_', '.'); its quotes are source custom.NAME."),
+    ],
+    options: ["--name"], flags: [],
+    run: { arguments, context in
+        let file = try arguments.requirePositionals(["FILE"], command: "import")[0]
+        guard let name = arguments.value("--name") else { throw UsageError(message: "missing --name NAME", command: "import") }
+        guard let source = SourceName.custom(name) else {
+            throw UsageError(message: "'\(name)' is not a valid list name (letters, digits, '-', '_', '.'; at most 64)",
+                             command: "import")
+        }
+        let bytes: [UInt8]
+        do throws(FileError) {
+            bytes = try FileReader.read(file)
+        } catch {
+            Output.error("\(error); nothing imported")
+            return error.exitCode
+        }
+        let decoded: CustomList.Decoded
+        do {
+            decoded = try CustomList.decode(bytes, source: source)
+        } catch {
+            Output.error("\(file): \(error); nothing imported")
+            return 65
+        }
+        if let problem = decoded.problems.first {
+            let more = decoded.problems.count > 1 ? " (and \(decoded.problems.count - 1) more)" : ""
+            Output.error("\(file): \(problem)\(more); nothing imported")
+            return 65
+        }
+        if decoded.quotes.isEmpty {
+            Output.error("\(file): the list is empty; nothing imported (quotectl forget \(name) removes a list)")
+            return 65
+        }
+        let store = try context.store(.write)
+        let now = UnixTime.now()
+        let counts = try store.run {
+            try store.database.transaction {
+                let writer = QuoteWriter(database: store.database)
+                try writer.ensureSource(source, now: now)
+                return try writer.apply(decoded.quotes, to: source, removeMissing: true, now: now)
+            }
+        }
+        Output.line("\(source): \(decoded.quotes.count) quotes (\(counts.inserted) inserted, \(counts.updated) updated, "
+                    + "\(counts.removed) removed, \(counts.unchanged) unchanged)")
+        return 0
+    })
+
+let exportCommand = Command(
+    name: "export",
+    overview: "Write the store's quotes for other tools. fortune writes strfile's input: `quotectl export --format fortune > q && strfile q && fortune q`.",
+    usage: "export [--source NAME] --format json|csv|fortune",
+    optionHelp: [
+        ("--source NAME", "Only quotes from NAME (custom for every custom list)."),
+        ("--format FORMAT", "json (an array of objects), csv (with a header row) or fortune (quotes separated by % lines)."),
+    ],
+    options: ["--source", "--format"], flags: [],
+    run: { arguments, context in
+        _ = try arguments.requirePositionals([], command: "export")
+        guard let formatName = arguments.value("--format") else {
+            throw UsageError(message: "missing --format json|csv|fortune", command: "export")
+        }
+        guard let format = ExportFormat(rawValue: formatName) else {
+            throw UsageError(message: "--format takes json, csv or fortune, not '\(formatName)'", command: "export")
+        }
+        let source = try sourceOption(arguments, command: "export")
+        let store = try context.store()
+        let count = try store.run { try Exporter(database: store.database).export(source: source, format: format, write: Output.write) }
+        if count == 0 {
+            Output.flush()
+            Output.error("no quotes" + (source.map { " from \($0)" } ?? "") + " to export")
+            return 66
+        }
+        return 0
+    })
+
+let statusCommand = Command(
+    name: "status",
+    overview: "Show what the store holds per source and what is known of each source's last sync.",
+    usage: "status [--json]",
+    optionHelp: [("--json", "One JSON object per source.")],
+    options: [], flags: ["--json"],
+    run: { arguments, context in
+        _ = try arguments.requirePositionals([], command: "status")
+        let store = try context.store()
+        let sources = try store.run { try StatusQuery(database: store.database).sources() }
+        let now = UnixTime.now()
+        if arguments.has("--json") {
+            for source in sources { Output.line(source.json(now: now)) }
+            return 0
+        }
+        Output.safeLine("Store: \(store.path)")
+        Output.line("SOURCE".padding(20) + "ROWS".padding(22) + "LAST SUCCESS".padding(18) + "LAST ATTEMPT".padding(18) + "NEXT DUE")
+        for source in sources {
+            var rows = "\(source.quotes) quotes"
+            for other in source.otherRows where other.count > 0 { rows += ", \(other.count) \(other.label)" }
+            var line = source.name.padding(20) + rows.padding(22)
+            line += (source.lastSuccess.map { UnixTime.relative($0, now: now) } ?? (source.name == SourceName.builtin ? "built in" : "never")).padding(18)
+            line += (source.lastAttempt.map { UnixTime.relative($0, now: now) } ?? "-").padding(18)
+            line += source.nextDue.map { UnixTime.relative($0, now: now) } ?? "-"
+            if !source.configured { line += "  (no longer in the config; quotectl forget \(source.name.dropFirst(7)) removes it)" }
+            Output.safeLine(line)
+            if let error = source.lastError {
+                var detail = "    last error: \(error)"
+                if source.consecutiveFailures > 1 { detail += " (\(source.consecutiveFailures) failures in a row)" }
+                if let retry = source.retryAfter, retry > now { detail += "; upstream asked to wait until \(UnixTime.timestamp(retry))" }
+                Output.safeLine(detail)
+            }
+        }
+        return 0
+    })
