@@ -20,8 +20,13 @@ enum StorePath {
 
     static func home() -> String {
         if let home = Path.environment("HOME") { return home }
-        if let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir {
-            return String(cString: directory)
+        // No getpwuid: in a fully static binary it would need glibc's NSS modules at run time.
+        let uid = String(getuid())
+        if let passwd = try? FileReader.read("/etc/passwd") {
+            for line in String(decoding: passwd, as: UTF8.self).split(separator: "\n") {
+                let fields = line.split(separator: ":", omittingEmptySubsequences: false)
+                if fields.count >= 6, fields[2] == uid { return String(fields[5]) }
+            }
         }
         return "/"
     }

@@ -10,7 +10,8 @@ let commands: [Command] = [
     weatherCommand, importCommand, exportCommand, statusCommand,
 ]
 
-let topHelp: String = {
+/// Built only when asked for: top-level globals in main.swift are computed at start-up.
+func topHelp() -> String {
     var text = """
         OVERVIEW: Read the quoted store: quotes at once, with no network.
 
@@ -27,7 +28,7 @@ let topHelp: String = {
     }
     text += "\n  See 'quotectl <subcommand> --help' for detailed help.\n"
     return text
-}()
+}
 
 func usageFailure(_ error: UsageError) -> Int32 {
     Output.error(error.message)
@@ -51,7 +52,7 @@ func usageFailure(_ error: UsageError) -> Int32 {
         do {
             let arguments = try Arguments(words, options: Command.globalOptions, flags: Command.globalFlags, command: nil)
             if arguments.has("--version") { Output.line("quotectl \(version)"); return 0 }
-            Output.write(topHelp)
+            Output.write(topHelp())
             return arguments.has("--help") ? 0 : usageFailure(UsageError(message: "missing subcommand", command: nil))
         } catch {
             return usageFailure(error)
@@ -60,7 +61,7 @@ func usageFailure(_ error: UsageError) -> Int32 {
     let name = words[commandIndex]
     if name == "help" {
         let topic = words.dropFirst(commandIndex + 1).first
-        if let topic, let command = commands.first(where: { $0.name == topic }) { Output.write(command.help) } else { Output.write(topHelp) }
+        if let topic, let command = commands.first(where: { $0.name == topic }) { Output.write(command.help) } else { Output.write(topHelp()) }
         return 0
     }
     guard let command = commands.first(where: { $0.name == name }) else {
