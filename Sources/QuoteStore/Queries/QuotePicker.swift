@@ -50,9 +50,12 @@ public struct QuotePicker {
             return quote
         }
         let day = UnixTime.localDay(now)
-        var hasher = FNV1a()
-        hasher.combine("quote of the day \(day)")
-        let target = hasher.signed
+        // A full-avalanche mix of the day number (SplitMix64's finalizer): consecutive
+        // days land far apart in the hash index instead of on neighbouring quotes.
+        var mixed = UInt64(bitPattern: Int64(day)) &+ 0x9E37_79B9_7F4A_7C15
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        let target = Int(truncatingIfNeeded: mixed ^ (mixed >> 31))
         let clause = filter.whereClause()
         let first = clause.values.count + 1
         for sql in [

@@ -252,6 +252,8 @@ public struct JSONParser {
     }
 
     private func error(_ reason: String) -> JSONSyntaxError {
+        // Running out of input is the real reason whatever was expected (a truncated body).
+        let reason = index >= bytes.count && !reason.hasPrefix("unexpected end") ? "unexpected end of input" : reason
         var line = 1
         var lineStart = 0
         for position in 0..<min(index, bytes.count) where bytes[position] == 0x0A {

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import QuoteStore
+
+@Suite struct CustomListTests {
+    let folder = TemporaryFolder()
+
+    func decode(_ text: String) throws -> CustomList.Decoded {
+        try CustomList.decode(Array(text.utf8), source: "custom.t")
+    }
+
+    @Test func decodesTheGistFormat() throws {
+        let decoded = try decode(#"[{"id": 1, "category": "life", "text": "Be yourself.", "source": "Oscar Wilde"}, {"id": 2, "text": " 행복 ", "category": null}]"#)
+        #expect(decoded.problems.isEmpty)
+        #expect(decoded.quotes.count == 2)
+        #expect(decoded.quotes[0].author == "Oscar Wilde")
+        #expect(decoded.quotes[0].lang == "en")
+        #expect(decoded.quotes[1].text == "행복")
+        #expect(decoded.quotes[1].lang == "ko")
+        #expect(decoded.quotes[1].category == nil)
+    }
+
+    @Test(arguments: [
+        (#"[{"id": 1, "text": 5}]"#, "\"text\" must be a string"),
+        (#"[{"id": "one", "text": "x"}]"#, "\"id\" must be an integer"),
+        (#"[{"text": "x"}]"#, "missing \"id\""),
+        (#"[{"id": 1, "text": "   "}]"#, "\"text\" is empty"),
+        (#"[{"id": 1}]"#, "missing \"text\""),
+        (#"[{"id": 1, "text": "x", "source": ["a"]}]"#, "\"source\" must be a string"),
+        (#"["just a string"]"#, "expected an object"),
+        (#"[{"id": 1, "text": "a"}, {"id": 1, "text": "b"}]"#, "duplicate id"),
+    ])
+    func badRecordsAreNamedAndLeftOut(text: String, reason: String) throws {
+        let decoded = try decode(text)
+        let problem = try #require(decoded.problems.first)
+        #expect(problem.description.contains(reason), "\(problem)")
+        #expect(problem.description.hasPrefix("record "))
+    }
+
+    @Test func overlongTextIsRefused() throws {
+        let long = String(repeating: "가", count: 10_001)
+        let decoded = try decode(#"[{"id": 1, "text": "\#(long)"}, {"id": 2, "text": "fine"}]"#)
+        #expect(decoded.problems.map(\.record) == [1])
+        #expect(decoded.quotes.map(\.upstreamID) == ["2"])
+    }
+
+    @Test func aBodyThatIsNotAListFailsWhole() {
+        #expect(throws: CustomList.Failure.self) { try decode(#"{"id": 1}"#) }
+        #expect(throws: CustomList.Failure.self) { try decode("<!DOCTYPE html>") }
+    }
+
+    @Test func applyingTheSameListTwiceChangesNothing() throws {
+        let store = try Store(path: folder.file("q.db"), access: .write)
+        let quotes = try decode(#"[{"id": 1, "text": "a"}, {"id": 2, "text": "b"}, {"id": 3, "text": "c"}]"#).quotes
+        let writer = QuoteWriter(database: store.database)
+        try writer.ensureSource("custom.t", now: 1)
+        let first = try writer.apply(quotes, to: "custom.t", removeMissing: true, now: 1)
+        #expect(first == ChangeCounts(inserted: 3))
+        let changesBefore = try store.database.scalarInt("SELECT total_changes()")
+        let second = try writer.apply(quotes, to: "custom.t", removeMissing: true, now: 2)
+        #expect(second == ChangeCounts(unchanged: 3))
+        #expect(try store.database.scalarInt("SELECT total_changes()") == changesBefore)
+    }
+
+    @Test func theListIsTheTruthButKeptRecordsSurvive() throws {
+        let store = try Store(path: folder.file("q.db"), access: .write)
+        let writer = QuoteWriter(database: store.database)
+        try writer.ensureSource("custom.t", now: 1)
+        try writer.apply(try decode(#"[{"id": 1, "text": "a"}, {"id": 2, "text": "b"}, {"id": 3, "text": "c"}]"#).quotes,
+                         to: "custom.t", removeMissing: true, now: 1)
+        let next = try decode(#"[{"id": 1, "text": "A"}, {"id": 4, "text": "d"}]"#).quotes
+        let counts = try writer.apply(next, to: "custom.t", removeMissing: true, keep: ["3"], now: 2)
+        #expect(counts == ChangeCounts(inserted: 1, updated: 1, removed: 1))
+        let texts = try store.database.prepare("SELECT group_concat(text, '') FROM (SELECT text FROM quotes WHERE source = 'custom.t' ORDER BY upstream_id)")
+        #expect(try texts.step())
+        #expect(texts.string(0) == "Acd")
+    }
+}

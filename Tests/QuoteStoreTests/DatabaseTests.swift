@@ -1,0 +1,98 @@
+import CSQLite
+import Foundation
+import Testing
+@testable import QuoteStore
+
+@Suite struct DatabaseTests {
+    let folder = TemporaryFolder()
+
+    func open(_ mode: Database.Mode = .readWriteCreate, timeout: Int32 = 10_000) throws -> Database {
+        try Database(path: folder.file("test.db"), mode: mode, busyTimeoutMilliseconds: timeout)
+    }
+
+    @Test func errorsCarryCodeMessageAndSQL() throws {
+        let database = try open()
+        let error = #expect(throws: DatabaseError.self) { try database.prepare("SELEC 1") }
+        #expect(error?.code == SQLITE_ERROR)
+        #expect(error?.message.contains("syntax error") == true)
+        #expect(error?.sql == "SELEC 1")
+    }
+
+    @Test func constraintErrorsCarryTheExtendedCodeButNeverTheBoundValues() throws {
+        let database = try open()
+        try database.execute("CREATE TABLE t (name TEXT UNIQUE)")
+        try database.run("INSERT INTO t VALUES (?1)", [.text("secret-value")])
+        let error = #expect(throws: DatabaseError.self) {
+            try database.run("INSERT INTO t VALUES (?1)", [.text("secret-value")])
+        }
+        #expect(error?.extendedCode == 2067)  // SQLITE_CONSTRAINT_UNIQUE
+        #expect(error?.sql == "INSERT INTO t VALUES (?1)")
+        #expect(error?.description.contains("secret-value") == false)
+    }
+
+    @Test func connectionsUseWALWithForeignKeysAndNormalSync() throws {
+        let database = try open()
+        #expect(try database.scalarString("PRAGMA journal_mode") == "wal")
+        #expect(try database.scalarInt("PRAGMA foreign_keys") == 1)
+        #expect(try database.scalarInt("PRAGMA synchronous") == 1)
+    }
+
+    @Test func transactionRollsBackAndRethrowsTheBodysError() throws {
+        struct Boom: Error {}
+        let database = try open()
+        try database.execute("CREATE TABLE t (x INTEGER)")
+        #expect(throws: Boom.self) {
+            try database.transaction {
+                try database.run("INSERT INTO t VALUES (1)")
+                throw Boom()
+            }
+        }
+        #expect(try database.scalarInt("SELECT count(*) FROM t") == 0)
+        #expect(!database.isInTransaction)
+        try database.transaction { try database.run("INSERT INTO t VALUES (2)") }
+        #expect(try database.scalarInt("SELECT count(*) FROM t") == 1)
+    }
+
+    @Test func aWriterWaitsForTheBusyTimeoutThenFailsWithBusy() throws {
+        let holder = try open()
+        try holder.execute("CREATE TABLE t (x INTEGER); BEGIN IMMEDIATE; INSERT INTO t VALUES (1)")
+        let waiter = try open(.readWrite, timeout: 300)
+        let start = Date()
+        let error = #expect(throws: DatabaseError.self) { try waiter.execute("BEGIN IMMEDIATE") }
+        #expect(error?.isBusy == true)
+        #expect(Date().timeIntervalSince(start) >= 0.25)
+        try holder.execute("COMMIT")
+    }
+
+    @Test func aReaderIsNotBlockedByAnOpenWriteTransaction() throws {
+        let writer = try open()
+        try writer.execute("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1); BEGIN IMMEDIATE; INSERT INTO t VALUES (2)")
+        let reader = try open(.readOnly, timeout: 100)
+        #expect(try reader.scalarInt("SELECT count(*) FROM t") == 1)  // the committed state
+        try writer.execute("COMMIT")
+        #expect(try reader.scalarInt("SELECT count(*) FROM t") == 2)
+    }
+
+    @Test func readOnlyConnectionsRefuseWrites() throws {
+        try open().execute("CREATE TABLE t (x INTEGER)")
+        let reader = try open(.readOnly)
+        let error = #expect(throws: DatabaseError.self) { try reader.run("INSERT INTO t VALUES (1)") }
+        #expect(error?.code == SQLITE_READONLY)
+    }
+
+    @Test func typedBindingsRoundTrip() throws {
+        let database = try open()
+        let statement = try database.prepare("SELECT ?1, ?2, ?3, ?4, ?5")
+        try statement.bind(42, at: 1)
+        try statement.bind(2.5, at: 2)
+        try statement.bind("행복 😀 \"q\"", at: 3)
+        try statement.bind(nil as String?, at: 4)
+        try statement.bind(true, at: 5)
+        #expect(try statement.step())
+        #expect(statement.int(0) == 42)
+        #expect(statement.double(1) == 2.5)
+        #expect(statement.string(2) == "행복 😀 \"q\"")
+        #expect(statement.optionalString(3) == nil)
+        #expect(statement.int(4) == 1)
+    }
+}

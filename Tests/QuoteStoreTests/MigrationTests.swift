@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+@testable import QuoteStore
+
+@Suite struct MigrationTests {
+    let folder = TemporaryFolder()
+
+    /// Everything the schema defines, to compare two stores.
+    func schema(of database: Database) throws -> [String] {
+        let statement = try database.prepare(
+            "SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name")
+        var rows: [String] = []
+        while try statement.step() { rows.append(statement.string(0)) }
+        return rows
+    }
+
+    @Test func migrationsAreEmbeddedInOrderWithDistinctVersions() {
+        let versions = Migrator.embedded.migrations.map(\.version)
+        #expect(versions.count >= 4)
+        #expect(versions == Array(1...versions.count))
+        #expect(Migrator.embedded.migrations[0].name == "0001_quotes")
+        #expect(Migrator.embedded.migrations[0].sql.contains("CREATE TABLE quotes"))
+    }
+
+    @Test func aFreshStoreHasTheLatestSchemaAndTheStarterSet() throws {
+        let store = try Store(path: folder.file("q.db"), access: .read)
+        #expect(try Migrator.appliedVersion(of: store.database) == Migrator.embedded.latestVersion)
+        let recorded = try store.database.scalarInt("SELECT count(*) FROM schema_migrations")
+        #expect(recorded == Migrator.embedded.migrations.count)
+        let builtin = try store.database.scalarInt("SELECT count(*) FROM quotes WHERE source = 'builtin'") ?? 0
+        #expect(builtin >= 200)
+        #expect(try store.database.scalarInt("SELECT count(DISTINCT lang) FROM quotes") == 2)
+    }
+
+    @Test(arguments: 1..<Migrator.embedded.migrations.count)
+    func upgradesFromEveryEarlierVersion(appliedBefore: Int) throws {
+        let fresh = TemporaryFolder()
+        let reference = try Database(path: fresh.file("ref.db"), mode: .readWriteCreate)
+        try Migrator.embedded.migrate(reference)
+
+        let old = try Database(path: folder.file("old.db"), mode: .readWriteCreate)
+        try Migrator(migrations: Array(Migrator.embedded.migrations.prefix(appliedBefore))).migrate(old)
+        #expect(try Migrator.appliedVersion(of: old) == appliedBefore)
+        // Data written under the old schema survives the upgrade.
+        try old.run("INSERT INTO sources (name, kind, created_at) VALUES ('custom.old', 'custom', 1)")
+        try old.run("""
+            INSERT INTO quotes (source, upstream_id, text, first_seen, last_seen, content_hash, length)
+            VALUES ('custom.old', '1', 'kept', 1, 1, 0, 4)
+            """)
+        try Migrator.embedded.migrate(old)
+        #expect(try Migrator.appliedVersion(of: old) == Migrator.embedded.latestVersion)
+        #expect(try schema(of: old) == schema(of: reference))
+        #expect(try old.scalarString("SELECT text FROM quotes WHERE source = 'custom.old'") == "kept")
+    }
+
+    @Test func aStoreFromANewerQuotedIsRefused() throws {
+        let path = folder.file("q.db")
+        _ = try Store(path: path, access: .write)
+        try Database(path: path, mode: .readWrite).execute("PRAGMA user_version = 99")
+        let error = #expect(throws: StoreError.self) { try Store(path: path, access: .read) }
+        #expect(error == .newerSchema(path: path, found: 99, supported: Migrator.embedded.latestVersion))
+        #expect(error?.description.contains("newer quoted") == true)
+    }
+
+    @Test func aMigrationEditedAfterItWasAppliedIsReported() throws {
+        let database = try Database(path: folder.file("q.db"), mode: .readWriteCreate)
+        try Migrator.embedded.migrate(database)
+        var edited = Migrator.embedded.migrations
+        edited[1] = EmbeddedMigration(name: edited[1].name, sql: edited[1].sql + "\n-- edited")
+        let error = #expect(throws: StoreError.self) { try Migrator(migrations: edited).migrate(database) }
+        #expect(error == .migrationChanged(path: database.path, names: [edited[1].name]))
+    }
+
+    @Test func aFileThatIsNotSQLiteIsRefusedAndLeftUntouched() throws {
+        let path = folder.file("q.db")
+        let garbage = Data(repeating: 0x41, count: 8192)
+        try garbage.write(to: URL(fileURLWithPath: path))
+        for access in [Store.Access.read, .write] {
+            let error = #expect(throws: StoreError.self) { try Store(path: path, access: access) }
+            #expect(error == .notADatabase(path: path))
+            #expect(error?.exitCode == 74)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
+    }
+
+    @Test func anotherApplicationsDatabaseIsRefused() throws {
+        let path = folder.file("other.db")
+        try Database(path: path, mode: .readWriteCreate).execute("CREATE TABLE notes (x TEXT)")
+        let error = #expect(throws: StoreError.self) { try Store(path: path, access: .read) }
+        #expect(error == .foreignDatabase(path: path))
+    }
+
+    @Test func aStoreThatCannotBeCreatedNamesThePath() throws {
+        let path = "/dev/null/quoted/quotes.db"
+        let error = #expect(throws: StoreError.self) { try Store(path: path, access: .read) }
+        #expect(error?.description.hasPrefix(path) == true)
+        #expect(error?.exitCode == 66)
+    }
+
+    @Test func theStarterSetLoadsOnceEvenWhenOpenedAgain() throws {
+        let path = folder.file("q.db")
+        let first = try Store(path: path, access: .write)
+        let count = try first.database.scalarInt("SELECT count(*) FROM quotes")
+        let second = try Store(path: path, access: .write)
+        #expect(try second.database.scalarInt("SELECT count(*) FROM quotes") == count)
+    }
+}

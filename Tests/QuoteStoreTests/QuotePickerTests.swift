@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+@testable import QuoteStore
+
+@Suite struct QuotePickerTests {
+    let folder = TemporaryFolder()
+
+    /// 60 quotes over two custom lists and Breaking Bad, varied in every filtered field.
+    static let quotes: [Quote] = (0..<60).map { index in
+        let breakingBad = index % 3 == 0
+        return Quote(
+            source: breakingBad ? "breakingbad" : (index % 3 == 1 ? "custom.a" : "custom.b"),
+            upstreamID: String(index),
+            text: (index % 2 == 0 ? "행복은 나눌수록 커진다 " : "Knowledge is power number ") + String(repeating: "x", count: index),
+            author: breakingBad ? (index % 2 == 0 ? "Walter White" : "Jesse Pinkman") : "Author \(index % 4)",
+            category: index % 5 == 0 ? "wisdom" : "life",
+            production: breakingBad ? (index % 4 == 0 ? "Breaking Bad" : "Better Call Saul") : nil,
+            episode: breakingBad ? 100 + index : nil,
+            lang: index % 2 == 0 ? "ko" : "en")
+    }
+
+    func store() throws -> Store {
+        try makeStore(in: folder, quotes: Self.quotes)
+    }
+
+    /// Picks `draws` times and checks the counts over the matching quotes are uniform.
+    func expectUniform(_ filter: QuoteFilter, in store: Store, draws: Int = 3_000, seed: UInt64) throws {
+        let picker = QuotePicker(database: store.database)
+        let clause = filter.whereClause()
+        let matching = try store.database.scalarInt("SELECT count(*) FROM quotes WHERE \(clause.sql)", clause.values) ?? 0
+        #expect(matching >= 4, "the filter should match several quotes")
+        var generator = SeededGenerator(state: seed)
+        var counts: [String: Int] = [:]
+        for _ in 0..<draws {
+            let quote = try #require(try picker.random(filter, using: &generator))
+            counts["\(quote.source)/\(quote.upstreamID)", default: 0] += 1
+        }
+        #expect(counts.count == matching, "every matching quote is reachable, and nothing else is")
+        let statistic = chiSquare(Array(counts.values))
+        let critical = chiSquareCritical(degreesOfFreedom: matching - 1)
+        #expect(statistic < critical, "chi-square \(statistic) over \(matching) quotes, critical \(critical)")
+    }
+
+    @Test func unfilteredPicksAreUniform() throws {
+        let store = try store()
+        // The store also holds the starter set; picks are uniform over all of it.
+        try expectUniform(QuoteFilter(), in: store, draws: 40_000, seed: 1)
+    }
+
+    @Test(arguments: [
+        QuoteFilter(source: "breakingbad"),
+        QuoteFilter(source: "custom"),
+        QuoteFilter(source: "custom.a"),
+        QuoteFilter(author: "author 1"),
+        QuoteFilter(category: "WISDOM"),
+        QuoteFilter(source: "custom", lang: "ko"),
+        QuoteFilter(character: "walter white"),
+        QuoteFilter(production: "better call saul"),
+        QuoteFilter(maxLength: 40),
+    ])
+    func filteredPicksAreUniformOverTheMatches(filter: QuoteFilter) throws {
+        try expectUniform(filter, in: try store(), seed: 7)
+    }
+
+    @Test func picksStayUniformAfterDeletionsBecauseNumberingStaysDense() throws {
+        let store = try store()
+        try store.database.run("DELETE FROM quotes WHERE source = 'custom.a' AND CAST(upstream_id AS INTEGER) % 2 = 1")
+        try store.database.run("DELETE FROM quotes WHERE source = 'builtin' AND id % 3 = 0")
+        let count = try store.database.scalarInt("SELECT count(*) FROM quotes")
+        #expect(try store.database.scalarInt("SELECT max(pick) FROM quotes") == count)
+        #expect(try store.database.scalarInt("SELECT count(DISTINCT pick) FROM quotes") == count)
+        try expectUniform(QuoteFilter(), in: store, draws: 30_000, seed: 3)
+    }
+
+    @Test func anAuthorIsFoundByWordsWhenNoExactNameMatches() throws {
+        let store = try store()
+        var generator = SeededGenerator(state: 5)
+        let picker = QuotePicker(database: store.database)
+        let quote = try picker.random(QuoteFilter(author: "twain"), using: &generator)
+        #expect(quote?.author == "Mark Twain")
+        #expect(try picker.random(QuoteFilter(author: "nobody at all"), using: &generator) == nil)
+    }
+
+    @Test func noMatchIsNil() throws {
+        var generator = SeededGenerator(state: 5)
+        let picker = QuotePicker(database: try store().database)
+        #expect(try picker.random(QuoteFilter(source: "happiness"), using: &generator) == nil)
+        #expect(try picker.random(QuoteFilter(lang: "ko", maxLength: 3), using: &generator) == nil)
+    }
+
+    /// Every filter is answered through an index: the cost follows the matches, not the store.
+    @Test(arguments: [
+        QuoteFilter(source: "custom"), QuoteFilter(author: "x"), QuoteFilter(category: "x"), QuoteFilter(lang: "ko"),
+        QuoteFilter(character: "x"), QuoteFilter(production: "x"), QuoteFilter(maxLength: 10),
+    ])
+    func filteredCountsUseAnIndex(filter: QuoteFilter) throws {
+        let store = try store()
+        let clause = filter.whereClause()
+        let plan = try store.database.prepare("EXPLAIN QUERY PLAN SELECT count(*) FROM quotes WHERE \(clause.sql)")
+        try plan.bind(clause.values)
+        var details: [String] = []
+        while try plan.step() { details.append(plan.string(3)) }
+        #expect(details.contains { $0.contains("USING") && $0.contains("INDEX") }, "\(details)")
+    }
+
+    @Test func unfilteredPickIsOneIndexProbe() throws {
+        let store = try store()
+        for sql in ["SELECT max(pick) FROM quotes", "SELECT id FROM quotes WHERE pick = 5"] {
+            let plan = try store.database.prepare("EXPLAIN QUERY PLAN " + sql)
+            #expect(try plan.step())
+            let detail = plan.string(3)
+            #expect(detail.contains("quotes_by_pick"), "\(sql): \(detail)")
+        }
+    }
+
+    @Test func todayIsStableAllDayAndChangesAcrossDays() throws {
+        let store = try store()
+        let picker = QuotePicker(database: store.database)
+        setenv("TZ", "UTC", 1)
+        let noon = 20_000 * 86_400 + 43_200
+        let morning = try picker.today(now: noon - 40_000)
+        #expect(try picker.today(now: noon) == morning)
+        var distinct = Set<String>()
+        for day in 0..<20 {
+            distinct.insert(try #require(try picker.today(now: noon + day * 86_400)).upstreamID)
+        }
+        #expect(distinct.count >= 10)
+        let filtered = try picker.today(now: noon, filter: QuoteFilter(source: "breakingbad"))
+        #expect(filtered?.source == "breakingbad")
+    }
+
+    @Test func todayPrefersTheSourcesOwnQuoteOfTheDay() throws {
+        let store = try store()
+        try store.database.transaction {
+            let writer = QuoteWriter(database: store.database)
+            try writer.ensureSource("happiness", now: 1)
+            try writer.apply([Quote(source: "happiness", upstreamID: "60", text: "행복은 내면에서 오지 않는다"),
+                              Quote(source: "happiness", upstreamID: "61", text: "다른 날의 인용")],
+                             to: "happiness", removeMissing: false, now: 1)
+            try writer.setDailyQuote(source: "happiness", upstreamID: "60", day: UnixTime.dateString(day: 20_000))
+        }
+        let picker = QuotePicker(database: store.database)
+        let quote = try picker.today(now: 20_000 * 86_400 + 60, filter: QuoteFilter(source: "happiness"))
+        #expect(quote?.upstreamID == "60")
+    }
+
+    @Test func searchFindsEnglishAndKoreanWordsBestFirst() throws {
+        let store = try store()
+        let picker = QuotePicker(database: store.database)
+        let korean = try picker.search("행복", limit: 100)
+        #expect(!korean.isEmpty)
+        #expect(korean.allSatisfy { $0.text.contains("행복") })
+        let english = try picker.search("knowledge power", limit: 5)
+        #expect(english.count == 5)
+        #expect(english.allSatisfy { $0.text.lowercased().contains("knowledge") })
+        let byAuthor = try picker.search("pinkman", limit: 100)
+        #expect(byAuthor.count == 10)
+        #expect(try picker.search("twai", limit: 3).first?.author == "Mark Twain")  // prefix
+    }
+
+    @Test func searchTreatsFTSSyntaxAsPlainText() throws {
+        let picker = QuotePicker(database: try store().database)
+        for text in ["\"", "AND OR NOT", "(unbalanced", "text:*", "a\"b", "NEAR(a b)", "*"] {
+            _ = try picker.search(text, limit: 3)
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import QuoteStore
+
+@Suite struct JSONTests {
+    static let awkward = [
+        "He said \"hi\"", "back\\slash", "tab\there", "new\nline", "carriage\rreturn", "emoji 😀👍🏽",
+        "bell\u{07} and escape\u{1B}[31m", "nul\u{0}byte", "delete\u{7F}", "line sep\u{2028}para\u{2029}",
+        "행복은 내면에서", "</script>", "",
+    ]
+
+    @Test(arguments: awkward)
+    func writtenStringsAreValidJSONThatReadsBackTheSame(text: String) throws {
+        let json = JSONWriter.quoted(text)
+        // Foundation's parser is the independent judge of validity.
+        let decoded = try JSONSerialization.jsonObject(with: Data("[\(json)]".utf8)) as? [String]
+        #expect(decoded == [text])
+        #expect(try JSONParser.parse("[\(json)]") == .array([.string(text)]))
+        #expect(!json.unicodeScalars.contains { $0.value < 0x20 })
+    }
+
+    @Test func quoteJSONHasTheDocumentedKeys() throws {
+        let quote = Quote(source: "custom.x", upstreamID: "7", text: "a \"b\"\n\tc", author: nil, category: "c", lang: "en")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(quote.json.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["source", "id", "text", "author", "category", "lang"])
+        #expect(object["text"] as? String == "a \"b\"\n\tc")
+        #expect(object["author"] is NSNull)
+    }
+
+    @Test func parserReadsNumbersEscapesAndSurrogates() throws {
+        let value = try JSONParser.parse(#"{"a": [1, -2.5, 1e3, true, false, null], "b": "\u00e9\ud83d\ude00\n"}"#)
+        #expect(value["a"] == .array([.integer(1), .double(-2.5), .double(1000), .bool(true), .bool(false), .null]))
+        #expect(value["b"] == .string("é😀\n"))
+    }
+
+    @Test func invalidTextIsMarkedNotFatal() throws {
+        var bytes = Array(#"[{"text": "ok"}, {"text": ""#.utf8)
+        bytes += [0xFF, 0xFE]
+        bytes += Array(#""}, {"text": "\ud800"}]"#.utf8)
+        let value = try JSONParser.parse(bytes)
+        #expect(value.array?[0]["text"] == .string("ok"))
+        #expect(value.array?[1]["text"] == .invalidText)
+        #expect(value.array?[2]["text"] == .invalidText)
+    }
+
+    @Test(arguments: [
+        ("[1, 2", 1, "unexpected end of input"),
+        ("{\n  \"a\": 1,\n  \"b\" 2\n}", 3, "expected ':'"),
+        ("<html><body>502</body></html>", 1, "HTML"),
+        ("[1] 2", 1, "after the JSON value"),
+        ("[\"a\tb\"]", 1, "control character"),
+        ("", 1, "end of input"),
+    ])
+    func syntaxErrorsSayWhere(text: String, line: Int, reason: String) {
+        let error = #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(text) }
+        #expect(error?.line == line)
+        #expect(error?.reason.contains(reason) == true, "\(String(describing: error))")
+    }
+
+    @Test func deepNestingIsRefusedNotACrash() {
+        let text = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(text) }
+    }
+}
+
+@Suite struct TerminalSanitizerTests {
+    @Test(arguments: [
+        ("plain text", "plain text"),
+        ("\u{1B}[31mred\u{1B}[0m", "red"),
+        ("title\u{1B}]0;pwned\u{07}after", "titleafter"),
+        ("link \u{1B}]8;;http://x\u{1B}\\text\u{1B}]8;;\u{1B}\\", "link text"),
+        ("csi\u{9B}2Jcleared", "csicleared"),
+        ("bell\u{07}back\u{08}cr\r", "bellbackcr"),
+        ("keep\ttabs\nand lines", "keep\ttabs\nand lines"),
+        ("행복 😀 é", "행복 😀 é"),
+        ("bidi \u{202E}evil\u{202C} \u{2066}x\u{2069}", "bidi evil x"),
+        ("dcs\u{1B}Pq#0;2;0;0;0\u{1B}\\done", "dcsdone"),
+        ("lone escape at end\u{1B}", "lone escape at end"),
+        ("charset \u{1B}(B done", "charset  done"),
+    ])
+    func cleansControlSequences(input: String, expected: String) {
+        #expect(TerminalSanitizer.clean(input) == expected)
+    }
+}
