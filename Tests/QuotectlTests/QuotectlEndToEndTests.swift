@@ -1,0 +1,227 @@
+import Foundation
+import QuoteStore
+import Testing
+
+/// quotectl as a user runs it: the built binary, a fresh HOME, real files.
+@Suite struct QuotectlEndToEndTests {
+    let scratch = Scratch()
+    var quotectl: BinaryRunner
+
+    init() {
+        quotectl = BinaryRunner("quotectl", home: scratch.path)
+    }
+
+    var defaultStore: String { scratch.path + "/.local/share/quoted/quotes.db" }
+
+    func jsonLines(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test func aFreshMachinePrintsAQuoteFromTheStarterSet() throws {
+        let result = try quotectl.run(["random"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.isEmpty)
+        #expect(result.stderr.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: defaultStore))
+    }
+
+    @Test func randomJSONHasTheDocumentedKeys() throws {
+        let result = try quotectl.run(["random", "--lang", "ko", "--json"])
+        #expect(result.status == 0)
+        let object = try #require(try jsonLines(result.stdout).first)
+        for key in ["source", "id", "text", "author", "category", "lang"] { #expect(object.keys.contains(key), "\(key)") }
+        #expect(object["lang"] as? String == "ko")
+        #expect(object["source"] as? String == "builtin")
+    }
+
+    @Test func theStoreIsFoundThroughDbThenEnvironmentThenXDG() throws {
+        let viaOption = scratch.file("a.db"), viaEnvironment = scratch.file("b.db")
+        #expect(try quotectl.run(["--db", viaOption, "random"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: viaOption))
+        var withEnvironment = quotectl
+        withEnvironment.environment["QUOTED_DB"] = viaEnvironment
+        #expect(try withEnvironment.run(["random"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: viaEnvironment))
+        var withXDG = quotectl
+        withXDG.environment["XDG_DATA_HOME"] = scratch.file("xdg")
+        #expect(try withXDG.run(["random"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: scratch.file("xdg/quoted/quotes.db")))
+    }
+
+    @Test func helpIsOnStdoutInTheUsualLayout() throws {
+        let top = try quotectl.run(["--help"])
+        #expect(top.status == 0)
+        for section in ["OVERVIEW:", "USAGE:", "OPTIONS:", "SUBCOMMANDS:"] { #expect(top.stdout.contains(section)) }
+        for command in ["random", "today", "search", "characters", "deaths", "markets", "weather", "import", "export", "status"] {
+            let help = try quotectl.run([command, "--help"])
+            #expect(help.status == 0)
+            #expect(help.stdout.hasPrefix("OVERVIEW:"), "\(command)")
+            #expect(help.stdout.contains("USAGE: quotectl \(command)"))
+            #expect(help.stderr.isEmpty)
+        }
+    }
+
+    @Test(arguments: [
+        ["random", "--nope"], ["random", "--max-length", "x"], ["random", "--lang", "fr"], ["random", "--source", "bogus"],
+        ["frobnicate"], ["import"], ["import", "f.json"], ["export"], ["export", "--format", "xml"], ["search"],
+        ["markets", "--quote", "EUR"], ["random", "--author"], [],
+    ])
+    func usageErrorsExit64WithAMessageOnStderr(arguments: [String]) throws {
+        let result = try quotectl.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("quotectl: "), "\(result.stderr)")
+    }
+
+    @Test func noMatchExits66() throws {
+        let result = try quotectl.run(["random", "--author", "Nobody Whatsoever"])
+        #expect(result.status == 66)
+        #expect(result.stderr == "quotectl: no quote matches --author \"Nobody Whatsoever\"\n")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func importTwiceChangesNothingAndFiltersFindTheList() throws {
+        let file = scratch.write("list.json", """
+            [{"id": 1, "category": "dev", "text": "Talk is cheap. Show me the code.", "source": "Linus"},
+             {"id": 2, "category": "dev", "text": "행복한 코드는 짧다", "source": "Linus"}]
+            """)
+        let first = try quotectl.run(["import", file, "--name", "mine"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("2 inserted"))
+        let second = try quotectl.run(["import", file, "--name", "mine"])
+        #expect(second.stdout.contains("0 inserted, 0 updated, 0 removed, 2 unchanged"))
+        let picked = try quotectl.run(["random", "--source", "custom", "--author", "linus", "--json"])
+        #expect(try jsonLines(picked.stdout).first?["source"] as? String == "custom.mine")
+        let found = try quotectl.run(["search", "행복", "--json"])
+        #expect(try jsonLines(found.stdout).contains { $0["source"] as? String == "custom.mine" })
+    }
+
+    @Test func aMalformedImportNamesTheRecordAndChangesNothing() throws {
+        _ = try quotectl.run(["random"])
+        let before = try Data(contentsOf: URL(fileURLWithPath: defaultStore))
+        let bad = scratch.write("bad.json", #"[{"id": 1, "text": "fine"}, {"id": 2, "text": 42}]"#)
+        let result = try quotectl.run(["import", bad, "--name", "bad"])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("bad.json: record 2 (id 2): \"text\" must be a string"), "\(result.stderr)")
+        let broken = scratch.write("broken.json", "[\n {\"id\": 1, \"text\": \"x\"},\n {\"id\": 2 \"text\": \"y\"}\n]")
+        let syntax = try quotectl.run(["import", broken, "--name", "bad"])
+        #expect(syntax.status == 65)
+        #expect(syntax.stderr.contains("broken.json: not JSON: line 3"), "\(syntax.stderr)")
+        let missing = try quotectl.run(["import", scratch.file("nope.json"), "--name", "bad"])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("nope.json"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: defaultStore)) == before)
+        #expect(try quotectl.run(["random", "--source", "custom.bad"]).status == 66)
+    }
+
+    @Test func controlSequencesInQuotesAreStrippedWhenPrinted() throws {
+        let file = scratch.write("evil.json", #"[{"id": 1, "text": "red \u001b[31malert\u001b[0m \u001b]0;owned\u0007done\r", "source": "\u009b2Jx"}]"#)
+        #expect(try quotectl.run(["import", file, "--name", "evil"]).status == 0)
+        let text = try quotectl.run(["random", "--source", "custom.evil"])
+        #expect(text.stdout == "red alert done\n    — 2Jx\n".replacingOccurrences(of: "2Jx", with: "x"))
+        #expect(!text.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B || $0.value == 0x07 })
+        let json = try quotectl.run(["random", "--source", "custom.evil", "--json"])
+        let object = try #require(try jsonLines(json.stdout).first)
+        #expect((object["text"] as? String)?.contains("\u{1B}[31m") == true)  // JSON keeps the data, escaped
+        #expect(!json.stdout.unicodeScalars.contains { $0.value == 0x1B })
+    }
+
+    @Test func aCorruptStoreIsReportedWith74AndNeverOverwritten() throws {
+        let path = scratch.write("corrupt.db", String(repeating: "not a database ", count: 500))
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        for arguments in [["random"], ["status"], ["import", scratch.write("l.json", #"[{"id":1,"text":"x"}]"#), "--name", "x"]] {
+            let result = try quotectl.run(["--db", path] + arguments)
+            #expect(result.status == 74, "\(arguments)")
+            #expect(result.stderr.contains(path))
+            #expect(result.stderr.split(separator: "\n").count == 1)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func aStoreThatCannotBeCreatedIsNamed() throws {
+        let result = try quotectl.run(["--db", "/dev/null/sub/quotes.db", "random"])
+        #expect(result.status == 66)
+        #expect(result.stderr.contains("/dev/null/sub/quotes.db"))
+    }
+
+    @Test func aStoreHeldInAWriteTransactionCanStillBeRead() throws {
+        _ = try quotectl.run(["random"])
+        let writer = try Database(path: defaultStore, mode: .readWrite)
+        try writer.execute("BEGIN IMMEDIATE; DELETE FROM quotes WHERE source = 'builtin'")
+        let start = Date()
+        let result = try quotectl.run(["random"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Date().timeIntervalSince(start) < 2)
+        try writer.execute("ROLLBACK")
+    }
+
+    @Test func exportFortuneWorksWithStrfileAndFortune() throws {
+        let file = scratch.write("f.json", #"[{"id": 1, "text": "first line\n%\nlast line", "source": "A"}, {"id": 2, "text": "second", "source": "B"}]"#)
+        #expect(try quotectl.run(["import", file, "--name", "f"]).status == 0)
+        let export = try quotectl.run(["export", "--source", "custom.f", "--format", "fortune"])
+        #expect(export.status == 0)
+        #expect(export.stdout == "first line\n %\nlast line\n\t\t-- A\n%\nsecond\n\t\t-- B\n%\n")
+        let strfile = ["/usr/bin/strfile", "/usr/sbin/strfile"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let fortune = "/usr/games/fortune"
+        guard let strfile, FileManager.default.isExecutableFile(atPath: fortune) else {
+            Issue.record("strfile and fortune are needed for this test (apt-get install fortune-mod)")
+            return
+        }
+        let data = scratch.write("ours", export.stdout)
+        let index = Process()
+        index.executableURL = URL(fileURLWithPath: strfile)
+        index.arguments = [data]
+        index.standardOutput = FileHandle.nullDevice
+        try index.run()
+        index.waitUntilExit()
+        #expect(index.terminationStatus == 0)
+        let told = Process()
+        let pipe = Pipe()
+        told.executableURL = URL(fileURLWithPath: fortune)
+        told.arguments = [data]
+        told.standardOutput = pipe
+        try told.run()
+        told.waitUntilExit()
+        let said = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(said == "second\n\t\t-- B\n" || said == "first line\n %\nlast line\n\t\t-- A\n", "\(said)")
+    }
+
+    @Test func exportJSONAndCSVAreParseable() throws {
+        let json = try quotectl.run(["export", "--format", "json"])
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(array.count >= 200)
+        let csv = try quotectl.run(["export", "--format", "csv"])
+        let lines = csv.stdout.split(separator: "\n")
+        #expect(lines.first == "source,id,text,author,category,lang,production,episode")
+        #expect(lines.count == array.count + 1)
+    }
+
+    @Test func todayIsStableAndSearchFindsKorean() throws {
+        let first = try quotectl.run(["today"])
+        #expect(first.status == 0)
+        #expect(try quotectl.run(["today"]).stdout == first.stdout)
+        let found = try quotectl.run(["search", "배우고"])
+        #expect(found.status == 0)
+        #expect(found.stdout.contains("공자"))
+    }
+
+    @Test func listsSayWhenTheyAreEmpty() throws {
+        for command in ["characters", "deaths", "markets", "weather"] {
+            let result = try quotectl.run([command])
+            #expect(result.status == 0)
+            #expect(result.stdout.hasPrefix("No "), "\(command): \(result.stdout)")
+            let json = try quotectl.run([command, "--json"])
+            #expect(json.stdout.isEmpty)
+        }
+    }
+
+    @Test func statusListsEverySource() throws {
+        let result = try quotectl.run(["status", "--json"])
+        #expect(result.status == 0)
+        let sources = try jsonLines(result.stdout).compactMap { $0["source"] as? String }
+        #expect(sources == ["builtin", "happiness", "breakingbad", "upbit", "weather"])
+        let text = try quotectl.run(["status"])
+        #expect(text.stdout.contains("never"))
+    }
+}
