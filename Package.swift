@@ -5,6 +5,7 @@ let package = Package(
     name: "quoted",
     products: [
         .executable(name: "quotectl", targets: ["quotectl"]),
+        .executable(name: "quoted", targets: ["quoted"]),
         .library(name: "QuoteStore", targets: ["QuoteStore"]),
     ],
     targets: [
@@ -28,10 +29,18 @@ let package = Package(
             dependencies: ["CSQLite"],
             plugins: ["EmbedMigrations"]
         ),
+        // The configuration file (shared by quoted and quotectl). No Foundation.
+        .target(name: "QuoteConfig"),
+        // HTTP, the five upstreams and the sync engine. Foundation is fine here.
+        .target(name: "QuoteSync", dependencies: ["QuoteStore", "QuoteConfig"]),
+        // The daemon and `quoted sync --once`.
+        .executableTarget(name: "quoted", dependencies: ["QuoteSync", "QuoteStore", "QuoteConfig"]),
+        // A local HTTP/1.1 server that imitates the upstreams, for tests only.
+        .target(name: "TestUpstream", path: "Tests/TestUpstream"),
         // The CLI. No Foundation: it must start like a C program.
         .executableTarget(
             name: "quotectl",
-            dependencies: ["QuoteStore"],
+            dependencies: ["QuoteStore", "QuoteConfig"],
             // Release builds link fully statically (glibc and libsqlite3.a included):
             // measured here, that halves start-up (1.3 ms -> 0.6 ms for an empty
             // program), which is most of what `quotectl random` costs.
@@ -39,7 +48,9 @@ let package = Package(
         ),
 
         .testTarget(name: "QuoteStoreTests", dependencies: ["QuoteStore"]),
-        .testTarget(name: "QuotectlTests", dependencies: ["quotectl", "QuoteStore"]),
+        .testTarget(name: "QuoteConfigTests", dependencies: ["QuoteConfig"]),
+        .testTarget(name: "QuoteSyncTests", dependencies: ["QuoteSync", "QuoteStore", "QuoteConfig", "TestUpstream"]),
+        .testTarget(name: "QuotectlTests", dependencies: ["quotectl", "quoted", "QuoteStore", "TestUpstream"]),
     ],
     swiftLanguageModes: [.v6]
 )

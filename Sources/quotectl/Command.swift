@@ -1,3 +1,4 @@
+import QuoteConfig
 import QuoteStore
 
 /// One subcommand: its help text, the options it takes, and what it does.

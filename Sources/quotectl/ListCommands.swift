@@ -1,3 +1,4 @@
+import QuoteConfig
 import QuoteStore
 
 /// Prints rows as JSON lines or text; an empty list says so (on stdout, exit 0:

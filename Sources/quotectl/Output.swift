@@ -1,4 +1,5 @@
 import Glibc
+import QuoteConfig
 import QuoteStore
 
 /// Buffered standard output, written with write(2) so a closed pipe is an error

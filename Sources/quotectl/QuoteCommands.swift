@@ -1,3 +1,4 @@
+import QuoteConfig
 import QuoteStore
 
 /// Prints a quote as text, or as one JSON object with `--json`.

@@ -1,3 +1,4 @@
+import QuoteConfig
 import QuoteStore
 
 let importCommand = Command(

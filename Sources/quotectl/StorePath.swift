@@ -1,4 +1,5 @@
 import Glibc
+import QuoteConfig
 import QuoteStore
 
 /// Where the store is: `--db`, else $QUOTED_DB, else the system service's store

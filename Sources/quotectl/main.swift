@@ -1,4 +1,5 @@
 import Glibc
+import QuoteConfig
 import QuoteStore
 
 // quotectl: reads the quoted store. No Foundation, so it starts like a C program.

@@ -49,9 +49,11 @@ public struct QuoteWriter {
     /// truth (custom lists): stored quotes absent from it are deleted. Without it
     /// (happiness, breakingbad) quotes accumulate. Quotes the caller skipped as
     /// invalid must be listed in `keep`, so a bad record never removes a good one.
+    /// `shrinkGuard` sees (quotes to remove, quotes stored) before anything is written
+    /// and may throw to refuse the batch.
     @discardableResult
-    public func apply(_ quotes: [Quote], to source: String, removeMissing: Bool,
-                      keep: Set<String> = [], now: Int) throws(DatabaseError) -> ChangeCounts {
+    public func apply(_ quotes: [Quote], to source: String, removeMissing: Bool, keep: Set<String> = [], now: Int,
+                      shrinkGuard: ((_ toRemove: Int, _ stored: Int) throws -> Void)? = nil) throws -> ChangeCounts {
         var counts = ChangeCounts()
         var stored: [String: (id: Int, hash: Int)] = [:]
         let existing = try database.prepare("SELECT upstream_id, id, content_hash FROM quotes WHERE source = ?1")
@@ -70,8 +72,14 @@ public struct QuoteWriter {
              WHERE id = ?1
             """)
         var seen = Set<String>(minimumCapacity: quotes.count)
+        for quote in quotes { seen.insert(quote.upstreamID) }
+        if let shrinkGuard, removeMissing {
+            let toRemove = stored.keys.reduce(0) { $0 + (seen.contains($1) || keep.contains($1) ? 0 : 1) }
+            try shrinkGuard(toRemove, stored.count)
+        }
+        var written = Set<String>(minimumCapacity: quotes.count)
         for quote in quotes {
-            guard seen.insert(quote.upstreamID).inserted else { continue }
+            guard written.insert(quote.upstreamID).inserted else { continue }
             let hash = quote.contentHash
             if let old = stored[quote.upstreamID] {
                 if old.hash == hash {

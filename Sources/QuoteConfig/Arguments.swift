@@ -1,18 +1,23 @@
 /// A usage error: printed on stderr with a hint, exit 64 (EX_USAGE).
-struct UsageError: Error {
-    let message: String
-    let command: String?
+public struct UsageError: Error, Sendable {
+    public let message: String
+    public let command: String?
+
+    public init(message: String, command: String?) {
+        self.message = message
+        self.command = command
+    }
 }
 
 /// Hand-written argument parsing (no Foundation, no packages): options in
 /// `--name value` or `--name=value` form, flags, positionals, and `--` to end options.
-struct Arguments {
+public struct Arguments: Sendable {
     private(set) var values: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
-    private(set) var positionals: [String] = []
+    public private(set) var positionals: [String] = []
 
     /// Parses `words` for a command that accepts `options` (taking a value) and `flags`.
-    init(_ words: [String], options: Set<String>, flags allowedFlags: Set<String>, command: String?) throws(UsageError) {
+    public init(_ words: [String], options: Set<String>, flags allowedFlags: Set<String>, command: String?) throws(UsageError) {
         var index = 0
         var onlyPositionals = false
         while index < words.count {
@@ -50,14 +55,14 @@ struct Arguments {
         }
     }
 
-    func value(_ name: String) -> String? { values[name]?.last }
+    public func value(_ name: String) -> String? { values[name]?.last }
 
-    func all(_ name: String) -> [String] { values[name] ?? [] }
+    public func all(_ name: String) -> [String] { values[name] ?? [] }
 
-    func has(_ flag: String) -> Bool { flags.contains(flag) }
+    public func has(_ flag: String) -> Bool { flags.contains(flag) }
 
     /// A positive whole number, or a usage error naming the option.
-    func positiveInt(_ name: String, command: String) throws(UsageError) -> Int? {
+    public func positiveInt(_ name: String, command: String) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let number = Int(text), number > 0 else {
             throw UsageError(message: "\(name) takes a positive whole number, not '\(text)'", command: command)
@@ -66,7 +71,7 @@ struct Arguments {
     }
 
     /// Exactly `count` positionals, named in the message when missing or extra.
-    func requirePositionals(_ names: [String], command: String) throws(UsageError) -> [String] {
+    public func requirePositionals(_ names: [String], command: String) throws(UsageError) -> [String] {
         if positionals.count < names.count {
             throw UsageError(message: "missing \(names[positionals.count])", command: command)
         }

@@ -1,0 +1,61 @@
+import Glibc
+
+/// Finding and reading configuration files, without Foundation.
+public enum ConfigFile {
+    public struct ReadError: Error, Sendable {
+        public let reason: String
+    }
+
+    public static func read(_ path: String) throws(ReadError) -> [UInt8] {
+        guard let file = fopen(path, "rb") else { throw ReadError(reason: String(cString: strerror(errno))) }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count > 0 { bytes.append(contentsOf: chunk[0..<count]) }
+            if count < chunk.count {
+                if ferror(file) != 0 { throw ReadError(reason: "read error") }
+                break
+            }
+            if bytes.count > 1 << 20 { throw ReadError(reason: "larger than 1 MiB: not a configuration file") }
+        }
+        return bytes
+    }
+
+    /// Where the configuration is: `--config`, $QUOTED_CONFIG, $XDG_CONFIG_HOME/quoted/quoted.conf
+    /// (~/.config/...), /etc/quoted/quoted.conf. Nil when no file exists (defaults apply);
+    /// `explicit` tells whether the user named it (then a missing file is an error).
+    public static func locate(option: String?) -> (path: String, explicit: Bool)? {
+        if let option { return (option, true) }
+        if let environment = variable("QUOTED_CONFIG") { return (environment, true) }
+        var candidates: [String] = []
+        if let xdg = variable("XDG_CONFIG_HOME"), xdg.hasPrefix("/") {
+            candidates.append(xdg + "/quoted/quoted.conf")
+        } else if let home = variable("HOME") {
+            candidates.append(home + "/.config/quoted/quoted.conf")
+        }
+        candidates.append("/etc/quoted/quoted.conf")
+        return candidates.first { access($0, F_OK) == 0 }.map { ($0, false) }
+    }
+
+    /// Loads the configuration from wherever `locate` finds it, or the defaults.
+    public static func load(option: String?) throws(ConfigError) -> Configuration {
+        guard let location = locate(option: option) else { return .defaults }
+        return try Configuration.load(path: location.path)
+    }
+
+    static func variable(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+
+    /// A warning when the file holds an inline api_key and other users may read it.
+    static func readableKeyWarning(path: String, configuration: Configuration) -> String? {
+        guard configuration.sources.contains(where: \.apiKeyIsInline) else { return nil }
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & 0o004 != 0 else { return nil }
+        return "\(path) holds an inline api_key and every user can read it: chmod o-r \(path), or move the key to api_key_file"
+    }
+}

@@ -1,0 +1,108 @@
+import Glibc
+
+/// A configuration problem, naming the file, the line and the key (exit 78).
+public struct ConfigError: Error, Sendable, CustomStringConvertible, Equatable {
+    public let file: String
+    public let line: Int
+    public let message: String
+
+    public var description: String {
+        line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)"
+    }
+}
+
+/// quoted's configuration: defaults for everything, overridden by an INI file.
+public struct Configuration: Sendable {
+    /// The file it was read from; nil when none exists and defaults apply.
+    public var file: String?
+    public var storePath: String?
+    public var socketPath: String?
+    public var logLevel: String?
+    public var sources: [SourceSettings]
+    /// Things worth saying that do not stop the program (an API key others can read).
+    public var warnings: [String] = []
+
+    public static let defaults = Configuration(file: nil, sources: SourceSettings.defaults())
+
+    public init(file: String?, storePath: String? = nil, sources: [SourceSettings]) {
+        self.file = file
+        self.storePath = storePath
+        self.sources = sources
+    }
+
+    public func source(named name: String) -> SourceSettings? {
+        sources.first { $0.name == name }
+    }
+
+    public var enabledSources: [SourceSettings] { sources.filter(\.enabled) }
+
+    /// Reads and validates `path`.
+    public static func load(path: String) throws(ConfigError) -> Configuration {
+        let bytes: [UInt8]
+        do {
+            bytes = try ConfigFile.read(path)
+        } catch {
+            throw ConfigError(file: path, line: 0, message: error.reason)
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ConfigError(file: path, line: 0, message: "not UTF-8 text")
+        }
+        var configuration = try parse(text, file: path)
+        if let warning = ConfigFile.readableKeyWarning(path: path, configuration: configuration) {
+            configuration.warnings.append(warning)
+        }
+        return configuration
+    }
+
+    /// Validates `text` as if read from `file`.
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> Configuration {
+        let ini: INIFile
+        do {
+            ini = try INIFile(parsing: text)
+        } catch {
+            throw ConfigError(file: file, line: error.line, message: error.message)
+        }
+        var reader = SectionReader(file: file)
+        var configuration = Configuration(file: file, sources: SourceSettings.defaults())
+        var customLists: [SourceSettings] = []
+        for section in ini.sections {
+            switch section.name {
+            case "store":
+                try reader.check(section, allowed: ["path"])
+                configuration.storePath = try reader.path(section, "path")
+            case "daemon":
+                try reader.check(section, allowed: ["socket", "log_level"])
+                configuration.socketPath = try reader.path(section, "socket")
+                if let level = section.entries.first(where: { $0.key == "log_level" }) {
+                    guard ["error", "warning", "info", "debug"].contains(level.value) else {
+                        throw reader.error(level.line, "log_level must be error, warning, info or debug, not '\(level.value)'")
+                    }
+                    configuration.logLevel = level.value
+                }
+            case let name where name.hasPrefix("source.custom."):
+                let listName = String(name.dropFirst("source.custom.".count))
+                guard isValidListName(listName) else {
+                    throw reader.error(section.line, "[\(name)]: a list name takes letters, digits, '-', '_' and '.'")
+                }
+                var settings = SourceSettings(name: "custom." + listName, kind: .custom, enabled: true, url: "", interval: 3_600)
+                try reader.apply(section, to: &settings)
+                customLists.append(settings)
+            case let name where name.hasPrefix("source."):
+                let sourceName = String(name.dropFirst("source.".count))
+                guard let index = configuration.sources.firstIndex(where: { $0.name == sourceName }) else {
+                    throw reader.error(section.line, "unknown section [\(name)] (sources: custom.NAME, happiness, breakingbad, upbit, weather)")
+                }
+                try reader.apply(section, to: &configuration.sources[index])
+            default:
+                throw reader.error(section.line, "unknown section [\(section.name)] (sections: store, daemon, source.NAME)")
+            }
+        }
+        configuration.sources = customLists + configuration.sources
+        return configuration
+    }
+
+    static func isValidListName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 64
+            && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) }
+    }
+}

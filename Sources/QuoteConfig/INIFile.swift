@@ -1,0 +1,80 @@
+/// An INI-style file as systemd users know it: `[section]` headers, `key = value`
+/// lines, and comments starting with `#` or `;` (at the start of a line, or after
+/// white space inside one). Every piece remembers its line for error messages.
+public struct INIFile: Sendable {
+    public struct Entry: Sendable {
+        public let key: String
+        public let value: String
+        public let line: Int
+    }
+
+    public struct Section: Sendable {
+        public let name: String
+        public let line: Int
+        public var entries: [Entry]
+    }
+
+    public var sections: [Section]
+
+    public struct SyntaxError: Error, Sendable {
+        public let line: Int
+        public let message: String
+    }
+
+    public init(parsing text: String) throws(SyntaxError) {
+        sections = []
+        var lineNumber = 0
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let line = Self.stripComment(Substring(rawLine)).trimmed
+            if line.isEmpty { continue }
+            if line.hasPrefix("[") {
+                guard line.hasSuffix("]"), line.count > 2 else {
+                    throw SyntaxError(line: lineNumber, message: "a section header looks like [name]")
+                }
+                let name = String(line.dropFirst().dropLast()).trimmed
+                if sections.contains(where: { $0.name == name }) {
+                    throw SyntaxError(line: lineNumber, message: "section [\(name)] appears twice")
+                }
+                sections.append(Section(name: name, line: lineNumber, entries: []))
+                continue
+            }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw SyntaxError(line: lineNumber, message: "expected 'key = value', found '\(line)'")
+            }
+            guard !sections.isEmpty else {
+                throw SyntaxError(line: lineNumber, message: "'\(line)' comes before any [section]")
+            }
+            let key = String(line[..<equals]).trimmed
+            var value = String(line[line.index(after: equals)...]).trimmed
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            guard !key.isEmpty else { throw SyntaxError(line: lineNumber, message: "a key is missing before '='") }
+            if sections[sections.count - 1].entries.contains(where: { $0.key == key }) {
+                throw SyntaxError(line: lineNumber, message: "key '\(key)' appears twice in [\(sections[sections.count - 1].name)]")
+            }
+            sections[sections.count - 1].entries.append(Entry(key: key, value: value, line: lineNumber))
+        }
+    }
+
+    /// Removes `# ...` or `; ...` when the mark starts the line or follows white space,
+    /// so URLs with `#` or `;` inside them survive.
+    static func stripComment(_ line: Substring) -> Substring {
+        var previous: Character = " "
+        for index in line.indices {
+            let character = line[index]
+            if (character == "#" || character == ";") && (previous == " " || previous == "\t") {
+                return line[..<index]
+            }
+            previous = character
+        }
+        return line
+    }
+}
+
+extension StringProtocol {
+    var trimmed: String {
+        guard let first = firstIndex(where: { !$0.isWhitespace }),
+              let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(self[first...last])
+    }
+}

@@ -1,0 +1,139 @@
+/// Reads one section's keys into typed settings, with messages that name the line.
+struct SectionReader {
+    let file: String
+
+    static let commonKeys: Set<String> = ["enabled", "url", "interval", "allow_http", "timeout", "max_bytes"]
+    static let keysByKind: [SourceSettings.Kind: Set<String>] = [
+        .custom: ["allow_shrink"],
+        .happiness: [],
+        .breakingbad: ["productions", "known_streak", "request_budget", "pause"],
+        .upbit: [],
+        .weather: ["api_key", "api_key_file", "lat", "lon", "units", "lang"],
+    ]
+
+    func error(_ line: Int, _ message: String) -> ConfigError {
+        ConfigError(file: file, line: line, message: message)
+    }
+
+    func check(_ section: INIFile.Section, allowed: Set<String>) throws(ConfigError) {
+        for entry in section.entries where !allowed.contains(entry.key) {
+            throw error(entry.line, "unknown key '\(entry.key)' in [\(section.name)] (known: \(allowed.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    func path(_ section: INIFile.Section, _ key: String) throws(ConfigError) -> String? {
+        guard let entry = section.entries.first(where: { $0.key == key }) else { return nil }
+        guard entry.value.hasPrefix("/") else { throw error(entry.line, "\(key) must be an absolute path") }
+        return entry.value
+    }
+
+    func apply(_ section: INIFile.Section, to settings: inout SourceSettings) throws(ConfigError) {
+        try check(section, allowed: Self.commonKeys.union(Self.keysByKind[settings.kind] ?? []))
+        settings.line = section.line
+        var keyFromFile: String?
+        for entry in section.entries {
+            let value = entry.value
+            func bad(_ expected: String) -> ConfigError {
+                error(entry.line, "\(entry.key) = '\(value)' in [\(section.name)]: expected \(expected)")
+            }
+            switch entry.key {
+            case "enabled", "allow_http", "allow_shrink":
+                guard let flag = ConfigValue.bool(value) else { throw bad("true or false") }
+                switch entry.key {
+                case "enabled": settings.enabled = flag
+                case "allow_http": settings.allowHTTP = flag
+                default: settings.allowShrink = flag
+                }
+            case "url": settings.url = value
+            case "interval":
+                guard let seconds = ConfigValue.duration(value), seconds > 0 else { throw bad("a duration such as 30m, 6h or 1d") }
+                settings.interval = seconds
+            case "timeout":
+                guard let seconds = ConfigValue.duration(value), (1...600).contains(seconds) else {
+                    throw bad("a duration from 1s to 10m (whole seconds)")
+                }
+                settings.timeout = seconds
+            case "max_bytes":
+                guard let bytes = ConfigValue.size(value) else { throw bad("a size such as 32M or 500K") }
+                settings.maxBytes = bytes
+            case "productions":
+                let names = value.split(separator: ",").map { $0.trimmed }.filter { !$0.isEmpty }
+                guard !names.isEmpty else { throw bad("a comma-separated list of productions") }
+                settings.productions = names
+            case "known_streak":
+                guard let count = Int(value), count > 0 else { throw bad("a positive whole number") }
+                settings.knownStreak = count
+            case "request_budget":
+                guard let count = Int(value), count > 0 else { throw bad("a positive whole number") }
+                settings.requestBudget = count
+            case "pause":
+                guard let milliseconds = ConfigValue.milliseconds(value) else { throw bad("a duration such as 250ms or 1s") }
+                settings.pauseMilliseconds = milliseconds
+            case "api_key":
+                guard !value.isEmpty else { throw bad("the OpenWeatherMap API key") }
+                settings.apiKey = value
+                settings.apiKeyIsInline = true
+            case "api_key_file":
+                guard value.hasPrefix("/") else { throw bad("an absolute path") }
+                let key: String
+                do {
+                    key = String(decoding: try ConfigFile.read(value), as: UTF8.self).trimmed
+                } catch {
+                    throw self.error(entry.line, "api_key_file \(value): \(error.reason)")
+                }
+                guard !key.isEmpty else { throw error(entry.line, "api_key_file \(value) is empty") }
+                keyFromFile = key
+            case "lat":
+                guard let degrees = Double(value), (-90...90).contains(degrees) else { throw bad("a latitude from -90 to 90") }
+                settings.latitude = degrees
+            case "lon":
+                guard let degrees = Double(value), (-180...180).contains(degrees) else { throw bad("a longitude from -180 to 180") }
+                settings.longitude = degrees
+            case "units":
+                guard ["metric", "imperial", "standard"].contains(value) else { throw bad("metric, imperial or standard") }
+                settings.units = value
+            case "lang":
+                settings.language = value
+            default:
+                break  // check() has refused unknown keys already
+            }
+        }
+        if let keyFromFile {
+            if settings.apiKey != nil {
+                throw error(section.line, "[\(section.name)] has both api_key and api_key_file: keep one")
+            }
+            settings.apiKey = keyFromFile
+        }
+        try validateURL(of: settings, section: section)
+        if settings.kind == .weather, settings.enabled, settings.apiKey == nil {
+            throw error(section.line, "[\(section.name)] is enabled but has no api_key or api_key_file")
+        }
+    }
+
+    private func validateURL(of settings: SourceSettings, section: INIFile.Section) throws(ConfigError) {
+        let line = section.entries.first(where: { $0.key == "url" })?.line ?? section.line
+        guard !settings.url.isEmpty else { throw error(section.line, "[\(section.name)] needs a url") }
+        guard let parts = URLText.schemeAndHost(settings.url) else {
+            throw error(line, "url in [\(section.name)] is not an http(s) URL: '\(URLText.redacted(settings.url))'")
+        }
+        let loopback = URLText.isLoopback(host: parts.host)
+        if parts.scheme == "http", !loopback, !settings.allowHTTP {
+            throw error(line, "url in [\(section.name)] uses plain http; use https, or say allow_http = true")
+        }
+        // Short intervals are for tests against a local server; upstreams deserve better.
+        if settings.interval < 60, !loopback {
+            throw error(section.entries.first(where: { $0.key == "interval" })?.line ?? section.line,
+                        "interval in [\(section.name)] is under 1 minute (allowed only for loopback hosts)")
+        }
+    }
+}
+
+extension ConfigValue {
+    /// "250ms", "1s", "0"; in milliseconds.
+    public static func milliseconds(_ text: String) -> Int? {
+        let value = text.trimmed.lowercased()
+        if value == "0" { return 0 }
+        if value.hasSuffix("ms"), let number = Int(value.dropLast(2)), number >= 0 { return number }
+        return duration(value).map { $0 * 1_000 }
+    }
+}

@@ -1,0 +1,73 @@
+/// One upstream's settings, after validation. Times in seconds, sizes in bytes.
+public struct SourceSettings: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        case custom, happiness, breakingbad, upbit, weather
+    }
+
+    /// The source name used everywhere: `happiness`, `custom.NAME`, ...
+    public var name: String
+    public var kind: Kind
+    public var enabled: Bool
+    public var url: String
+    public var interval: Int
+    public var allowHTTP = false
+    public var timeout = 15
+    public var maxBytes = 32 << 20
+    /// The config line of the source's section (0 for built-in defaults), for messages.
+    public var line = 0
+
+    // custom lists
+    public var allowShrink = false
+
+    // breakingbad
+    public var productions = ["Breaking Bad", "Better Call Saul", "El Camino"]
+    /// Stop sampling a production after this many already-known quotes in a row.
+    public var knownStreak = 20
+    /// The most requests one run may make.
+    public var requestBudget = 200
+    /// The pause between two requests, in milliseconds.
+    public var pauseMilliseconds = 250
+
+    // weather
+    public var apiKey: String?
+    /// The key was written in the config file itself (not api_key_file).
+    public var apiKeyIsInline = false
+    public var latitude = 37.5665
+    public var longitude = 126.9780
+    public var units = "metric"
+    public var language: String?
+
+    public init(name: String, kind: Kind, enabled: Bool, url: String, interval: Int) {
+        self.name = name
+        self.kind = kind
+        self.enabled = enabled
+        self.url = url
+        self.interval = interval
+    }
+
+    /// The longest a whole sync of this source may take: generous for the sampling source.
+    public var deadline: Int {
+        kind == .breakingbad ? max(timeout * 4, requestBudget * (pauseMilliseconds + 1_000) / 1_000) : timeout * 3
+    }
+
+    public static func defaults() -> [SourceSettings] {
+        [
+            SourceSettings(name: "happiness", kind: .happiness, enabled: true,
+                           url: "https://api.sobabear.com/happiness/random-quote", interval: 86_400),
+            SourceSettings(name: "breakingbad", kind: .breakingbad, enabled: true,
+                           url: "https://breaking-bad-api-six.vercel.app/api", interval: 6 * 3_600),
+            SourceSettings(name: "upbit", kind: .upbit, enabled: true,
+                           url: "https://api.upbit.com/v1/market/all?is_details=true", interval: 3_600),
+            SourceSettings(name: "weather", kind: .weather, enabled: false,
+                           url: "https://api.openweathermap.org/data/2.5/weather", interval: 30 * 60),
+        ]
+    }
+}
+
+extension SourceSettings: CustomStringConvertible {
+    /// Never shows the API key.
+    public var description: String {
+        "\(name) (\(enabled ? "enabled" : "disabled"), \(URLText.redacted(url)), every \(interval) s"
+            + (apiKey == nil ? ")" : ", key set)")
+    }
+}

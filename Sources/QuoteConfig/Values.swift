@@ -1,0 +1,86 @@
+/// Parsers for configuration values. Each returns nil when the text is not valid.
+public enum ConfigValue {
+    /// "30s", "5m", "1h", "1d", or combinations such as "1h30m"; in seconds.
+    public static func duration(_ text: String) -> Int? {
+        var total = 0
+        var number = ""
+        var sawUnit = false
+        for character in text.lowercased() where character != " " {
+            if character.isASCII, character.isNumber {
+                number.append(character)
+                continue
+            }
+            guard let value = Int(number) else { return nil }
+            let unit: Int
+            switch character {
+            case "s": unit = 1
+            case "m": unit = 60
+            case "h": unit = 3_600
+            case "d": unit = 86_400
+            default: return nil
+            }
+            let (product, overflow) = value.multipliedReportingOverflow(by: unit)
+            guard !overflow else { return nil }
+            total += product
+            number = ""
+            sawUnit = true
+        }
+        return sawUnit && number.isEmpty ? total : nil
+    }
+
+    /// "33554432", "512K", "32M", "32MiB", "1G"; in bytes.
+    public static func size(_ text: String) -> Int? {
+        var digits = text.trimmed.uppercased()
+        for suffix in ["IB", "B"] where digits.hasSuffix(suffix) { digits.removeLast(suffix.count); break }
+        var multiplier = 1
+        if let last = digits.last, let power = ["K": 1, "M": 2, "G": 3][String(last)] {
+            multiplier = 1 << (10 * power)
+            digits.removeLast()
+        }
+        guard let value = Int(digits.trimmed), value > 0 else { return nil }
+        return value * multiplier
+    }
+
+    public static func bool(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "true", "yes", "on", "1": return true
+        case "false", "no", "off", "0": return false
+        default: return nil
+        }
+    }
+}
+
+/// URL facts the configuration and the HTTP client both need, without Foundation.
+public enum URLText {
+    /// "https" / "http" and the host of an absolute URL, or nil.
+    public static func schemeAndHost(_ url: String) -> (scheme: String, host: String)? {
+        guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return nil }
+        let scheme = url[..<colon].lowercased()
+        var rest = url[url.index(colon, offsetBy: 3)...]
+        if let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
+        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
+        var host: Substring
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else { return nil }
+            host = rest[rest.index(after: rest.startIndex)..<close]
+        } else {
+            host = rest
+            if let port = rest.lastIndex(of: ":") { host = rest[..<port] }
+        }
+        guard !host.isEmpty, scheme == "http" || scheme == "https" else { return nil }
+        return (scheme, host.lowercased())
+    }
+
+    /// 127.0.0.0/8, ::1 and localhost: the only hosts allowed plain http without `allow_http`.
+    public static func isLoopback(host: String) -> Bool {
+        if host == "localhost" || host == "::1" || host.hasSuffix(".localhost") { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// The URL without its query and fragment, for messages: queries can hold secrets (appid=).
+    public static func redacted(_ url: String) -> String {
+        guard let end = url.firstIndex(where: { $0 == "?" || $0 == "#" }) else { return url }
+        return String(url[..<end])
+    }
+}

@@ -1,0 +1,37 @@
+import QuoteConfig
+
+/// When a source is next due. Pure functions of the time and a random source, so
+/// the daemon's scheduler can be tested with an injected clock and generator.
+public struct Schedule: Sendable {
+    /// The first retry after a failure waits up to this long; each failure doubles it.
+    public static let backoffBase = 60
+    /// No backoff ever waits longer than this (or than the source's interval).
+    public static let backoffCap = 6 * 3_600
+    /// The happiness quote changes at 00:00 UTC; ask a few minutes after.
+    public static let happinessOffset = 5 * 60
+
+    public init() {}
+
+    /// After a success: `interval` ± 10%, or for happiness a few minutes after the next UTC midnight.
+    public func nextDue<G: RandomNumberGenerator>(afterSuccessOf settings: SourceSettings, at now: Int,
+                                                  using generator: inout G) -> Int {
+        if settings.kind == .happiness {
+            let nextMidnight = (now / 86_400 + 1) * 86_400
+            return nextMidnight + Self.happinessOffset + Int.random(in: 0...300, using: &generator)
+        }
+        let jitter = settings.interval / 10
+        return now + settings.interval + (jitter > 0 ? Int.random(in: -jitter...jitter, using: &generator) : 0)
+    }
+
+    /// After the `failures`-th failure in a row: exponential backoff with full jitter
+    /// (uniform in 0...min(cap, base·2^(failures-1))), but never before `retryAfter`.
+    public func nextDue<G: RandomNumberGenerator>(afterFailure failures: Int, of settings: SourceSettings, at now: Int,
+                                                  retryAfter: Int?, using generator: inout G) -> Int {
+        let cap = min(Self.backoffCap, max(settings.interval, Self.backoffBase))
+        let exponent = min(max(failures - 1, 0), 30)
+        let ceiling = min(cap, Self.backoffBase << exponent)
+        // Full jitter, but at least a few seconds so a flapping upstream is not hammered.
+        let wait = max(5, Int.random(in: 0...ceiling, using: &generator))
+        return max(now + wait, retryAfter ?? 0)
+    }
+}

@@ -1,0 +1,41 @@
+import QuoteStore
+
+/// The outcome of one source's sync, for progress lines, `--json` and the daemon's STATUS.
+public struct SourceReport: Sendable, Equatable {
+    public var source: String
+    public var ok: Bool
+    public var httpStatus: Int?
+    public var counts = ChangeCounts()
+    /// "536 markets, 3 changed" on success; the one-line reason on failure.
+    public var summary: String
+    public var retryAfter: Int?
+    public var nextDue: Int?
+    public var seconds: Double
+    public var isConfigurationProblem = false
+
+    /// "upbit: 536 markets, 3 changed, 0.41 s" / "happiness: HTTP 503, retry after 7 s".
+    public var progressLine: String {
+        let duration = seconds < 10 ? String(Int(seconds * 100) / 100) + "." + twoDigits(Int(seconds * 100) % 100) : String(Int(seconds))
+        return ok ? "\(source): \(summary), \(duration) s" : "\(source): \(summary)"
+    }
+
+    private func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+    public var json: String {
+        var object = JSONObjectBuilder()
+        object.add("source", source)
+        object.add("ok", ok)
+        object.add("http_status", httpStatus)
+        object.add("inserted", counts.inserted)
+        object.add("updated", counts.updated)
+        object.add("removed", counts.removed)
+        object.add("skipped", counts.skipped)
+        object.add("unchanged", counts.unchanged)
+        object.add("changed", counts.changed)
+        object.add(ok ? "summary" : "error", summary)
+        object.add("retry_after", retryAfter)
+        object.add("next_due", nextDue)
+        object.add("seconds", (seconds * 1000).rounded() / 1000)
+        return object.result
+    }
+}

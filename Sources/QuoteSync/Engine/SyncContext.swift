@@ -1,0 +1,127 @@
+import Foundation
+import QuoteConfig
+import QuoteStore
+
+/// What a source adapter works with during one sync: its settings, the HTTP
+/// client, the per-host gate, and read access to the store (for validators and
+/// what is already known). Adapters never write: they return a SourceUpdate.
+public final class SyncContext {
+    public let settings: SourceSettings
+    public let client: HTTPClient
+    public let gate: HostGate
+    public let database: Database
+    public let now: Int
+    /// The overall deadline of this source's sync.
+    public let deadline: ContinuousClock.Instant
+    /// Requests made so far, for budgets and summaries.
+    public private(set) var requests = 0
+
+    init(settings: SourceSettings, client: HTTPClient, gate: HostGate, database: Database, now: Int) {
+        self.settings = settings
+        self.client = client
+        self.gate = gate
+        self.database = database
+        self.now = now
+        self.deadline = ContinuousClock.now + .seconds(settings.deadline)
+    }
+
+    public enum Fetched {
+        /// 304, or a 200 whose body is byte for byte the one applied last time.
+        case unchanged(Validators, status: Int)
+        case body(HTTPResponse, Validators)
+    }
+
+    /// GETs `url`. With `conditional`, sends the stored validators back and
+    /// recognises an unchanged body. Any status but 200 (and 304) is a failure.
+    public func fetch(_ url: String, conditional: Bool = true) async throws(SourceFailure) -> Fetched {
+        let stored = conditional ? try storedValidators(for: url) : nil
+        var request = HTTPRequest(url: url, timeout: settings.timeout, maxBytes: settings.maxBytes, allowHTTP: settings.allowHTTP)
+        if let etag = stored?.etag { request.headers["If-None-Match"] = etag }
+        if let lastModified = stored?.lastModified { request.headers["If-Modified-Since"] = lastModified }
+        let response = try await send(request)
+        var validators = Validators(url: url, etag: response.header("etag") ?? stored?.etag,
+                                    lastModified: response.header("last-modified") ?? stored?.lastModified,
+                                    bodySHA256: stored?.bodySHA256)
+        switch response.status {
+        case 304 where stored != nil:
+            return .unchanged(validators, status: 304)
+        case 200:
+            let digest = SHA256.hex(response.body)
+            if conditional, digest == stored?.bodySHA256 { return .unchanged(validators, status: 200) }
+            validators.bodySHA256 = digest
+            return .body(response, validators)
+        default:
+            throw statusFailure(response)
+        }
+    }
+
+    /// Sends one request through the host gate, within the source's deadline.
+    public func send(_ request: HTTPRequest) async throws(SourceFailure) -> HTTPResponse {
+        let remaining = deadline - ContinuousClock.now
+        guard remaining > .zero else {
+            throw SourceFailure("gave up: the sync took longer than its \(settings.deadline) s deadline")
+        }
+        var request = request
+        // Whole seconds, at least one, and never past the deadline.
+        request.timeout = max(1, min(request.timeout, Int(remaining.components.seconds)))
+        let host = URLText.schemeAndHost(request.url)?.host ?? ""
+        await gate.acquire(host)
+        requests += 1
+        do {
+            let response = try await client.send(request)
+            await gate.release(host, remainingHeader: response.header("remaining-req"))
+            return response
+        } catch let failure as HTTPFailure {
+            await gate.release(host, remainingHeader: nil)
+            throw SourceFailure(failure.description)
+        } catch {
+            await gate.release(host, remainingHeader: nil)
+            throw SourceFailure(error is CancellationError ? "cancelled" : "\(error)")
+        }
+    }
+
+    /// "HTTP 503", with the upstream's Retry-After and a short reason from its body when it has one.
+    public func statusFailure(_ response: HTTPResponse) -> SourceFailure {
+        var message = "HTTP \(response.status)"
+        if let reason = Self.errorMessage(in: response.body) { message += ": \(reason)" }
+        let retryAfter = RetryAfter.parse(response.header("retry-after"), now: now)
+        if let retryAfter { message += ", retry after \(max(0, retryAfter - now)) s" }
+        return SourceFailure(message, httpStatus: response.status, retryAfter: retryAfter)
+    }
+
+    /// The `message` of a JSON error body ({"message": ...} or {"error": {"message": ...}}), one line, short.
+    static func errorMessage(in body: [UInt8]) -> String? {
+        guard body.count < 65_536, let value = try? JSONParser.parse(body) else { return nil }
+        let text = value["message"]?.string ?? value["error"]?["message"]?.string ?? value["error"]?.string
+        guard let text else { return nil }
+        let line = TerminalSanitizer.clean(text).split(separator: "\n").first.map(String.init) ?? ""
+        return line.isEmpty ? nil : String(line.prefix(160))
+    }
+
+    /// Decodes a JSON body; a body that is not JSON fails the whole source.
+    public func json(_ response: HTTPResponse, what: String) throws(SourceFailure) -> JSONValue {
+        do {
+            return try JSONParser.parse(response.body)
+        } catch {
+            throw SourceFailure("\(what) is not JSON (\(error))", httpStatus: response.status)
+        }
+    }
+
+    func storedValidators(for url: String) throws(SourceFailure) -> Validators? {
+        do {
+            let statement = try database.prepare("SELECT etag, last_modified, body_sha256 FROM http_validators WHERE url = ?1")
+            try statement.bind(url, at: 1)
+            guard try statement.step() else { return nil }
+            return Validators(url: url, etag: statement.optionalString(0), lastModified: statement.optionalString(1),
+                              bodySHA256: statement.optionalString(2))
+        } catch {
+            throw SourceFailure("store: \(error.message)")
+        }
+    }
+
+    /// Pauses between requests (Breaking Bad sampling), unless cancelled.
+    public func pause() async {
+        guard settings.pauseMilliseconds > 0 else { return }
+        try? await Task.sleep(for: .milliseconds(settings.pauseMilliseconds))
+    }
+}

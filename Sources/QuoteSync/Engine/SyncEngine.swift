@@ -1,0 +1,135 @@
+import Foundation
+import QuoteConfig
+import QuoteStore
+
+/// Runs sources: fetch and validate (the adapter), then apply everything in ONE
+/// transaction with the sync state, or — on any failure — record the failure and
+/// leave every stored row as it was.
+public final class SyncEngine: Sendable {
+    public let storePath: String
+    public let client: HTTPClient
+    public let gate: HostGate
+    let schedule = Schedule()
+
+    public init(storePath: String, client: HTTPClient = HTTPClient(), gate: HostGate = HostGate()) {
+        self.storePath = storePath
+        self.client = client
+        self.gate = gate
+    }
+
+    /// Syncs the sources concurrently (never two requests at once to one host),
+    /// calling `progress` as each finishes. Reports come back in `sources` order.
+    public func sync(_ sources: [SourceSettings], progress: @escaping @Sendable (SourceReport) -> Void = { _ in }) async -> [SourceReport] {
+        await withTaskGroup(of: (Int, SourceReport).self) { group in
+            for (index, settings) in sources.enumerated() {
+                group.addTask {
+                    let report = await self.sync(settings)
+                    progress(report)
+                    return (index, report)
+                }
+            }
+            var reports = [SourceReport?](repeating: nil, count: sources.count)
+            for await (index, report) in group { reports[index] = report }
+            return reports.compactMap { $0 }
+        }
+    }
+
+    /// Records which custom lists the configuration names: a list removed from it
+    /// stops syncing, but its quotes stay until `quotectl forget NAME`.
+    public func reconcileCustomLists(_ configuration: Configuration) throws(StoreError) {
+        let store = try Store(path: storePath, access: .write)
+        let configured = configuration.sources.filter { $0.kind == .custom }.map(\.name)
+        try store.run {
+            try store.database.transaction {
+                try store.database.run("UPDATE sources SET configured = 0 WHERE kind = 'custom' AND url IS NOT NULL")
+                let mark = try store.database.prepare("UPDATE sources SET configured = 1 WHERE name = ?1")
+                for name in configured { try mark.run([.text(name)]) }
+            }
+        }
+    }
+
+    /// Syncs one source.
+    public func sync(_ settings: SourceSettings, now: Int = UnixTime.now()) async -> SourceReport {
+        let started = ContinuousClock.now
+        let store: Store
+        do {
+            store = try Store(path: storePath, access: .write, now: now)
+        } catch {
+            return SourceReport(source: settings.name, ok: false, summary: "store: \(error)", seconds: 0)
+        }
+        let database = store.database
+        func elapsed() -> Double {
+            let duration = ContinuousClock.now - started
+            return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        }
+        if let until = try? database.scalarInt("SELECT retry_after FROM sync_state WHERE source = ?1", [.text(settings.name)]),
+           until > now {
+            // The upstream asked us to wait (Retry-After, or an Upbit 418 block): no request at all.
+            return SourceReport(source: settings.name, ok: false,
+                                summary: "not contacted: the upstream asked to wait until \(UnixTime.timestamp(until)) (\(until - now) s)",
+                                retryAfter: until, nextDue: until, seconds: 0)
+        }
+        let context = SyncContext(settings: settings, client: client, gate: gate, database: database, now: now)
+        do {
+            let update = try await fetch(settings, context)
+            if Task.isCancelled { throw SourceFailure("cancelled") }
+            var counts = ChangeCounts()
+            let nextDue = nextDueAfterSuccess(settings, now: now)
+            try database.transaction {
+                counts = try update.apply(database, now)
+                counts.skipped += update.skipped
+                let summary = update.describe(counts)
+                try StateRecorder(database: database).recordSuccess(
+                    source: settings.name, url: settings.url, validators: update.validators, httpStatus: update.httpStatus,
+                    counts: counts, summary: summary, nextDue: nextDue, now: now, finished: now + Int(elapsed()))
+            }
+            return SourceReport(source: settings.name, ok: true, httpStatus: update.httpStatus, counts: counts,
+                                summary: update.describe(counts), nextDue: nextDue, seconds: elapsed())
+        } catch {
+            let failure: SourceFailure
+            switch error {
+            case let known as SourceFailure: failure = known
+            case let database as DatabaseError: failure = SourceFailure("store: \(database.message)")
+            default: failure = SourceFailure("\(error)")
+            }
+            return recordFailure(failure, of: settings, in: database, now: now, seconds: elapsed())
+        }
+    }
+
+    private func fetch(_ settings: SourceSettings, _ context: SyncContext) async throws(SourceFailure) -> SourceUpdate {
+        switch settings.kind {
+        case .custom: return try await CustomListSource.sync(context)
+        case .happiness: return try await HappinessSource.sync(context)
+        case .breakingbad: return try await BreakingBadSource.sync(context)
+        case .upbit: return try await UpbitSource.sync(context)
+        case .weather: return try await WeatherSource.sync(context)
+        }
+    }
+
+    private func nextDueAfterSuccess(_ settings: SourceSettings, now: Int) -> Int {
+        var generator = SystemRandomNumberGenerator()
+        return schedule.nextDue(afterSuccessOf: settings, at: now, using: &generator)
+    }
+
+    private func recordFailure(_ failure: SourceFailure, of settings: SourceSettings, in database: Database,
+                               now: Int, seconds: Double) -> SourceReport {
+        var generator = SystemRandomNumberGenerator()
+        let previous = (try? database.scalarInt("SELECT consecutive_failures FROM sync_state WHERE source = ?1",
+                                                [.text(settings.name)])) ?? 0
+        let nextDue = schedule.nextDue(afterFailure: previous + 1, of: settings, at: now,
+                                       retryAfter: failure.retryAfter, using: &generator)
+        var summary = failure.message
+        do {
+            try database.transaction {
+                try StateRecorder(database: database).recordFailure(
+                    source: settings.name, url: settings.url, failure: failure, nextDue: nextDue, now: now,
+                    finished: now + Int(seconds))
+            }
+        } catch {
+            summary += " (and the failure could not be recorded: \(error))"
+        }
+        return SourceReport(source: settings.name, ok: false, httpStatus: failure.httpStatus, summary: summary,
+                            retryAfter: failure.retryAfter, nextDue: nextDue, seconds: seconds,
+                            isConfigurationProblem: failure.isConfiguration)
+    }
+}

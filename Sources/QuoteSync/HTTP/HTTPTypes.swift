@@ -1,0 +1,62 @@
+import Foundation
+import QuoteConfig
+
+public struct HTTPRequest: Sendable {
+    public var url: String
+    /// Extra request headers (If-None-Match, If-Modified-Since, ...).
+    public var headers: [String: String] = [:]
+    /// Whole seconds: libcurl truncates fractions (0.5 s would fire at once).
+    public var timeout: Int = 15
+    public var maxBytes: Int = 32 << 20
+    /// Plain http to a host that is not loopback (the source said allow_http = true).
+    public var allowHTTP = false
+
+    public init(url: String, headers: [String: String] = [:], timeout: Int = 15, maxBytes: Int = 32 << 20, allowHTTP: Bool = false) {
+        self.url = url
+        self.headers = headers
+        self.timeout = timeout
+        self.maxBytes = maxBytes
+        self.allowHTTP = allowHTTP
+    }
+}
+
+public struct HTTPResponse: Sendable {
+    public let status: Int
+    /// Header names in lower case.
+    public let headers: [String: String]
+    public let body: [UInt8]
+
+    public init(status: Int, headers: [String: String], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// Why a request produced no usable response. Descriptions are one line and
+/// never include a URL's query (it can hold an API key).
+public enum HTTPFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    case invalidURL(String)
+    case insecure(String)
+    case timedOut(seconds: Int)
+    case tooLarge(limit: Int)
+    case truncated(received: Int, expected: Int)
+    case tooManyRedirects(Int)
+    case connection(String)
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let url): return "invalid URL \(URLText.redacted(url))"
+        case .insecure(let url): return "refusing plain http to \(URLText.redacted(url)) (use https or allow_http = true)"
+        case .timedOut(let seconds): return "timed out after \(seconds) s"
+        case .tooLarge(let limit): return "response larger than \(limit) bytes (max_bytes)"
+        case .truncated(let received, let expected): return "body truncated: \(received) of \(expected) bytes"
+        case .tooManyRedirects(let count): return "more than \(count) redirects"
+        case .connection(let reason): return reason
+        case .cancelled: return "cancelled"
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// One request at a time per host, and no more requests in a second than the
+/// host said it allows (Upbit's `Remaining-Req: group=market; min=600; sec=9`).
+public actor HostGate {
+    private struct HostState {
+        var busy = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        /// Requests left in the current second, as the host last reported.
+        var remaining: Int?
+        var secondStarted = ContinuousClock.now
+    }
+
+    private var hosts: [String: HostState] = [:]
+
+    public init() {}
+
+    /// Waits for the host to be free (and for a new second when its budget is spent).
+    public func acquire(_ host: String) async {
+        if hosts[host] == nil { hosts[host] = HostState() }
+        if hosts[host]!.busy {
+            // release() hands the host straight to the first waiter: it stays busy.
+            await withCheckedContinuation { continuation in hosts[host]!.waiters.append(continuation) }
+        } else {
+            hosts[host]!.busy = true
+        }
+        let state = hosts[host]!
+        if let remaining = state.remaining, remaining <= 0 {
+            let nextSecond = state.secondStarted + .seconds(1)
+            if nextSecond > ContinuousClock.now { try? await Task.sleep(until: nextSecond, clock: .continuous) }
+            hosts[host]!.remaining = nil
+        }
+    }
+
+    /// Frees the host, remembering what it said of its rate limit.
+    public func release(_ host: String, remainingHeader: String?) {
+        if let remaining = Self.secondsBudget(remainingHeader) {
+            hosts[host]!.remaining = remaining
+            hosts[host]!.secondStarted = ContinuousClock.now
+        }
+        if hosts[host]!.waiters.isEmpty {
+            hosts[host]!.busy = false
+        } else {
+            hosts[host]!.waiters.removeFirst().resume()
+        }
+    }
+
+    /// `sec=N` from `Remaining-Req: group=market; min=600; sec=9`.
+    static func secondsBudget(_ header: String?) -> Int? {
+        guard let header else { return nil }
+        for part in header.split(separator: ";") {
+            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if pair.count == 2, pair[0] == "sec" { return Int(pair[1]) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,53 @@
+import QuoteConfig
+import QuoteStore
+
+/// A custom quote list (a GitHub Gist or any URL): the list is the truth. Quotes
+/// are inserted, updated and removed to match it — except that an empty list, or
+/// one that would remove more than half of a list of 10 or more, is refused as
+/// suspicious unless the source says `allow_shrink = true`.
+enum CustomListSource {
+    static func sync(_ context: SyncContext) async throws(SourceFailure) -> SourceUpdate {
+        let settings = context.settings
+        let response: HTTPResponse
+        let validators: Validators
+        switch try await context.fetch(settings.url) {
+        case .unchanged(let stored, let status):
+            return .unchanged(what: "", validators: [stored], status: status)
+        case .body(let body, let fresh):
+            (response, validators) = (body, fresh)
+        }
+        let decoded: CustomList.Decoded
+        do {
+            // Gists serve JSON as text/plain: the body is parsed whatever the Content-Type.
+            decoded = try CustomList.decode(response.body, source: settings.name)
+        } catch {
+            throw SourceFailure("the list is \(error)", httpStatus: response.status)
+        }
+        if decoded.quotes.isEmpty && !settings.allowShrink {
+            throw SourceFailure(decoded.problems.isEmpty
+                                ? "refusing an empty list (allow_shrink = true accepts it)"
+                                : "refusing a list with no valid quote (\(decoded.problems[0]))",
+                                httpStatus: response.status)
+        }
+        // A skipped record never removes the stored version of itself; one whose id
+        // cannot even be read could be any stored quote, so nothing is removed then.
+        let keep = Set(decoded.problems.compactMap(\.upstreamID))
+        let removalsAllowed = !decoded.problems.contains { $0.upstreamID == nil }
+        var update = SourceUpdate { counts in "\(decoded.quotes.count) quotes, " + changeSummary(counts) }
+        update.validators = [validators]
+        update.httpStatus = response.status
+        update.skipped = decoded.problems.count
+        update.apply = { database, now in
+            let writer = QuoteWriter(database: database)
+            try writer.ensureSource(settings.name, url: settings.url, now: now)
+            return try writer.apply(decoded.quotes, to: settings.name, removeMissing: removalsAllowed, keep: keep, now: now) {
+                toRemove, stored in
+                if !settings.allowShrink, stored >= 10, toRemove * 2 > stored {
+                    throw SourceFailure("refusing a list that would remove \(toRemove) of \(stored) quotes (allow_shrink = true accepts it)",
+                                        httpStatus: response.status)
+                }
+            }
+        }
+        return update
+    }
+}

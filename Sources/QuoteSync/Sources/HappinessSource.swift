@@ -1,0 +1,55 @@
+import QuoteConfig
+import QuoteStore
+
+/// The Korean "happiness" quote of the day. The upstream returns the same quote
+/// all day (row dayOfYear % count, day boundary 00:00 UTC), so one request per run;
+/// quotes accumulate and are never deleted; each is stored as that UTC day's quote.
+enum HappinessSource {
+    static func sync(_ context: SyncContext) async throws(SourceFailure) -> SourceUpdate {
+        let settings = context.settings
+        let day = UnixTime.dateString(day: UnixTime.utcDay(context.now))
+        switch try await context.fetch(settings.url) {
+        case .unchanged(let validators, let status):
+            // Same body as last time: the quote we already have is today's quote too.
+            var update = SourceUpdate.unchanged(what: "", validators: [validators], status: status)
+            update.apply = { database, _ in
+                try database.run("""
+                    INSERT OR REPLACE INTO daily_quotes (source, day, quote_id)
+                    SELECT source, ?1, quote_id FROM daily_quotes WHERE source = 'happiness' ORDER BY day DESC LIMIT 1
+                    """, [.text(day)])
+                return ChangeCounts()
+            }
+            return update
+        case .body(let response, let validators):
+            let document = try context.json(response, what: "the reply")
+            guard let data = document["data"]?.object else {
+                let message = document["message"]?.string.map { ": \(TerminalSanitizer.clean($0))" } ?? ""
+                throw SourceFailure("the reply has no \"data\" object\(message)", httpStatus: response.status)
+            }
+            var update = SourceUpdate { counts in counts.skipped > 0 ? "0 quotes, 1 skipped" : "1 quote, " + changeSummary(counts) }
+            update.validators = [validators]
+            update.httpStatus = response.status
+            guard let quote = quote(from: data) else {
+                // Recorded as skipped: the source answered, its record was unusable.
+                update.skipped = 1
+                return update
+            }
+            update.apply = { database, now in
+                let writer = QuoteWriter(database: database)
+                try writer.ensureSource(SourceName.happiness, url: settings.url, now: now)
+                let counts = try writer.apply([quote], to: SourceName.happiness, removeMissing: false, now: now)
+                try writer.setDailyQuote(source: SourceName.happiness, upstreamID: quote.upstreamID, day: day)
+                return counts
+            }
+            return update
+        }
+    }
+
+    static func quote(from data: JSONObject) -> Quote? {
+        guard let id = data["id"]?.int,
+              let text = try? RecordText.required(data["content"], field: "content"),
+              let author = try? RecordText.optional(data["author"], field: "author") else { return nil }
+        return Quote(source: SourceName.happiness, upstreamID: String(id), text: text, author: author,
+                     category: "happiness", lang: LanguageGuess.guess(text))
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import QuoteConfig
+import QuoteStore
+import QuoteSync
+
+/// `quoted sync --once [--source NAME]... [--config PATH] [--db PATH] [--json]`
+enum SyncOnceCommand {
+    static let help = """
+        OVERVIEW: Sync every enabled source (or the named ones) once, then exit.
+
+        USAGE: quoted sync --once [--source NAME]... [--config PATH] [--db PATH] [--json]
+
+        OPTIONS:
+          --once                  Sync once and exit (the only mode of this command).
+          --source NAME           Only this source (repeatable): happiness, breakingbad, upbit, weather, custom.NAME.
+          --config PATH           The configuration file (env QUOTED_CONFIG; default: $XDG_CONFIG_HOME/quoted/quoted.conf,
+                                  then /etc/quoted/quoted.conf; without one, built-in defaults).
+          --db PATH               The store (env QUOTED_DB; default: [store] path, then $XDG_DATA_HOME/quoted/quotes.db).
+          --json                  Print a machine-readable summary on stdout.
+          -h, --help              Show help information.
+
+        Progress goes to stderr, one line per source. Exit status: 0 when every source succeeded,
+        75 when any failed, 78 on a configuration error.
+
+        """
+
+    static func run(_ words: [String]) async -> Int32 {
+        let arguments: Arguments
+        do {
+            arguments = try Arguments(words, options: ["--source", "--config", "--db"],
+                                      flags: ["--once", "--json", "--help"], command: "sync")
+        } catch {
+            return usageFailure(error)
+        }
+        if arguments.has("--help") { printOut(help); return 0 }
+        guard arguments.has("--once") else {
+            return usageFailure(UsageError(message: "sync needs --once (the daemon is 'quoted run'; 'quotectl sync --now' asks it)", command: "sync"))
+        }
+        guard arguments.positionals.isEmpty else {
+            return usageFailure(UsageError(message: "unexpected argument '\(arguments.positionals[0])'", command: "sync"))
+        }
+        let configuration: Configuration
+        do {
+            configuration = try ConfigFile.load(option: arguments.value("--config"))
+        } catch {
+            printError("quoted: \(error)")
+            return 78
+        }
+        for warning in configuration.warnings { printError("quoted: warning: \(warning)") }
+
+        var sources = configuration.enabledSources
+        let named = arguments.all("--source")
+        if !named.isEmpty {
+            sources = []
+            for name in named {
+                guard let settings = configuration.source(named: name) else {
+                    let known = configuration.sources.map(\.name).joined(separator: ", ")
+                    return usageFailure(UsageError(message: "unknown source '\(name)' (configured: \(known))", command: "sync"))
+                }
+                if settings.kind == .weather, settings.apiKey == nil {
+                    printError("quoted: \(configuration.file ?? "configuration"): [source.weather] needs api_key or api_key_file")
+                    return 78
+                }
+                if !sources.contains(where: { $0.name == name }) { sources.append(settings) }
+            }
+        }
+        let storePath = StoreLocation.resolve(option: arguments.value("--db"), configuration: configuration)
+        let engine = SyncEngine(storePath: storePath)
+        do {
+            try engine.reconcileCustomLists(configuration)
+        } catch {
+            printError("quoted: \(error)")
+            return error.exitCode
+        }
+        if sources.isEmpty {
+            printError("quoted: no source is enabled")
+            return 0
+        }
+        let reports = await engine.sync(sources) { report in
+            printError(TerminalSanitizer.clean(report.progressLine))
+        }
+        let ok = reports.allSatisfy(\.ok)
+        if arguments.has("--json") {
+            var object = JSONObjectBuilder()
+            object.add("ok", ok)
+            object.add("store", storePath)
+            object.addRaw("sources", json: "[" + reports.map(\.json).joined(separator: ",") + "]")
+            printOut(object.result)
+        }
+        if reports.contains(where: \.isConfigurationProblem) { return 78 }
+        return ok ? 0 : 75
+    }
+}
+
+func usageFailure(_ error: UsageError) -> Int32 {
+    printError("quoted: \(error.message)")
+    printError("Try 'quoted \(error.command.map { "\($0) " } ?? "")--help' for more.")
+    return 64
+}
