@@ -120,6 +120,16 @@ public enum RecordText {
         return trimmed.isEmpty ? nil : trimmed
     }
 
+    /// An optional field that must be valid when present: `.some(nil)` when absent or
+    /// blank, nil when invalid (so `guard let` reads as "skip the record").
+    public static func validOptional(_ value: JSONValue?, field: String) -> String?? {
+        do {
+            return .some(try optional(value, field: field))
+        } catch {
+            return .none
+        }
+    }
+
     static func trim(_ text: String) -> String {
         // Most texts need no trimming: decide from the first and last byte alone.
         if let first = text.utf8.first, let last = text.utf8.last,

@@ -147,3 +147,8 @@ public enum SQLValue: Equatable, Sendable {
 
 @available(*, unavailable)
 extension Statement: Sendable {}
+
+extension Statement {
+    /// How many columns each result row has.
+    public var columnCount: Int32 { sqlite3_column_count(handle) }
+}

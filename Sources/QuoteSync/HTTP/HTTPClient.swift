@@ -68,10 +68,24 @@ public final class HTTPClient: NSObject, @unchecked Sendable {
             try await withCheckedThrowingContinuation { continuation in
                 lock.withLock { transfers[task.taskIdentifier] = Transfer(request: request, continuation: continuation) }
                 task.resume()
+                // URLSession's own timeout counts idle time only; this one bounds the whole request.
+                DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(max(1, request.timeout))) { [weak self] in
+                    self?.fail(task, with: .timedOut(seconds: max(1, request.timeout)))
+                }
             }
         } onCancel: {
             task.cancel()
         }
+    }
+
+    /// Marks a transfer still in flight as failed and stops it.
+    private func fail(_ task: URLSessionTask, with failure: HTTPFailure) {
+        let stillRunning = lock.withLock { () -> Bool in
+            guard let transfer = transfers[task.taskIdentifier] else { return false }
+            if transfer.failure == nil { transfer.failure = failure }
+            return true
+        }
+        if stillRunning { task.cancel() }
     }
 
     private func transfer(_ task: URLSessionTask) -> Transfer? {
@@ -169,6 +183,9 @@ extension HTTPClient: URLSessionDataDelegate {
             return .connection("TLS failure")
         case .httpTooManyRedirects: return .tooManyRedirects(maximumRedirects)
         case .badServerResponse: return .connection("bad server response")
+        case .unknown:
+            // libcurl's own failures (a body cut short, a reset) arrive here without a code.
+            return .connection("transfer failed: the connection broke before the response was complete")
         default: return .connection("network error \(urlError.code.rawValue)")
         }
     }

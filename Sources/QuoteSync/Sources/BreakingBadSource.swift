@@ -119,8 +119,8 @@ enum BreakingBadSource {
     static func quote(from value: JSONValue) -> Quote? {
         guard let object = value.object, let id = object["quote_id"]?.int,
               let text = try? RecordText.required(object["quote"], field: "quote"),
-              let character = try? RecordText.optional(object["character"], field: "character"),
-              let production = try? RecordText.optional(object["production"], field: "production") else { return nil }
+              let character = RecordText.validOptional(object["character"], field: "character"),
+              let production = RecordText.validOptional(object["production"], field: "production") else { return nil }
         return Quote(source: SourceName.breakingbad, upstreamID: String(id), text: text, author: character,
                      production: production, episode: object["episode"]?.int, lang: "en")
     }

@@ -48,7 +48,7 @@ enum HappinessSource {
     static func quote(from data: JSONObject) -> Quote? {
         guard let id = data["id"]?.int,
               let text = try? RecordText.required(data["content"], field: "content"),
-              let author = try? RecordText.optional(data["author"], field: "author") else { return nil }
+              let author = RecordText.validOptional(data["author"], field: "author") else { return nil }
         return Quote(source: SourceName.happiness, upstreamID: String(id), text: text, author: author,
                      category: "happiness", lang: LanguageGuess.guess(text))
     }

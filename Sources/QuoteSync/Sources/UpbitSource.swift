@@ -61,8 +61,8 @@ enum UpbitSource {
         guard let object = record.object, let name = object["market"]?.string else { return nil }
         let parts = name.split(separator: "-", maxSplits: 1)
         guard parts.count == 2, name.utf8.count <= 32, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
-        guard let korean = try? RecordText.optional(object["korean_name"], field: "korean_name"),
-              let english = try? RecordText.optional(object["english_name"], field: "english_name") else { return nil }
+        guard let korean = RecordText.validOptional(object["korean_name"], field: "korean_name"),
+              let english = RecordText.validOptional(object["english_name"], field: "english_name") else { return nil }
         let event = object["market_event"]
         // `market_warning` ("CAUTION"/"NONE") was removed in 2024; read it only when present.
         let warning = event?["warning"]?.bool ?? (object["market_warning"]?.string == "CAUTION")
