@@ -98,11 +98,13 @@ let statusCommand = Command(
             return 0
         }
         Output.safeLine("Store: \(store.path)")
-        Output.line("SOURCE".padding(20) + "ROWS".padding(22) + "LAST SUCCESS".padding(18) + "LAST ATTEMPT".padding(18) + "NEXT DUE")
+        Output.line("SOURCE".padding(20) + "ROWS".padding(34) + "LAST SUCCESS".padding(18) + "LAST ATTEMPT".padding(18) + "NEXT DUE")
         for source in sources {
-            var rows = "\(source.quotes) quotes"
-            for other in source.otherRows where other.count > 0 { rows += ", \(other.count) \(other.label)" }
-            var line = source.name.padding(20) + rows.padding(22)
+            // Upbit and weather bring no quotes: show what they do bring, even when it is 0.
+            let quoteless = source.name == SourceName.upbit || source.name == SourceName.weather
+            var parts = quoteless ? [] : ["\(source.quotes) quotes"]
+            for other in source.otherRows where other.count > 0 || parts.isEmpty { parts.append("\(other.count) \(other.label)") }
+            var line = source.name.padding(20) + parts.joined(separator: ", ").padding(34)
             line += (source.lastSuccess.map { UnixTime.relative($0, now: now) } ?? (source.name == SourceName.builtin ? "built in" : "never")).padding(18)
             line += (source.lastAttempt.map { UnixTime.relative($0, now: now) } ?? "-").padding(18)
             line += source.nextDue.map { UnixTime.relative($0, now: now) } ?? "-"

@@ -8,7 +8,7 @@ let version = "0.1.0"
 
 let commands: [Command] = [
     randomCommand, todayCommand, searchCommand, charactersCommand, deathsCommand, marketsCommand,
-    weatherCommand, importCommand, exportCommand, statusCommand,
+    weatherCommand, importCommand, exportCommand, forgetCommand, statusCommand, configCommand,
 ]
 
 /// Built only when asked for: top-level globals in main.swift are computed at start-up.

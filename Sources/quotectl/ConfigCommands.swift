@@ -1,0 +1,69 @@
+import QuoteConfig
+import QuoteStore
+
+let configCommand = Command(
+    name: "config",
+    overview: "Check the daemon's configuration file: `quotectl config check` runs the same validation as quoted.",
+    usage: "config check [--config PATH]",
+    optionHelp: [
+        ("check", "Validate the file and list the sources it enables."),
+        ("--config PATH", "The file to check (env QUOTED_CONFIG; default: $XDG_CONFIG_HOME/quoted/quoted.conf, then /etc/quoted/quoted.conf)."),
+    ],
+    options: ["--config"], flags: [],
+    run: { arguments, _ in
+        let action = try arguments.requirePositionals(["check"], command: "config")[0]
+        guard action == "check" else { throw UsageError(message: "unknown action '\(action)' (config check)", command: "config") }
+        let option = arguments.value("--config")
+        guard let location = ConfigFile.locate(option: option) else {
+            Output.line("No configuration file (looked in $XDG_CONFIG_HOME/quoted/quoted.conf and /etc/quoted/quoted.conf); built-in defaults apply.")
+            return 0
+        }
+        let configuration: Configuration
+        do throws(ConfigError) {
+            configuration = try Configuration.load(path: location.path)
+        } catch {
+            Output.error(error.description)
+            return 78
+        }
+        for warning in configuration.warnings { Output.error("warning: \(warning)") }
+        Output.safeLine("\(location.path): OK")
+        for source in configuration.sources {
+            Output.safeLine("  " + source.name.padding(20) + (source.enabled ? "enabled " : "disabled")
+                            + "  every " + durationText(source.interval) + "  " + URLText.redacted(source.url))
+        }
+        return 0
+    })
+
+/// "1h", "30m", "1d 6h".
+func durationText(_ seconds: Int) -> String {
+    var parts: [String] = []
+    var rest = seconds
+    for (unit, size) in [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)] where rest >= size {
+        parts.append("\(rest / size)\(unit)")
+        rest %= size
+    }
+    return parts.isEmpty ? "0s" : parts.joined(separator: " ")
+}
+
+let forgetCommand = Command(
+    name: "forget",
+    overview: "Remove a custom list and its quotes from the store. A list still in the config is synced again on the next run.",
+    usage: "forget NAME",
+    optionHelp: [("NAME", "The list's name (NAME or custom.NAME).")],
+    options: [], flags: [],
+    run: { arguments, context in
+        let given = try arguments.requirePositionals(["NAME"], command: "forget")[0]
+        let listName = given.hasPrefix(SourceName.customPrefix) ? String(given.dropFirst(SourceName.customPrefix.count)) : given
+        guard let source = SourceName.custom(listName) else {
+            throw UsageError(message: "'\(given)' is not a custom list name (only custom lists can be forgotten)", command: "forget")
+        }
+        let store = try context.store(.write)
+        let known = try store.run { try store.database.scalarInt("SELECT count(*) FROM sources WHERE name = ?1", [.text(source)]) ?? 0 }
+        guard known > 0 else {
+            Output.error("the store has no list \(source)")
+            return 66
+        }
+        let removed = try store.run { try store.database.transaction { try QuoteWriter(database: store.database).forget(source: source) } }
+        Output.line("\(source): forgot \(removed) quotes")
+        return 0
+    })
