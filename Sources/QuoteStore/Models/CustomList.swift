@@ -36,30 +36,67 @@ public enum CustomList {
     /// Decodes and validates every record. A record that is wrong is reported in
     /// `problems` and left out; only a body that is not a JSON array fails whole.
     public static func decode(_ bytes: [UInt8], source: String) throws(Failure) -> Decoded {
-        let document: JSONValue
-        do {
-            document = try JSONParser.parse(bytes)
-        } catch {
-            throw .syntax(error)
-        }
-        guard let records = document.array else { throw .notAList(found: document.kindName) }
         var decoded = Decoded(quotes: [], problems: [])
-        decoded.quotes.reserveCapacity(records.count)
-        var ids = Set<Int>(minimumCapacity: records.count)
-        for (offset, record) in records.enumerated() {
-            switch quote(from: record, source: source) {
-            case .success(let quote):
-                if ids.insert(Int(quote.upstreamID)!).inserted {
-                    decoded.quotes.append(quote)
-                } else {
-                    decoded.problems.append(Problem(record: offset + 1, upstreamID: quote.upstreamID,
-                                                    reason: "duplicate id"))
+        let validation = try scan(bytes, source: source) { quote in decoded.quotes.append(quote) }
+        decoded.problems = validation.problems
+        return decoded
+    }
+
+    /// What a first pass over a list learns: which ids it holds and what is wrong in it.
+    public struct Validation: Sendable {
+        public var ids: Set<String> = []
+        public var problems: [Problem] = []
+        /// 0-based positions of the records that were left out.
+        public var skippedPositions: Set<Int> = []
+        public var validCount: Int { ids.count }
+    }
+
+    /// Validates every record, calling `valid` with each good quote in order (first
+    /// occurrence of an id only). Holds one record in memory at a time.
+    @discardableResult
+    public static func scan(_ bytes: [UInt8], source: String, valid: (Quote) throws -> Void = { _ in }) throws(Failure) -> Validation {
+        var validation = Validation()
+        var numericIDs = Set<Int>()
+        do {
+            let kind = try bytes.withUnsafeBufferPointer { buffer in
+                try JSONParser.forEachElement(in: buffer) { position, record in
+                    switch quote(from: record, source: source) {
+                    case .success(let quote):
+                        if numericIDs.insert(Int(quote.upstreamID)!).inserted {
+                            validation.ids.insert(quote.upstreamID)
+                            try valid(quote)
+                        } else {
+                            validation.problems.append(Problem(record: position + 1, upstreamID: quote.upstreamID, reason: "duplicate id"))
+                            validation.skippedPositions.insert(position)
+                        }
+                    case .failure(let problem):
+                        validation.problems.append(Problem(record: position + 1, upstreamID: problem.id, reason: problem.reason))
+                        validation.skippedPositions.insert(position)
+                    }
                 }
-            case .failure(let problem):
-                decoded.problems.append(Problem(record: offset + 1, upstreamID: problem.id, reason: problem.reason))
+            }
+            if let kind { throw Failure.notAList(found: kind) }
+        } catch let error as JSONSyntaxError {
+            throw .syntax(error)
+        } catch let error as Failure {
+            throw error
+        } catch {
+            throw .notAList(found: "\(error)")
+        }
+        return validation
+    }
+
+    /// The second pass of a two-pass load: the valid quotes again, skipping what
+    /// `validation` left out, straight into `body` (no array of a million quotes).
+    public static func forEachValid(_ bytes: [UInt8], source: String, validation: Validation,
+                                    _ body: (Quote) throws -> Void) throws {
+        _ = try bytes.withUnsafeBufferPointer { buffer in
+            try JSONParser.forEachElement(in: buffer) { position, record in
+                guard !validation.skippedPositions.contains(position), case .success(let quote) = quote(from: record, source: source)
+                else { return }
+                try body(quote)
             }
         }
-        return decoded
     }
 
     struct RecordProblem: Error {

@@ -18,6 +18,7 @@ public final class Database {
     /// Opens and configures a connection: extended result codes, foreign keys on,
     /// a busy timeout, and (for writers) WAL with synchronous=NORMAL.
     public init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 10_000) throws(DatabaseError) {
+        _ = Self.configureLibrary
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         switch mode {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
@@ -44,6 +45,16 @@ public final class Database {
     }
 
     deinit { sqlite3_close_v2(handle) }
+
+    /// Process-wide SQLite settings, applied once before the first connection.
+    private static let configureLibrary: Void = {
+        _ = quoted_sqlite3_disable_memstatus()
+    }()
+
+    /// The page cache of this connection, in KiB (SQLite's default is 2 MiB).
+    public func setCacheSize(kibibytes: Int) throws(DatabaseError) {
+        try execute("PRAGMA cache_size = -\(kibibytes)")
+    }
 
     /// Switches to WAL and checks that SQLite really did: it answers with the mode
     /// it is in, which stays "delete" on file systems that cannot share memory.

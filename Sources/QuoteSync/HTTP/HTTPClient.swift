@@ -21,7 +21,7 @@ public final class HTTPClient: NSObject, @unchecked Sendable {
     private final class Transfer {
         let request: HTTPRequest
         let continuation: CheckedContinuation<HTTPResponse, Error>
-        var body = Data()
+        var body: [UInt8] = []
         var redirects = 0
         var failure: HTTPFailure?
 
@@ -97,7 +97,7 @@ extension HTTPClient: URLSessionDataDelegate {
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let transfer = transfer(dataTask) else { return }
         let tooLarge = lock.withLock { () -> Bool in
-            transfer.body.append(data)
+            transfer.body.append(contentsOf: data)
             if transfer.body.count > transfer.request.maxBytes {
                 transfer.failure = .tooLarge(limit: transfer.request.maxBytes)
                 return true
@@ -110,10 +110,16 @@ extension HTTPClient: URLSessionDataDelegate {
 
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                            completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        if let transfer = transfer(dataTask), response.expectedContentLength > Int64(transfer.request.maxBytes) {
-            lock.withLock { transfer.failure = .tooLarge(limit: transfer.request.maxBytes) }
-            completionHandler(.cancel)
-            return
+        if let transfer = transfer(dataTask) {
+            let expected = response.expectedContentLength
+            if expected > Int64(transfer.request.maxBytes) {
+                lock.withLock { transfer.failure = .tooLarge(limit: transfer.request.maxBytes) }
+                completionHandler(.cancel)
+                return
+            }
+            // One allocation of the announced size instead of repeated doubling (a big list's
+            // body would otherwise need up to twice its size while growing).
+            if expected > 0 { lock.withLock { transfer.body.reserveCapacity(Int(expected)) } }
         }
         completionHandler(.allow)
     }
@@ -144,7 +150,10 @@ extension HTTPClient: URLSessionDataDelegate {
 
     public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         guard let transfer = lock.withLock({ transfers.removeValue(forKey: task.taskIdentifier) }) else { return }
-        let (failure, body) = lock.withLock { (transfer.failure, transfer.body) }
+        let (failure, body) = lock.withLock { () -> (HTTPFailure?, [UInt8]) in
+            defer { transfer.body = [] }  // hand the bytes over rather than keep a second reference
+            return (transfer.failure, transfer.body)
+        }
         if let failure {
             transfer.continuation.resume(throwing: failure)
             return
@@ -166,7 +175,7 @@ extension HTTPClient: URLSessionDataDelegate {
             transfer.continuation.resume(throwing: HTTPFailure.truncated(received: body.count, expected: Int(expected)))
             return
         }
-        transfer.continuation.resume(returning: HTTPResponse(status: response.statusCode, headers: headers, body: [UInt8](body)))
+        transfer.continuation.resume(returning: HTTPResponse(status: response.statusCode, headers: headers, body: body))
     }
 
     static func failure(for error: Error, timeout: Int) -> HTTPFailure {

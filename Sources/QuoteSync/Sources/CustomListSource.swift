@@ -16,35 +16,43 @@ enum CustomListSource {
         case .body(let body, let fresh):
             (response, validators) = (body, fresh)
         }
-        let decoded: CustomList.Decoded
+        // Two passes over the body: the first validates everything before anything is
+        // written; the second streams the quotes into the transaction, so a million-quote
+        // list never becomes a million-element array (peak memory stays near the body's size).
+        let validation: CustomList.Validation
         do {
             // Gists serve JSON as text/plain: the body is parsed whatever the Content-Type.
-            decoded = try CustomList.decode(response.body, source: settings.name)
+            validation = try CustomList.scan(response.body, source: settings.name)
         } catch {
             throw SourceFailure("the list is \(error)", httpStatus: response.status)
         }
-        if decoded.quotes.isEmpty && !settings.allowShrink {
-            throw SourceFailure(decoded.problems.isEmpty
+        let status = response.status
+        if validation.validCount == 0 && !settings.allowShrink {
+            throw SourceFailure(validation.problems.isEmpty
                                 ? "refusing an empty list (allow_shrink = true accepts it)"
-                                : "refusing a list with no valid quote (\(decoded.problems[0]))",
-                                httpStatus: response.status)
+                                : "refusing a list with no valid quote (\(validation.problems[0]))",
+                                httpStatus: status)
         }
         // A skipped record never removes the stored version of itself; one whose id
         // cannot even be read could be any stored quote, so nothing is removed then.
-        let keep = Set(decoded.problems.compactMap(\.upstreamID))
-        let removalsAllowed = !decoded.problems.contains { $0.upstreamID == nil }
-        var update = SourceUpdate { counts in "\(decoded.quotes.count) quotes, " + changeSummary(counts) }
+        let keep = Set(validation.problems.compactMap(\.upstreamID))
+        let removalsAllowed = !validation.problems.contains { $0.upstreamID == nil }
+        let body = response.body
+        var update = SourceUpdate { counts in "\(validation.validCount) quotes, " + changeSummary(counts) }
         update.validators = [validators]
-        update.httpStatus = response.status
-        update.skipped = decoded.problems.count
+        update.httpStatus = status
+        update.skipped = validation.problems.count
         update.apply = { database, now in
             let writer = QuoteWriter(database: database)
             try writer.ensureSource(settings.name, url: settings.url, now: now)
-            return try writer.apply(decoded.quotes, to: settings.name, removeMissing: removalsAllowed, keep: keep, now: now) {
+            let batch = QuoteBatch(ids: validation.ids) { visit in
+                try CustomList.forEachValid(body, source: settings.name, validation: validation, visit)
+            }
+            return try writer.apply(batch, to: settings.name, removeMissing: removalsAllowed, keep: keep, now: now) {
                 toRemove, stored in
                 if !settings.allowShrink, stored >= 10, toRemove * 2 > stored {
                     throw SourceFailure("refusing a list that would remove \(toRemove) of \(stored) quotes (allow_shrink = true accepts it)",
-                                        httpStatus: response.status)
+                                        httpStatus: status)
                 }
             }
         }
