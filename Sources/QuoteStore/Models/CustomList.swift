@@ -44,11 +44,17 @@ public enum CustomList {
 
     /// What a first pass over a list learns: which ids it holds and what is wrong in it.
     public struct Validation: Sendable {
-        public var ids: Set<String> = []
+        /// The ids of the valid quotes (custom-list ids are integers).
+        public var ids: Set<Int> = []
         public var problems: [Problem] = []
         /// 0-based positions of the records that were left out.
         public var skippedPositions: Set<Int> = []
         public var validCount: Int { ids.count }
+
+        /// Whether a stored quote's upstream id is among the valid ones.
+        public func contains(_ upstreamID: String) -> Bool {
+            Int(upstreamID).map(ids.contains) ?? false
+        }
     }
 
     /// Validates every record, calling `valid` with each good quote in order (first
@@ -56,14 +62,12 @@ public enum CustomList {
     @discardableResult
     public static func scan(_ bytes: [UInt8], source: String, valid: (Quote) throws -> Void = { _ in }) throws(Failure) -> Validation {
         var validation = Validation()
-        var numericIDs = Set<Int>()
         do {
             let kind = try bytes.withUnsafeBufferPointer { buffer in
                 try JSONParser.forEachElement(in: buffer) { position, record in
                     switch quote(from: record, source: source) {
                     case .success(let quote):
-                        if numericIDs.insert(Int(quote.upstreamID)!).inserted {
-                            validation.ids.insert(quote.upstreamID)
+                        if validation.ids.insert(Int(quote.upstreamID)!).inserted {
                             try valid(quote)
                         } else {
                             validation.problems.append(Problem(record: position + 1, upstreamID: quote.upstreamID, reason: "duplicate id"))

@@ -29,11 +29,15 @@ public struct ChangeCounts: Equatable, Sendable {
 /// removed before anything is written), then the quotes themselves, streamed.
 /// Each id must come once.
 public struct QuoteBatch {
-    public let ids: Set<String>
+    /// How many quotes the batch holds.
+    public let count: Int
+    /// Whether the batch holds the quote with this upstream id.
+    public let contains: (String) -> Bool
     public let forEach: ((Quote) throws -> Void) throws -> Void
 
-    public init(ids: Set<String>, forEach: @escaping ((Quote) throws -> Void) throws -> Void) {
-        self.ids = ids
+    public init(count: Int, contains: @escaping (String) -> Bool, forEach: @escaping ((Quote) throws -> Void) throws -> Void) {
+        self.count = count
+        self.contains = contains
         self.forEach = forEach
     }
 
@@ -43,7 +47,8 @@ public struct QuoteBatch {
         var unique: [Quote] = []
         unique.reserveCapacity(quotes.count)
         for quote in quotes where ids.insert(quote.upstreamID).inserted { unique.append(quote) }
-        self.ids = ids
+        self.count = unique.count
+        self.contains = { ids.contains($0) }
         self.forEach = { body in for quote in unique { try body(quote) } }
     }
 }
@@ -91,19 +96,18 @@ public struct QuoteWriter {
         while try existing.step() {
             stored[existing.string(0)] = (existing.int(1), existing.int(2))
         }
-        let seen = batch.ids
         if let shrinkGuard, removeMissing {
-            let toRemove = stored.keys.reduce(0) { $0 + (seen.contains($1) || keep.contains($1) ? 0 : 1) }
+            let toRemove = stored.keys.reduce(0) { $0 + (batch.contains($1) || keep.contains($1) ? 0 : 1) }
             try shrinkGuard(toRemove, stored.count)
         }
         // The dense `pick` numbering continues from the current maximum (we hold the write lock).
         var nextPick = (try database.scalarInt("SELECT max(pick) FROM quotes") ?? 0) + 1
-        let bulk = stored.isEmpty && batch.ids.count >= Self.bulkThreshold
+        let bulk = stored.isEmpty && batch.count >= Self.bulkThreshold
         let dropped = bulk ? try dropForBulkLoad() : []
         // A big batch touches every page of the table, its unique index and the FTS index:
         // a larger cache keeps them from being spilled to the WAL and read back.
-        if batch.ids.count >= Self.bulkThreshold { try database.setCacheSize(kibibytes: Self.bulkCacheKiB) }
-        defer { if batch.ids.count >= Self.bulkThreshold { try? database.setCacheSize(kibibytes: 2_000) } }
+        if batch.count >= Self.bulkThreshold { try database.setCacheSize(kibibytes: Self.bulkCacheKiB) }
+        defer { if batch.count >= Self.bulkThreshold { try? database.setCacheSize(kibibytes: 2_000) } }
         let insert = try database.prepare("""
             INSERT INTO quotes (source, upstream_id, text, author, category, production, episode, lang,
                                 first_seen, last_seen, content_hash, length, pick)
@@ -147,7 +151,7 @@ public struct QuoteWriter {
         }
         if removeMissing {
             let delete = try database.prepare("DELETE FROM quotes WHERE id = ?1")
-            for (upstreamID, old) in stored where !seen.contains(upstreamID) && !keep.contains(upstreamID) {
+            for (upstreamID, old) in stored where !batch.contains(upstreamID) && !keep.contains(upstreamID) {
                 try delete.run([.integer(old.id)])
                 counts.removed += 1
             }
@@ -159,7 +163,7 @@ public struct QuoteWriter {
     /// dropped and rebuilt around the inserts (inside the same transaction, so
     /// readers never see the store without them).
     static let bulkThreshold = 20_000
-    static let bulkCacheKiB = 64 * 1024
+    static let bulkCacheKiB = 48 * 1024
 
     /// Drops the quotes table's own indexes (not the UNIQUE constraint's) and the
     /// trigger that feeds the full-text index, returning their CREATE statements

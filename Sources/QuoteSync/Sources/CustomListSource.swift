@@ -45,7 +45,7 @@ enum CustomListSource {
         update.apply = { database, now in
             let writer = QuoteWriter(database: database)
             try writer.ensureSource(settings.name, url: settings.url, now: now)
-            let batch = QuoteBatch(ids: validation.ids) { visit in
+            let batch = QuoteBatch(count: validation.validCount, contains: validation.contains) { visit in
                 try CustomList.forEachValid(body, source: settings.name, validation: validation, visit)
             }
             return try writer.apply(batch, to: settings.name, removeMissing: removalsAllowed, keep: keep, now: now) {
