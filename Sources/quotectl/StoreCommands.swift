@@ -98,24 +98,27 @@ let statusCommand = Command(
             return 0
         }
         Output.safeLine("Store: \(store.path)")
-        Output.line("SOURCE".padding(20) + "ROWS".padding(34) + "LAST SUCCESS".padding(18) + "LAST ATTEMPT".padding(18) + "NEXT DUE")
+        Output.line("SOURCE".padding(18) + "ROWS".padding(28) + "LAST SUCCESS".padding(36) + "NEXT DUE")
         for source in sources {
             // Upbit and weather bring no quotes: show what they do bring, even when it is 0.
             let quoteless = source.name == SourceName.upbit || source.name == SourceName.weather
             var parts = quoteless ? [] : ["\(source.quotes) quotes"]
             for other in source.otherRows where other.count > 0 || parts.isEmpty { parts.append("\(other.count) \(other.label)") }
-            var line = source.name.padding(20) + parts.joined(separator: ", ").padding(34)
-            line += (source.lastSuccess.map { UnixTime.relative($0, now: now) } ?? (source.name == SourceName.builtin ? "built in" : "never")).padding(18)
-            line += (source.lastAttempt.map { UnixTime.relative($0, now: now) } ?? "-").padding(18)
+            var line = source.name.padding(18) + parts.joined(separator: ", ").padding(28)
+            let success = source.lastSuccess.map { "\(UnixTime.timestamp($0)) (\(UnixTime.relative($0, now: now)))" }
+            line += (success ?? (source.name == SourceName.builtin ? "built in" : "never")).padding(36)
             line += source.nextDue.map { UnixTime.relative($0, now: now) } ?? "-"
-            if !source.configured { line += "  (no longer in the config; quotectl forget \(source.name.dropFirst(7)) removes it)" }
             Output.safeLine(line)
+            if let attempt = source.lastAttempt, attempt != source.lastSuccess {
+                Output.safeLine("    last attempt: \(UnixTime.timestamp(attempt)) (\(UnixTime.relative(attempt, now: now)))")
+            }
             if let error = source.lastError {
                 var detail = "    last error: \(error)"
                 if source.consecutiveFailures > 1 { detail += " (\(source.consecutiveFailures) failures in a row)" }
                 if let retry = source.retryAfter, retry > now { detail += "; upstream asked to wait until \(UnixTime.timestamp(retry))" }
                 Output.safeLine(detail)
             }
+            if !source.configured { Output.safeLine("    no longer in the config: kept until 'quotectl forget \(source.name.dropFirst(7))'") }
         }
         return 0
     })
