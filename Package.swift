@@ -33,8 +33,12 @@ let package = Package(
         .target(name: "QuoteConfig"),
         // HTTP, the five upstreams and the sync engine. Foundation is fine here.
         .target(name: "QuoteSync", dependencies: ["QuoteStore", "QuoteConfig"]),
+        // Linux socket calls Swift's Glibc module leaves out (SO_PEERCRED, accept4).
+        .target(name: "CSystem"),
+        // The daemon's parts: scheduler, control socket, sd_notify, logging.
+        .target(name: "QuoteDaemon", dependencies: ["CSystem", "QuoteSync", "QuoteStore", "QuoteConfig"]),
         // The daemon and `quoted sync --once`.
-        .executableTarget(name: "quoted", dependencies: ["QuoteSync", "QuoteStore", "QuoteConfig"]),
+        .executableTarget(name: "quoted", dependencies: ["QuoteDaemon", "QuoteSync", "QuoteStore", "QuoteConfig"]),
         // A local HTTP/1.1 server that imitates the upstreams, for tests only.
         .target(name: "TestUpstream", path: "Tests/TestUpstream"),
         // The CLI. No Foundation: it must start like a C program.
@@ -49,6 +53,7 @@ let package = Package(
 
         .testTarget(name: "QuoteStoreTests", dependencies: ["QuoteStore"]),
         .testTarget(name: "QuoteConfigTests", dependencies: ["QuoteConfig"]),
+        .testTarget(name: "QuoteDaemonTests", dependencies: ["QuoteDaemon", "QuoteSync", "QuoteConfig", "QuoteStore", "TestUpstream"]),
         .testTarget(name: "QuoteSyncTests", dependencies: ["QuoteSync", "QuoteStore", "QuoteConfig", "TestUpstream"]),
         .testTarget(name: "QuotectlTests", dependencies: ["quotectl", "quoted", "QuoteStore", "TestUpstream"]),
     ],

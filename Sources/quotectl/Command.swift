@@ -21,11 +21,12 @@ struct Command: Sendable {
         return text
     }
 
-    static let globalOptions: Set<String> = ["--db"]
+    static let globalOptions: Set<String> = ["--db", "--config"]
     static let globalFlags: Set<String> = ["--help", "--version"]
 
     static let globalOptionHelp: [(String, String)] = [
-        ("--db PATH", "The store to read (env QUOTED_DB; default: /var/lib/quoted/quotes.db if readable, else $XDG_DATA_HOME/quoted/quotes.db)."),
+        ("--db PATH", "The store to read (env QUOTED_DB; default: [store] path of the configuration, /var/lib/quoted/quotes.db if readable, else $XDG_DATA_HOME/quoted/quotes.db)."),
+        ("--config PATH", "The daemon's configuration, for the store and the control socket (env QUOTED_CONFIG)."),
         ("--version", "Show the version."),
         ("-h, --help", "Show help information."),
     ]
@@ -59,16 +60,43 @@ struct Command: Sendable {
 
 /// What every command may need: where the store is, opened on first use.
 struct Context {
-    let storePath: String
+    let configOption: String?
+    let dbOption: String?
     private var openStore: Store?
+    private var loadedConfiguration: Configuration??
 
-    init(storePath: String) {
-        self.storePath = storePath
+    init(configOption: String?, dbOption: String?) {
+        self.configOption = configOption
+        self.dbOption = dbOption
     }
 
-    mutating func store(_ access: Store.Access = .read) throws(StoreError) -> Store {
+    /// The daemon's configuration: nil when there is none. A file the user named must
+    /// be valid; one found by itself is only a hint (quotectl random must still answer).
+    mutating func configuration() throws(ConfigError) -> Configuration? {
+        if let loadedConfiguration { return loadedConfiguration }
+        var result: Configuration?
+        if let location = ConfigFile.locate(option: configOption) {
+            do {
+                result = try Configuration.load(path: location.path)
+            } catch {
+                if location.explicit { throw error }
+            }
+        }
+        loadedConfiguration = .some(result)
+        return result
+    }
+
+    /// The store's path; the configuration is read only when --db and $QUOTED_DB are silent.
+    mutating func storePath() throws(ConfigError) -> String {
+        if let dbOption { return dbOption }
+        if Path.environment("QUOTED_DB") == nil, let configured = try configuration()?.storePath { return configured }
+        return StorePath.resolve(option: nil)
+    }
+
+    mutating func store(_ access: Store.Access = .read) throws -> Store {
         if let openStore { return openStore }
-        let store = try Store(path: storePath, access: access)
+        let path = try storePath()
+        let store = try Store(path: path, access: access)
         openStore = store
         return store
     }

@@ -93,8 +93,10 @@ let statusCommand = Command(
         let store = try context.store()
         let sources = try store.run { try StatusQuery(database: store.database).sources() }
         let now = UnixTime.now()
+        let daemon = DaemonStatus.query(configured: try context.configuration()?.socketPath)
         if arguments.has("--json") {
             for source in sources { Output.line(source.json(now: now)) }
+            Output.line(daemon.json)
             return 0
         }
         Output.safeLine("Store: \(store.path)")
@@ -107,7 +109,7 @@ let statusCommand = Command(
             var line = source.name.padding(18) + parts.joined(separator: ", ").padding(28)
             let success = source.lastSuccess.map { "\(UnixTime.timestamp($0)) (\(UnixTime.relative($0, now: now)))" }
             line += (success ?? (source.name == SourceName.builtin ? "built in" : "never")).padding(36)
-            line += source.nextDue.map { UnixTime.relative($0, now: now) } ?? "-"
+            line += (daemon.nextDue[source.name] ?? source.nextDue).map { UnixTime.relative($0, now: now) } ?? "-"
             Output.safeLine(line)
             if let attempt = source.lastAttempt, attempt != source.lastSuccess {
                 Output.safeLine("    last attempt: \(UnixTime.timestamp(attempt)) (\(UnixTime.relative(attempt, now: now)))")
@@ -120,5 +122,6 @@ let statusCommand = Command(
             }
             if !source.configured { Output.safeLine("    no longer in the config: kept until 'quotectl forget \(source.name.dropFirst(7))'") }
         }
+        Output.safeLine(daemon.summary)
         return 0
     })

@@ -8,7 +8,7 @@ let version = "0.1.0"
 
 let commands: [Command] = [
     randomCommand, todayCommand, searchCommand, charactersCommand, deathsCommand, marketsCommand,
-    weatherCommand, importCommand, exportCommand, forgetCommand, statusCommand, configCommand,
+    weatherCommand, importCommand, exportCommand, forgetCommand, statusCommand, syncCommand, configCommand,
 ]
 
 /// Built only when asked for: top-level globals in main.swift are computed at start-up.
@@ -16,7 +16,7 @@ func topHelp() -> String {
     var text = """
         OVERVIEW: Read the quoted store: quotes at once, with no network.
 
-        USAGE: quotectl [--db PATH] <subcommand> [<options>]
+        USAGE: quotectl [--db PATH] [--config PATH] <subcommand> [<options>]
 
         OPTIONS:
 
@@ -75,10 +75,14 @@ func usageFailure(_ error: UsageError) -> Int32 {
                                       flags: command.flags.union(Command.globalFlags), command: name)
         if arguments.has("--help") { Output.write(command.help); return 0 }
         if arguments.has("--version") { Output.line("quotectl \(version)"); return 0 }
-        var context = Context(storePath: StorePath.resolve(option: arguments.value("--db")))
+        var context = Context(configOption: arguments.value("--config"), dbOption: arguments.value("--db"))
         return try command.run(arguments, &context)
     } catch let error as UsageError {
         return usageFailure(error)
+    } catch let error as ConfigError {
+        Output.flush()
+        Output.error(error.description)
+        return 78
     } catch let error as StoreError {
         Output.flush()
         Output.error(error.description)

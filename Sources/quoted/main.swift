@@ -6,13 +6,15 @@ import QuoteSync
 let topHelp = """
     OVERVIEW: Keep the quoted store fresh from its upstreams.
 
-    USAGE: quoted <subcommand> [<options>]
+    USAGE: quoted [run] [--config PATH] [--db PATH] [--log-level LEVEL]
+           quoted sync --once [<options>]
 
     OPTIONS:
       --version               Show the version.
       -h, --help              Show help information.
 
     SUBCOMMANDS:
+      run                     Run the daemon in the foreground (the default).
       sync --once             Sync every enabled source once, then exit.
 
       See 'quoted <subcommand> --help' for detailed help.
@@ -31,10 +33,12 @@ case "--version":
 case "--help", "-h", "help":
     printOut(topHelp)
     status = 0
-case nil:
-    printOut(topHelp)
-    status = usageFailure(.init(message: "missing subcommand", command: nil))
-case let other?:
-    status = usageFailure(.init(message: "unknown subcommand '\(other)'", command: nil))
+case "run":
+    status = await RunCommand.run(Array(words.dropFirst()))
+case let first? where !first.hasPrefix("-"):
+    status = usageFailure(.init(message: "unknown subcommand '\(first)'", command: nil))
+default:
+    // No subcommand, or options only: run the daemon (`quoted --config X` is `quoted run --config X`).
+    status = await RunCommand.run(words)
 }
 exit(status)

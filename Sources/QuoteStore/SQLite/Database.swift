@@ -106,6 +106,17 @@ public final class Database {
 
     public var lastInsertedRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
 
+    /// A handle that may stop this connection's running statement from another
+    /// thread (a shutdown abandoning a sync): the statement fails with SQLITE_INTERRUPT
+    /// and the transaction rolls back. Valid while the connection is open.
+    public var interruptHandle: InterruptHandle { InterruptHandle(handle: handle) }
+
+    public struct InterruptHandle: @unchecked Sendable {
+        let handle: OpaquePointer
+
+        public func interrupt() { sqlite3_interrupt(handle) }
+    }
+
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// Runs `body` in a transaction: BEGIN IMMEDIATE (so a writer waits for the

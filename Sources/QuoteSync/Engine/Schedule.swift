@@ -35,3 +35,24 @@ public struct Schedule: Sendable {
         return max(now + wait, retryAfter ?? 0)
     }
 }
+
+extension Schedule {
+    /// After a start: a source keeps its stored next due time when that is still
+    /// ahead (a restart restarts no clock); one that is overdue (the daemon or the
+    /// machine was off) or never synced is due now — but the overdue ones are
+    /// spread over a few seconds, `spacing` apart with jitter, rather than fired at once.
+    public func initialDue<G: RandomNumberGenerator>(stored: [String: Int], sources: [SourceSettings], now: Int,
+                                                     spacing: Int = 2, using generator: inout G) -> [String: Int] {
+        var due: [String: Int] = [:]
+        var overdue = 0
+        for settings in sources {
+            if let next = stored[settings.name], next > now {
+                due[settings.name] = next
+            } else {
+                due[settings.name] = now + overdue * spacing + Int.random(in: 0...1, using: &generator)
+                overdue += 1
+            }
+        }
+        return due
+    }
+}

@@ -75,13 +75,20 @@ public final class SyncEngine: Sendable {
             if Task.isCancelled { throw SourceFailure("cancelled") }
             var counts = ChangeCounts()
             let nextDue = nextDueAfterSuccess(settings, now: now)
-            try database.transaction {
-                counts = try update.apply(database, now)
-                counts.skipped += update.skipped
-                let summary = update.describe(counts)
-                try StateRecorder(database: database).recordSuccess(
+            // A shutdown interrupts even a long apply: SQLite stops, the transaction rolls back.
+            let interrupt = database.interruptHandle
+            try await withTaskCancellationHandler {
+                try database.transaction {
+                    if Task.isCancelled { throw SourceFailure("cancelled") }
+                    counts = try update.apply(database, now)
+                    counts.skipped += update.skipped
+                    let summary = update.describe(counts)
+                    try StateRecorder(database: database).recordSuccess(
                     source: settings.name, url: settings.url, validators: update.validators, httpStatus: update.httpStatus,
                     counts: counts, summary: summary, nextDue: nextDue, now: now, finished: now + Int(elapsed()))
+                }
+            } onCancel: {
+                interrupt.interrupt()
             }
             return SourceReport(source: settings.name, ok: true, httpStatus: update.httpStatus, counts: counts,
                                 summary: update.describe(counts), nextDue: nextDue, seconds: elapsed())
@@ -92,6 +99,8 @@ public final class SyncEngine: Sendable {
             case let database as DatabaseError: failure = SourceFailure("store: \(database.message)")
             default: failure = SourceFailure("\(error)")
             }
+            // A sync abandoned at shutdown is not a failure of the upstream: record nothing.
+            if Task.isCancelled { return SourceReport(source: settings.name, ok: false, summary: "cancelled", seconds: elapsed()) }
             return recordFailure(failure, of: settings, in: database, now: now, seconds: elapsed())
         }
     }

@@ -1,0 +1,14 @@
+#ifndef QUOTED_CSYSTEM_H
+#define QUOTED_CSYSTEM_H
+
+#include <sys/types.h>
+
+/* Linux socket calls that Swift's Glibc module does not import (they need _GNU_SOURCE). */
+
+/* SO_PEERCRED: the pid, uid and gid of the process at the other end of a Unix socket. 0 on success. */
+int quoted_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid);
+
+/* accept4(fd, NULL, NULL, SOCK_CLOEXEC). */
+int quoted_accept_cloexec(int fd);
+
+#endif

@@ -1,0 +1,129 @@
+import Glibc
+
+/// A client of the daemon's control socket, without Foundation (quotectl uses it).
+public final class ControlClient {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    public enum Failure: Error, Equatable, Sendable {
+        /// Nothing listens there (no daemon running): fall back to syncing directly.
+        case notRunning
+        case refused(String)
+        case broken(String)
+    }
+
+    /// Connects to the socket at `path`; with `timeout` (seconds), a daemon that
+    /// stops answering for that long ends the wait.
+    public init(path: String, timeout: Int = 0) throws(Failure) {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .broken("socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(fd)
+            throw .broken("socket path too long: \(path)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        if connected != 0 {
+            let code = errno
+            close(fd)
+            switch code {
+            case ENOENT, ECONNREFUSED: throw .notRunning
+            case EACCES, EPERM: throw .refused("\(path): permission denied")
+            default: throw .broken("\(path): \(String(cString: strerror(code)))")
+            }
+        }
+        if timeout > 0 {
+            var limit = timeval(tv_sec: timeout, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        }
+        descriptor = fd
+    }
+
+    /// Connects to the first candidate where a daemon answers; nil when none does.
+    public static func connectToDaemon(candidates: [String], timeout: Int = 0) throws(Failure) -> ControlClient? {
+        for path in candidates {
+            do {
+                return try ControlClient(path: path, timeout: timeout)
+            } catch .notRunning {
+                continue
+            }
+        }
+        return nil
+    }
+
+    deinit { close(descriptor) }
+
+    public func send(_ request: ControlRequest) throws(Failure) {
+        let bytes = Array((request.line + "\n").utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .broken("send: \(String(cString: strerror(errno)))")
+            }
+            sent += count
+        }
+    }
+
+    /// The next reply line, or nil when the daemon closed the connection.
+    public func nextReply() throws(Failure) -> ControlReply? {
+        while true {
+            if let newline = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return ControlReply(line: line)
+            }
+            var chunk = [UInt8](repeating: 0, count: 4_096)
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { throw .broken("the daemon did not answer in time") }
+                throw .broken("receive: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 {
+                guard !buffer.isEmpty else { return nil }
+                defer { buffer.removeAll() }
+                return ControlReply(line: String(decoding: buffer, as: UTF8.self))
+            }
+            buffer.append(contentsOf: chunk[0..<count])
+        }
+    }
+}
+
+/// Where the daemon's control socket is: `[daemon] socket`, else $RUNTIME_DIRECTORY
+/// (systemd's RuntimeDirectory=, for the daemon itself), else $XDG_RUNTIME_DIR/quoted,
+/// else /run/quoted. A client tries the candidates in order.
+public enum ControlSocketPath {
+    public static let fileName = "control.sock"
+
+    /// Where the daemon listens.
+    public static func forDaemon(configured: String?) -> String {
+        if let configured { return configured }
+        if let runtime = ConfigFile.variable("RUNTIME_DIRECTORY")?.split(separator: ":").first {
+            return String(runtime) + "/" + fileName
+        }
+        if let xdg = ConfigFile.variable("XDG_RUNTIME_DIR"), xdg.hasPrefix("/") {
+            return xdg + "/quoted/" + fileName
+        }
+        return "/run/quoted/" + fileName
+    }
+
+    /// Where a client looks, most specific first.
+    public static func candidatesForClient(configured: String?) -> [String] {
+        if let configured { return [configured] }
+        var candidates: [String] = []
+        if let xdg = ConfigFile.variable("XDG_RUNTIME_DIR"), xdg.hasPrefix("/") { candidates.append(xdg + "/quoted/" + fileName) }
+        candidates.append("/run/quoted/" + fileName)
+        return candidates
+    }
+}

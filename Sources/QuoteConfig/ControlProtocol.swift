@@ -1,0 +1,99 @@
+/// The control socket's line protocol, shared by quoted (server) and quotectl (client).
+///
+/// A client sends one request line (at most 1,024 bytes):
+///   `sync [--no-wait] [SOURCE...]`, `status`, `reload`
+/// The daemon answers with lines `KIND TEXT`, ending with `end CODE` (a sysexits code):
+///   `started SOURCE` / `joined SOURCE` (a sync already running is joined, not started twice)
+///   `ok LINE` / `fail LINE`            one per source as it finishes ("upbit: 536 markets, 3 changed, 0.41 s")
+///   `daemon JSON`, `source JSON`       for status
+///   `error MESSAGE`                    a refused or malformed request
+public enum ControlRequest: Equatable, Sendable {
+    case sync(sources: [String], wait: Bool)
+    case status
+    case reload
+
+    public static let maximumLength = 1_024
+
+    public enum ParseError: Error, Equatable, Sendable, CustomStringConvertible {
+        case empty
+        case tooLong
+        case unknown(String)
+        case badSource(String)
+
+        public var description: String {
+            switch self {
+            case .empty: return "empty request"
+            case .tooLong: return "request longer than \(ControlRequest.maximumLength) bytes"
+            case .unknown(let word): return "unknown request '\(word.prefix(40))' (sync, status, reload)"
+            case .badSource(let name): return "not a source name: '\(name.prefix(80))'"
+            }
+        }
+    }
+
+    public static func parse(_ line: String) throws(ParseError) -> ControlRequest {
+        guard line.utf8.count <= maximumLength else { throw .tooLong }
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+        guard let verb = words.first else { throw .empty }
+        switch verb {
+        case "sync":
+            var wait = true
+            var sources: [String] = []
+            for word in words.dropFirst() {
+                if word == "--no-wait" { wait = false; continue }
+                guard isSourceName(word) else { throw .badSource(word) }
+                sources.append(word)
+            }
+            return .sync(sources: sources, wait: wait)
+        case "status" where words.count == 1: return .status
+        case "reload" where words.count == 1: return .reload
+        default: throw .unknown(verb)
+        }
+    }
+
+    public var line: String {
+        switch self {
+        case .sync(let sources, let wait): return (["sync"] + (wait ? [] : ["--no-wait"]) + sources).joined(separator: " ")
+        case .status: return "status"
+        case .reload: return "reload"
+        }
+    }
+
+    /// Source names are short and plain: no spaces or control characters can be smuggled into replies.
+    static func isSourceName(_ word: String) -> Bool {
+        !word.isEmpty && word.utf8.count <= 80 && word.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+                return true
+            default:
+                return false
+            }
+        }
+    }
+}
+
+/// One reply line, split into its kind and text.
+public struct ControlReply: Equatable, Sendable {
+    public let kind: String
+    public let text: String
+
+    public init(kind: String, text: String) {
+        self.kind = kind
+        self.text = text
+    }
+
+    public init(line: String) {
+        if let space = line.firstIndex(of: " ") {
+            kind = String(line[..<space])
+            text = String(line[line.index(after: space)...])
+        } else {
+            kind = line
+            text = ""
+        }
+    }
+
+    /// The line as sent: newlines inside the text are flattened so one reply stays one line.
+    public var line: String {
+        kind + (text.isEmpty ? "" : " " + text.map { $0 == "\n" || $0 == "\r" ? " " : String($0) }.joined())
+    }
+}

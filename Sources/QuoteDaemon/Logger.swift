@@ -1,0 +1,75 @@
+import Foundation
+
+/// One line per event on stderr. Under systemd (JOURNAL_STREAM set) each line
+/// starts with its syslog priority (`<3>` error ... `<7>` debug) and carries no
+/// timestamp — the journal adds one; otherwise a timestamp and the level.
+/// Callers never pass secrets or whole response bodies.
+public final class Logger: @unchecked Sendable {
+    public enum Level: Int, Comparable, Sendable, CaseIterable {
+        case error = 3, warning = 4, info = 6, debug = 7
+
+        public init?(name: String) {
+            switch name.lowercased() {
+            case "error": self = .error
+            case "warning", "warn": self = .warning
+            case "info": self = .info
+            case "debug": self = .debug
+            default: return nil
+            }
+        }
+
+        var name: String {
+            switch self {
+            case .error: return "error"
+            case .warning: return "warning"
+            case .info: return "info"
+            case .debug: return "debug"
+            }
+        }
+
+        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    private let lock = NSLock()
+    private var threshold: Level
+    private let journal: Bool
+    private let write: @Sendable (String) -> Void
+
+    public init(level: Level = .info, journal: Bool = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil,
+                write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+        self.threshold = level
+        self.journal = journal
+        self.write = write
+    }
+
+    public var level: Level {
+        get { lock.withLock { threshold } }
+        set { lock.withLock { threshold = newValue } }
+    }
+
+    public func error(_ message: String) { log(.error, message) }
+    public func warning(_ message: String) { log(.warning, message) }
+    public func info(_ message: String) { log(.info, message) }
+    public func debug(_ message: String) { log(.debug, message) }
+
+    public func log(_ level: Level, _ message: String) {
+        guard level <= self.level else { return }
+        // One event, one line: newlines inside a message would split it in the journal.
+        let flat = message.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+        if journal {
+            write("<\(level.rawValue)>\(flat)\n")
+        } else {
+            write("\(Self.timestamp()) \(level.name): \(flat)\n")
+        }
+    }
+
+    static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var parts = tm()
+        var seconds = now.tv_sec
+        localtime_r(&seconds, &parts)
+        return String(format: "%04d-%02d-%02d %02d:%02d:%02d.%03d", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
+                      parts.tm_hour, parts.tm_min, parts.tm_sec, now.tv_nsec / 1_000_000)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// sd_notify(3), written by hand (no libsystemd): datagrams to $NOTIFY_SOCKET,
+/// a path or an abstract name starting with '@'.
+public final class SystemdNotifier: @unchecked Sendable {
+    private let socketPath: String?
+    private let lock = NSLock()
+
+    public init(socketPath: String? = ProcessInfo.processInfo.environment["NOTIFY_SOCKET"]) {
+        self.socketPath = socketPath.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    public var isEnabled: Bool { socketPath != nil }
+
+    /// The watchdog interval systemd asked for (WATCHDOG_USEC, for this pid), if any.
+    public static func watchdogInterval(environment: [String: String] = ProcessInfo.processInfo.environment) -> Duration? {
+        guard let text = environment["WATCHDOG_USEC"], let microseconds = Int64(text), microseconds > 0 else { return nil }
+        if let pid = environment["WATCHDOG_PID"], Int32(pid) != getpid() { return nil }
+        return .microseconds(microseconds)
+    }
+
+    @discardableResult
+    public func ready() -> Bool { send("READY=1") }
+
+    @discardableResult
+    public func status(_ text: String) -> Bool { send("STATUS=" + text.replacingOccurrences(of: "\n", with: " ")) }
+
+    @discardableResult
+    public func reloading() -> Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let microseconds = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1_000
+        return send("RELOADING=1\nMONOTONIC_USEC=\(microseconds)")
+    }
+
+    @discardableResult
+    public func stopping() -> Bool { send("STOPPING=1") }
+
+    @discardableResult
+    public func watchdog() -> Bool { send("WATCHDOG=1") }
+
+    /// Sends one notification; false when there is no socket or sending failed.
+    @discardableResult
+    public func send(_ message: String) -> Bool {
+        guard let socketPath else { return false }
+        return lock.withLock {
+            let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+            guard fd >= 0 else { return false }
+            defer { close(fd) }
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            var name = Array(socketPath.utf8)
+            // An abstract socket: '@' stands for the leading NUL byte.
+            if name.first == UInt8(ascii: "@") { name[0] = 0 }
+            guard name.count <= MemoryLayout.size(ofValue: address.sun_path) else { return false }
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (index, byte) in name.enumerated() { raw[index] = byte }
+            }
+            // The length covers the name only, not the whole sun_path (it matters for abstract names).
+            let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + name.count)
+            let bytes = Array(message.utf8)
+            let sent = withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                    bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), address, length) }
+                }
+            }
+            return sent == bytes.count
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Glibc
+import QuoteConfig
+import QuoteStore
+
+let syncCommand = Command(
+    name: "sync",
+    overview: "Ask the running daemon to sync now, streaming per-source progress; with no daemon running, run `quoted sync --once` instead. Exit 0 when every source succeeded, 75 when any failed.",
+    usage: "sync --now [--source NAME]... [--no-wait]",
+    optionHelp: [
+        ("--now", "Sync now (the only mode)."),
+        ("--source NAME", "Only this source (repeatable); a sync already running for it is joined, not started twice."),
+        ("--no-wait", "Return once the daemon has started the syncs."),
+    ],
+    options: ["--source"], flags: ["--now", "--no-wait"],
+    run: { arguments, context in
+        guard arguments.has("--now") else { throw UsageError(message: "sync needs --now", command: "sync") }
+        _ = try arguments.requirePositionals([], command: "sync")
+        let sources = arguments.all("--source")
+        for source in sources where !SourceName.isValidFilter(source) || source == "custom" || source == SourceName.builtin {
+            throw UsageError(message: "'\(source)' is not a source that syncs (happiness, breakingbad, upbit, weather, custom.NAME)",
+                             command: "sync")
+        }
+        let configured = try context.configuration()?.socketPath
+        let client: ControlClient?
+        do throws(ControlClient.Failure) {
+            client = try ControlClient.connectToDaemon(candidates: ControlSocketPath.candidatesForClient(configured: configured))
+        } catch {
+            Output.error(controlFailureText(error))
+            return 77
+        }
+        guard let client else {
+            return runSyncOnce(sources: sources, context: &context)
+        }
+        do {
+            try client.send(.sync(sources: sources, wait: !arguments.has("--no-wait")))
+            while let reply = try client.nextReply() {
+                switch reply.kind {
+                case "started": Output.standardError("\(TerminalSanitizer.clean(reply.text)): started\n")
+                case "joined": Output.standardError("\(TerminalSanitizer.clean(reply.text)): joined the sync already running\n")
+                case "ok", "fail": Output.standardError(TerminalSanitizer.clean(reply.text) + "\n")
+                case "error": Output.error(reply.text)
+                case "end": return Int32(reply.text) ?? 75
+                default: continue
+                }
+            }
+            Output.error("the daemon closed the connection before finishing")
+            return 75
+        } catch let failure as ControlClient.Failure {
+            Output.error(controlFailureText(failure))
+            return 75
+        }
+    })
+
+func controlFailureText(_ failure: ControlClient.Failure) -> String {
+    switch failure {
+    case .notRunning: return "daemon not running"
+    case .refused(let reason), .broken(let reason): return "control socket: \(reason)"
+    }
+}
+
+/// No daemon answers: become `quoted sync --once` (the binary beside quotectl, else
+/// from PATH). quotectl itself never links the networking code.
+func runSyncOnce(sources: [String], context: inout Context) -> Int32 {
+    var candidates: [String] = []
+    var buffer = [CChar](repeating: 0, count: 4_096)
+    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    if length > 0 {
+        let own = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        candidates.append(Path.join(Path.parent(of: own), "quoted"))
+    }
+    for folder in (Path.environment("PATH") ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
+        candidates.append(Path.join(String(folder), "quoted"))
+    }
+    guard let quoted = candidates.first(where: { access($0, X_OK) == 0 }) else {
+        Output.error("daemon not running, and no quoted binary beside quotectl or in PATH to sync with")
+        return 69
+    }
+    Output.standardError("quotectl: daemon not running; syncing with \(quoted) sync --once\n")
+    var arguments = ["quoted", "sync", "--once"]
+    for source in sources { arguments += ["--source", source] }
+    if let config = context.configOption { arguments += ["--config", config] }
+    if let db = context.dbOption { arguments += ["--db", db] }
+    Output.flush()
+    var pointers = arguments.map { strdup($0) }
+    pointers.append(nil)
+    execv(quoted, &pointers)
+    Output.error("cannot run \(quoted): \(String(cString: strerror(errno)))")
+    return 69
+}

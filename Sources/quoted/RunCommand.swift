@@ -1,0 +1,95 @@
+import Foundation
+import QuoteConfig
+import QuoteDaemon
+import QuoteStore
+import QuoteSync
+
+/// `quoted [run] [--config PATH] [--db PATH] [--log-level LEVEL]`: the daemon, in the foreground.
+enum RunCommand {
+    static let help = """
+        OVERVIEW: Run the daemon in the foreground: sync each source when due, answer the control socket.
+
+        USAGE: quoted [run] [--config PATH] [--db PATH] [--log-level error|warning|info|debug]
+
+        OPTIONS:
+          --config PATH           The configuration file (env QUOTED_CONFIG; default: $XDG_CONFIG_HOME/quoted/quoted.conf,
+                                  then /etc/quoted/quoted.conf; without one, built-in defaults).
+          --db PATH               The store (env QUOTED_DB; default: [store] path, the service's StateDirectory,
+                                  else $XDG_DATA_HOME/quoted/quotes.db).
+          --log-level LEVEL       error, warning, info (default) or debug; also [daemon] log_level.
+          -h, --help              Show help information.
+
+        Signals: SIGTERM/SIGINT stop (exit 0), SIGHUP reloads the configuration, SIGUSR1 syncs every source now.
+        Under systemd it speaks sd_notify (READY, STATUS, RELOADING, STOPPING, WATCHDOG) and logs with priorities.
+
+        """
+
+    static func run(_ words: [String]) async -> Int32 {
+        let arguments: Arguments
+        do {
+            arguments = try Arguments(words, options: ["--config", "--db", "--log-level"], flags: ["--help"], command: "run")
+        } catch {
+            return usageFailure(error)
+        }
+        if arguments.has("--help") { printOut(help); return 0 }
+        guard arguments.positionals.isEmpty else {
+            return usageFailure(UsageError(message: "unexpected argument '\(arguments.positionals[0])'", command: "run"))
+        }
+        let configOption = arguments.value("--config")
+        let configuration: Configuration
+        do {
+            configuration = try ConfigFile.load(option: configOption)
+        } catch {
+            printError("quoted: \(error)")
+            return 78
+        }
+        let levelName = arguments.value("--log-level") ?? configuration.logLevel ?? "info"
+        guard let level = Logger.Level(name: levelName) else {
+            return usageFailure(UsageError(message: "--log-level takes error, warning, info or debug", command: "run"))
+        }
+        let logger = Logger(level: level)
+        for warning in configuration.warnings { logger.warning(warning) }
+        let storePath = StoreLocation.resolve(option: arguments.value("--db"), configuration: configuration)
+        let notifier = SystemdNotifier()
+        let daemon = Daemon(
+            configuration: configuration, storePath: storePath, engine: SyncEngine(storePath: storePath),
+            logger: logger, notifier: notifier, watchdogInterval: SystemdNotifier.watchdogInterval(),
+            loadConfiguration: { try ConfigFile.load(option: configOption) })
+        do {
+            try await daemon.prepare()
+        } catch let error as StoreError {
+            logger.error("store \(storePath): \(error)")
+            return error.exitCode
+        } catch {
+            logger.error("store \(storePath): \(error)")
+            return 74
+        }
+        let socketPath = ControlSocketPath.forDaemon(configured: configuration.socketPath)
+        let server = ControlServer(path: socketPath, logger: logger) { request, writer in
+            await daemon.handle(request, writer)
+        }
+        do {
+            try server.start()
+        } catch {
+            logger.error("control socket: \(error)")
+            return 75
+        }
+        // Kept alive until the end: the signal sources live as long as the watcher.
+        let signals = SignalWatcher()
+        signals.install([
+            SIGTERM: { Task { await daemon.stop() } },
+            SIGINT: { Task { await daemon.stop() } },
+            SIGHUP: { Task { await daemon.reload() } },
+            SIGUSR1: { Task { _ = await daemon.syncNow([]) } },
+        ])
+        logger.info("quoted \(QuotedVersion.current) started: store \(storePath), control socket \(socketPath), "
+                    + "\(configuration.enabledSources.count) sources enabled")
+        notifier.ready()
+        await daemon.run()
+        server.stop()
+        await daemon.drain()
+        withExtendedLifetime(signals) {}
+        logger.info("stopped")
+        return 0
+    }
+}
