@@ -31,8 +31,18 @@ public final class ReplyWriter: @unchecked Sendable {
     public func finish(code: Int32) {
         send("end", String(code))
         lock.withLock {
-            if !closed { closed = true }
-            shutdown(descriptor, Int32(SHUT_RDWR))
+            closed = true
+            shutdown(descriptor, Int32(SHUT_WR))
+            // Unread request bytes would make close() reset the connection and the client
+            // would lose our reply: read what is waiting first.
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            var sink = [UInt8](repeating: 0, count: 4_096)
+            var drained = 0
+            while drained < 1 << 20 {
+                let count = recv(descriptor, &sink, sink.count, 0)
+                if count <= 0 { break }
+                drained += count
+            }
             close(descriptor)
         }
     }

@@ -1,0 +1,175 @@
+import Foundation
+import QuoteConfig
+@testable import QuoteDaemon
+import Testing
+
+/// The control socket with a stand-in handler: good, malformed, oversized, silent
+/// and unauthorized clients, and many at once.
+@Suite struct ControlServerTests {
+    let folder: String
+    let server: ControlServer
+    var path: String { server.path }
+
+    init() throws {
+        folder = NSTemporaryDirectory() + "quoted-control-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        server = ControlServer(path: folder + "/run/control.sock", logger: Logger(level: .error), idleTimeout: 1) { request, writer in
+            switch request {
+            case .status:
+                writer.send("daemon", #"{"pid": 1}"#)
+                writer.finish(code: 0)
+            case .sync(let sources, _):
+                for source in sources { writer.send("ok", "\(source): fine") }
+                writer.finish(code: 0)
+            case .reload:
+                writer.finish(code: 78)
+            }
+        }
+        try server.start()
+    }
+
+    /// Sends raw bytes and returns every reply line until the server closes. Blocking
+    /// socket calls run on a thread of their own, never on the test's executor.
+    func exchange(_ bytes: [UInt8], wait: Double = 0) async throws -> [String] {
+        let path = self.path
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: Self.blockingExchange(path: path, bytes, wait: wait)) }
+        }
+    }
+
+    static func blockingExchange(path: String, _ bytes: [UInt8], wait: Double) -> [String] {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let name = Array(path.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in name.enumerated() { raw[i] = b } }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else { return ["connect failed"] }
+        if !bytes.isEmpty { _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+        if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+        var received = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 4_096)
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        while true {
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count <= 0 { break }
+            received += chunk[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    @Test func theSocketIsGroupReadableOnly() throws {
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o660)
+    }
+
+    @Test func goodRequestsAreAnswered() async throws {
+        #expect(try await exchange(Array("status\n".utf8)) == [#"daemon {"pid": 1}"#, "end 0"])
+        #expect(try await exchange(Array("sync upbit custom.x\n".utf8)) == ["ok upbit: fine", "ok custom.x: fine", "end 0"])
+        let path = self.path
+        let replies = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var replies: [ControlReply] = []
+                if let client = try? ControlClient(path: path) {
+                    try? client.send(.sync(sources: ["happiness"], wait: true))
+                    while let reply = try? client.nextReply() { replies.append(reply) }
+                }
+                continuation.resume(returning: replies)
+            }
+        }
+        #expect(replies == [ControlReply(kind: "ok", text: "happiness: fine"), ControlReply(kind: "end", text: "0")])
+    }
+
+    @Test(arguments: ["frobnicate\n", "\n", "sync bad;name\n", "status now\n", "sync \u{1B}[31m\n"])
+    func malformedRequestsGetAnErrorReply(request: String) async throws {
+        let lines = try await exchange(Array(request.utf8))
+        #expect(lines.first?.hasPrefix("error ") == true, "\(lines)")
+        #expect(lines.last == "end 64")
+    }
+
+    @Test func anOversizedRequestIsRefusedAndTheServerLivesOn() async throws {
+        let lines = try await exchange(Array(String(repeating: "s", count: 100_000).utf8))
+        #expect(lines.first == "error request longer than 1024 bytes")
+        #expect(try await exchange(Array("status\n".utf8)).last == "end 0")
+    }
+
+    @Test func aSilentClientIsDropped() async throws {
+        let start = Date()
+        let lines = try await exchange([])
+        #expect(lines.first?.hasPrefix("error no request within") == true)
+        #expect(Date().timeIntervalSince(start) < 4)
+        #expect(try await exchange(Array("status\n".utf8)).last == "end 0")
+    }
+
+    @Test func invalidUTF8IsRefused() async throws {
+        #expect(try await exchange([0xFF, 0xFE, 0x0A]).first == "error request is not UTF-8")
+    }
+
+    @Test func manyClientsAtOnce() async throws {
+        let answers = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<40 {
+                group.addTask { (try? await self.exchange(Array("status\n".utf8)).last == "end 0") ?? false }
+            }
+            var all: [Bool] = []
+            for await answer in group { all.append(answer) }
+            return all
+        }
+        #expect(answers.count == 40)
+        #expect(answers.allSatisfy { $0 })
+    }
+
+    @Test func aSecondDaemonOnTheSameSocketIsRefusedAndAStaleSocketIsReplaced() throws {
+        let second = ControlServer(path: path, logger: Logger(level: .error)) { _, writer in writer.finish(code: 0) }
+        #expect(throws: ControlServer.StartError.self) { try second.start() }
+        server.stop()
+        // A socket file left behind by a crash: nothing listens, so the next start replaces it.
+        let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in Array(path.utf8).enumerated() { raw[i] = b } }
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        close(stale)
+        let third = ControlServer(path: path, logger: Logger(level: .error)) { _, writer in writer.finish(code: 0) }
+        try third.start()
+        third.stop()
+    }
+
+    @Test func peersOutsideTheGroupAreRefused() throws {
+        let policy = PeerPolicy(uid: 990, gid: 990)
+        #expect(policy.allows(peerUID: 0, peerGID: 0) { [] })
+        #expect(policy.allows(peerUID: 990, peerGID: 100) { [] })
+        #expect(policy.allows(peerUID: 1000, peerGID: 990) { [] })
+        #expect(policy.allows(peerUID: 1000, peerGID: 1000) { [27, 990] })
+        #expect(!policy.allows(peerUID: 1000, peerGID: 1000) { [27, 100] })
+    }
+
+    /// A real peer with another uid: the socket is opened up so only SO_PEERCRED stands in the way.
+    @Test func aLiveUnauthorizedPeerGetsARefusal() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+              FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            Issue.record("needs root, setpriv and python3 to connect as another user")
+            return
+        }
+        chmod(folder, 0o755)
+        chmod(folder + "/run", 0o755)
+        chmod(path, 0o666)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
+                             "import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b'status\\n'); "
+                             + "data=b''\nwhile True:\n c=s.recv(4096)\n if not c: break\n data+=c\nprint(data.decode(), end='')", path]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let problems = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.hasPrefix("error permission denied"), "\(text) \(problems)")
+        #expect(text.contains("end 77"))
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import QuoteStore
+import Testing
+import TestUpstream
+
+/// The daemon as systemd would run it: the real binary, NOTIFY_SOCKET pointing at a
+/// datagram socket the test owns, signals, and quotectl talking over the control socket.
+@Suite(.serialized) struct DaemonEndToEndTests {
+    let scratch = Scratch()
+    let server: TestUpstream
+    let delay: Delay
+
+    final class Delay: @unchecked Sendable {
+        private let lock = NSLock()
+        private var seconds = 0.0
+        var value: Double {
+            get { lock.withLock { seconds } }
+            set { lock.withLock { seconds = newValue } }
+        }
+    }
+
+    init() throws {
+        let delay = Delay()
+        self.delay = delay
+        server = try TestUpstream { request in
+            let body = #"[{"id": 1, "text": "one", "source": "A"}, {"id": 2, "text": "two", "source": "B"}]"#
+            let wait = delay.value
+            if wait > 0 { return TestUpstream.Response(body: Array(body.utf8), behaviour: .delay(seconds: wait)) }
+            return .json(body)
+        }
+    }
+
+    var socketPath: String { scratch.file("run/control.sock") }
+    var storePath: String { scratch.file("quotes.db") }
+
+    func writeConfig(interval: String = "1h") -> String {
+        scratch.write("quoted.conf", """
+            [store]
+            path = \(storePath)
+            [daemon]
+            socket = \(socketPath)
+            [source.custom.e2e]
+            url = \(server.baseURL)/list.json
+            interval = \(interval)
+            timeout = 30s
+            [source.happiness]
+            enabled = false
+            [source.breakingbad]
+            enabled = false
+            [source.upbit]
+            enabled = false
+            """)
+    }
+
+    /// A datagram socket standing in for systemd's NOTIFY_SOCKET.
+    final class NotifySocket {
+        let fd: Int32
+        let path: String
+
+        init(path: String) {
+            self.path = path
+            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in Array(path.utf8).enumerated() { raw[i] = b } }
+            _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+            var timeout = timeval(tv_sec: 15, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }
+
+        /// Messages until one starts with `prefix` (or the 15 s timeout).
+        func waitFor(_ prefix: String) -> [String] {
+            var messages: [String] = []
+            var buffer = [UInt8](repeating: 0, count: 4_096)
+            while true {
+                let count = recv(fd, &buffer, buffer.count, 0)
+                if count <= 0 { return messages }
+                let message = String(decoding: buffer[0..<count], as: UTF8.self)
+                messages.append(message)
+                if message.hasPrefix(prefix) { return messages }
+            }
+        }
+
+        deinit { close(fd); unlink(path) }
+    }
+
+    /// Starts `quoted run` and returns it once it said READY=1.
+    func startDaemon(config: String, notify: NotifySocket) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = BinaryRunner.productsFolder.appendingPathComponent("quoted")
+        process.arguments = ["run", "--config", config, "--log-level", "debug"]
+        process.environment = ["HOME": scratch.path, "PATH": "/usr/bin:/bin", "NOTIFY_SOCKET": notify.path, "JOURNAL_STREAM": "8:1"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let messages = notify.waitFor("READY=1")
+        #expect(messages.last == "READY=1", "\(messages)")
+        return (process, errors)
+    }
+
+    func waitForExit(_ process: Process, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        return !process.isRunning
+    }
+
+    func quotectl() -> BinaryRunner {
+        var runner = BinaryRunner("quotectl", home: scratch.path)
+        runner.environment["QUOTED_CONFIG"] = scratch.file("quoted.conf")
+        return runner
+    }
+
+    @Test func syncNowGoesThroughTheSocketAndStatusSeesTheDaemon() throws {
+        let notify = NotifySocket(path: scratch.file("notify.sock"))
+        let (daemon, errors) = try startDaemon(config: writeConfig(), notify: notify)
+        defer { daemon.terminate() }
+        let status = notify.waitFor("STATUS=1/1 sources fresh")
+        #expect(status.last == "STATUS=1/1 sources fresh", "\(status)")
+
+        let sync = try quotectl().run(["sync", "--now"])
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(sync.stderr.contains("custom.e2e: started"))
+        #expect(sync.stderr.contains("custom.e2e: not modified"))
+        let shown = try quotectl().run(["status"])
+        #expect(shown.stdout.contains("Daemon: running, pid \(daemon.processIdentifier)"), "\(shown.stdout)")
+        let json = try quotectl().run(["status", "--json"])
+        #expect(json.stdout.contains(#"{"daemon":{"running":true,"pid":\#(daemon.processIdentifier)"#))
+        #expect(try quotectl().run(["random", "--source", "custom.e2e"]).status == 0)
+
+        daemon.interrupt()  // SIGINT
+        #expect(notify.waitFor("STOPPING=1").last == "STOPPING=1")
+        #expect(waitForExit(daemon, seconds: 10))
+        #expect(daemon.terminationStatus == 0)
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("<6>custom.e2e: 2 quotes, 2 changed"), "\(log)")
+        #expect(!FileManager.default.fileExists(atPath: socketPath))
+    }
+
+    @Test func aSyncAlreadyRunningIsJoinedNotStartedTwice() throws {
+        let notify = NotifySocket(path: scratch.file("notify.sock"))
+        let (daemon, _) = try startDaemon(config: writeConfig(), notify: notify)
+        defer { daemon.terminate() }
+        _ = notify.waitFor("STATUS=1/1")
+        delay.value = 1.5
+        server.clearRequests()
+        // The first client is a plain process (its output fits the pipe), so nothing here blocks on it.
+        let first = Process()
+        first.executableURL = URL(fileURLWithPath: quotectl().path)
+        first.arguments = ["sync", "--now", "--source", "custom.e2e"]
+        first.environment = quotectl().environment
+        let firstErrors = Pipe()
+        first.standardError = firstErrors
+        first.standardOutput = FileHandle.nullDevice
+        try first.run()
+        Thread.sleep(forTimeInterval: 0.5)
+        let second = try quotectl().run(["sync", "--now", "--source", "custom.e2e"])
+        first.waitUntilExit()
+        let firstText = String(decoding: firstErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(firstText.contains("custom.e2e: started"), "\(firstText)")
+        #expect(second.stderr.contains("custom.e2e: joined the sync already running"), "\(second.stderr)")
+        #expect(first.terminationStatus == 0 && second.status == 0)
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func sigtermDuringASyncExitsCleanlyAndWritesNothingHalfway() throws {
+        let notify = NotifySocket(path: scratch.file("notify.sock"))
+        delay.value = 20  // the upstream hangs: the sync is in flight when SIGTERM arrives
+        let (daemon, _) = try startDaemon(config: writeConfig(), notify: notify)
+        Thread.sleep(forTimeInterval: 1.5)
+        let start = Date()
+        daemon.terminate()
+        #expect(waitForExit(daemon, seconds: 10))
+        #expect(Date().timeIntervalSince(start) < 10)
+        #expect(daemon.terminationStatus == 0)
+        let store = try Database(path: storePath, mode: .readOnly)
+        #expect(try store.scalarString("PRAGMA integrity_check") == "ok")
+        #expect(try store.scalarInt("SELECT count(*) FROM quotes WHERE source = 'custom.e2e'") == 0)
+        #expect(try store.scalarInt("SELECT count(*) FROM sync_log WHERE ok = 1") == 0)
+    }
+
+    @Test func sighupWithABadConfigKeepsTheOldOneRunning() throws {
+        let notify = NotifySocket(path: scratch.file("notify.sock"))
+        let config = writeConfig()
+        let (daemon, errors) = try startDaemon(config: config, notify: notify)
+        defer { daemon.terminate() }
+        _ = notify.waitFor("STATUS=1/1")
+        try "[source.upbit]\nintervall = 1h\n".write(toFile: config, atomically: true, encoding: .utf8)
+        kill(daemon.processIdentifier, SIGHUP)
+        let reload = notify.waitFor("READY=1")
+        #expect(reload.contains { $0.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") }, "\(reload)")
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(daemon.isRunning)
+        let status = try BinaryRunner("quotectl", home: scratch.path).run(["--db", storePath, "status"])
+        #expect(status.stdout.contains("custom.e2e"))
+        // A good file again: SIGHUP picks it up.
+        _ = writeConfig(interval: "2h")
+        kill(daemon.processIdentifier, SIGUSR1)
+        kill(daemon.processIdentifier, SIGHUP)
+        _ = notify.waitFor("READY=1")
+        daemon.terminate()
+        #expect(waitForExit(daemon, seconds: 10))
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("<3>reload failed, keeping the running configuration: "), "\(log)")
+        #expect(log.contains("quoted.conf:2: unknown key 'intervall'"))
+        #expect(log.contains("<6>configuration reloaded: 1 sources enabled"))
+    }
+
+    @Test func withNoDaemonQuotectlSyncsByItself() throws {
+        _ = writeConfig()
+        let result = try quotectl().run(["sync", "--now"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("daemon not running; syncing with"))
+        #expect(result.stderr.contains("custom.e2e: 2 quotes, 2 changed"))
+    }
+}
