@@ -69,6 +69,8 @@ public final class ControlClient {
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if count < 0 {
                 if errno == EINTR { continue }
+                // The daemon may answer (a refusal) and close before reading: read its reply.
+                if errno == EPIPE || errno == ECONNRESET { return }
                 throw .broken("send: \(String(cString: strerror(errno)))")
             }
             sent += count

@@ -161,19 +161,6 @@ public final class ControlServer: @unchecked Sendable {
     private func serve(_ client: Int32) {
         let writer = ReplyWriter(descriptor: client)
         defer { lock.withLock { activeClients -= 1 } }
-        var peerPID: pid_t = 0, peerUID: uid_t = 0, peerGID: gid_t = 0
-        guard quoted_peer_credentials(client, &peerPID, &peerUID, &peerGID) == 0 else {
-            writer.send("error", "cannot read peer credentials")
-            writer.finish(code: 77)
-            return
-        }
-        let allowed = policy.allows(peerUID: peerUID, peerGID: peerGID) { PeerPolicy.groups(ofUser: peerUID) }
-        guard allowed else {
-            logger.warning("control socket: refused uid \(peerUID) (pid \(peerPID)): not root, our user or in our group")
-            writer.send("error", "permission denied: not a member of the daemon's group")
-            writer.finish(code: 77)
-            return
-        }
         var timeout = timeval(tv_sec: idleTimeout, tv_usec: 0)
         setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -198,6 +185,20 @@ public final class ControlServer: @unchecked Sendable {
                 writer.finish(code: 64)
                 return
             }
+        }
+        // The peer is checked once its request is read, so a refusal never races its request.
+        var peerPID: pid_t = 0, peerUID: uid_t = 0, peerGID: gid_t = 0
+        guard quoted_peer_credentials(client, &peerPID, &peerUID, &peerGID) == 0 else {
+            writer.send("error", "cannot read peer credentials")
+            writer.finish(code: 77)
+            return
+        }
+        let allowed = policy.allows(peerUID: peerUID, peerGID: peerGID) { PeerPolicy.groups(ofUser: peerUID) }
+        guard allowed else {
+            logger.warning("control socket: refused uid \(peerUID) (pid \(peerPID)): not root, our user or in our group")
+            writer.send("error", "permission denied: not a member of the daemon's group")
+            writer.finish(code: 77)
+            return
         }
         guard let text = String(validating: line, as: UTF8.self) else {
             writer.send("error", "request is not UTF-8")
