@@ -12,7 +12,7 @@ struct DaemonStatus {
 
     static func query(configured: String?) -> DaemonStatus {
         var status = DaemonStatus()
-        do {
+        do throws(ControlClient.Failure) {
             guard let client = try ControlClient.connectToDaemon(
                 candidates: ControlSocketPath.candidatesForClient(configured: configured), timeout: 3) else { return status }
             try client.send(.status)
@@ -34,7 +34,7 @@ struct DaemonStatus {
                 }
             }
         } catch {
-            status.problem = controlFailureText(error as? ControlClient.Failure ?? .broken("\(error)"))
+            status.problem = controlFailureText(error)
         }
         return status
     }

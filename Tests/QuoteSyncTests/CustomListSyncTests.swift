@@ -50,6 +50,17 @@ import TestUpstream
         #expect(try harness.database().scalarString("SELECT text FROM quotes WHERE source = 'custom.test' AND upstream_id = '2'") == "TWO")
     }
 
+    @Test func twoListsWithTheSameURLKeepTheirOwnValidators() async throws {
+        let harness = try SyncHarness { request in
+            if request.headers["if-none-match"] == "\"v1\"" { return .status(304, headers: [("ETag", "\"v1\"")]) }
+            return .json(listJSON([(1, "one")]), headers: [("ETag", "\"v1\"")])
+        }
+        #expect(await harness.sync(harness.settings(.custom, path: "/list", name: "custom.a")).counts.inserted == 1)
+        let second = await harness.sync(harness.settings(.custom, path: "/list", name: "custom.b"))
+        #expect(second.counts.inserted == 1, "\(second.summary)")
+        #expect(harness.server.requests.last?.headers["if-none-match"] == nil)
+    }
+
     @Test func requestsCarryOurUserAgentAndNoOrigin() async throws {
         let harness = try SyncHarness { _ in .json(listJSON([(1, "one")])) }
         _ = await harness.sync(harness.settings(.custom, path: "/list"))

@@ -39,6 +39,12 @@ public final class Database {
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         try execute("PRAGMA foreign_keys = ON")
         if mode != .readOnly {
+            // Keep the -wal and -shm files when the last writer closes: a reader that may
+            // not create files in the store's folder (a member of group quoted reading
+            // /var/lib/quoted) can then still open the WAL store read-only.
+            var persist: Int32 = 1
+            sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+            try execute("PRAGMA journal_size_limit = 4194304")
             try enableWAL()
             try execute("PRAGMA synchronous = NORMAL")
         }

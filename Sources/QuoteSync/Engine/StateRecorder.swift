@@ -11,7 +11,7 @@ struct StateRecorder {
         let save = try database.prepare("""
             INSERT INTO http_validators (url, source, etag, last_modified, body_sha256, updated_at)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-            ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
+            ON CONFLICT (source, url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
                 body_sha256 = excluded.body_sha256, updated_at = excluded.updated_at
              WHERE etag IS NOT excluded.etag OR last_modified IS NOT excluded.last_modified
                 OR body_sha256 IS NOT excluded.body_sha256

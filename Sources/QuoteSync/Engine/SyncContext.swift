@@ -109,8 +109,10 @@ public final class SyncContext {
 
     func storedValidators(for url: String) throws(SourceFailure) -> Validators? {
         do {
-            let statement = try database.prepare("SELECT etag, last_modified, body_sha256 FROM http_validators WHERE url = ?1")
-            try statement.bind(url, at: 1)
+            let statement = try database.prepare(
+                "SELECT etag, last_modified, body_sha256 FROM http_validators WHERE source = ?1 AND url = ?2")
+            try statement.bind(settings.name, at: 1)
+            try statement.bind(url, at: 2)
             guard try statement.step() else { return nil }
             return Validators(url: url, etag: statement.optionalString(0), lastModified: statement.optionalString(1),
                               bodySHA256: statement.optionalString(2))
