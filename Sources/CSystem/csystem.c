@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include <stddef.h>
+#include <fcntl.h>
 #include <sys/socket.h>
+#include <unistd.h>
 #include "csystem.h"
 
 int quoted_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid) {
@@ -15,4 +17,8 @@ int quoted_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid) {
 
 int quoted_accept_cloexec(int fd) {
     return accept4(fd, NULL, NULL, SOCK_CLOEXEC);
+}
+
+int quoted_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
 }

@@ -10,7 +10,7 @@ import QuoteSync
 public actor Daemon {
     private var configuration: Configuration
     public let storePath: String
-    private let engine: SyncEngine
+    private let runner: any SyncRunner
     private let logger: Logger
     private let notifier: SystemdNotifier
     private let events = EventQueue()
@@ -28,13 +28,13 @@ public actor Daemon {
     private let watchdogInterval: Duration?
     private var nextWatchdog: ContinuousClock.Instant?
 
-    public init(configuration: Configuration, storePath: String, engine: SyncEngine, logger: Logger,
+    public init(configuration: Configuration, storePath: String, runner: any SyncRunner, logger: Logger,
                 notifier: SystemdNotifier, watchdogInterval: Duration? = nil,
                 loadConfiguration: @escaping @Sendable () throws -> Configuration,
                 wallClock: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }) {
         self.configuration = configuration
         self.storePath = storePath
-        self.engine = engine
+        self.runner = runner
         self.logger = logger
         self.notifier = notifier
         self.watchdogInterval = watchdogInterval
@@ -45,7 +45,7 @@ public actor Daemon {
     /// Opens the store (creating it if needed) and plans the first syncs from the
     /// next-due times it holds.
     public func prepare() throws {
-        try engine.reconcileCustomLists(configuration)
+        try CustomListRegistry.reconcile(configuration, storePath: storePath)
         let store = try Store(path: storePath, access: .write)
         var stored: [String: Int] = [:]
         let statement = try store.database.prepare(
@@ -77,7 +77,8 @@ public actor Daemon {
         while !stopping {
             let now = wallClock()
             for settings in configuration.enabledSources where running[settings.name] == nil {
-                if let time = due[settings.name], time <= now { start(settings) }
+                // Never two syncs (so never two requests) at once to one host: wait for the other.
+                if let time = due[settings.name], time <= now, !hostIsBusy(settings) { start(settings) }
             }
             // Proof of progress: only this loop pets the watchdog, so a wedged loop lets systemd restart us.
             if let interval = watchdogInterval, let next = nextWatchdog, ContinuousClock.now >= next {
@@ -119,10 +120,17 @@ public actor Daemon {
         }
     }
 
+    private func hostIsBusy(_ settings: SourceSettings) -> Bool {
+        let host = URLText.schemeAndHost(settings.url)?.host
+        return running.keys.contains { name in
+            name != settings.name && configuration.source(named: name).flatMap { URLText.schemeAndHost($0.url)?.host } == host
+        }
+    }
+
     private func start(_ settings: SourceSettings) {
         due[settings.name] = nil
-        let engine = self.engine
-        let task = Task { await engine.sync(settings) }
+        let runner = self.runner
+        let task = Task { await runner.sync(settings) }
         running[settings.name] = task
         logger.debug("\(settings.name): sync started")
         Task { await self.finished(settings, report: await task.value) }
@@ -196,7 +204,7 @@ public actor Daemon {
             let fresh = try loadConfiguration()
             for warning in fresh.warnings { logger.warning(warning) }
             configuration = fresh
-            try engine.reconcileCustomLists(fresh)
+            try CustomListRegistry.reconcile(fresh, storePath: storePath)
             plan(stored: [:])
             logger.info("configuration reloaded: \(fresh.enabledSources.count) sources enabled")
             events.post(.wake)

@@ -52,7 +52,8 @@ enum RunCommand {
         let storePath = StoreLocation.resolve(option: arguments.value("--db"), configuration: configuration)
         let notifier = SystemdNotifier()
         let daemon = Daemon(
-            configuration: configuration, storePath: storePath, engine: SyncEngine(storePath: storePath),
+            configuration: configuration, storePath: storePath,
+            runner: ChildProcessRunner(configPath: ConfigFile.locate(option: configOption)?.path, storePath: storePath),
             logger: logger, notifier: notifier, watchdogInterval: SystemdNotifier.watchdogInterval(),
             loadConfiguration: { try ConfigFile.load(option: configOption) })
         do {

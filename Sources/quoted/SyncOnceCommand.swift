@@ -17,6 +17,7 @@ enum SyncOnceCommand {
                                   then /etc/quoted/quoted.conf; without one, built-in defaults).
           --db PATH               The store (env QUOTED_DB; default: [store] path, then $XDG_DATA_HOME/quoted/quotes.db).
           --json                  Print a machine-readable summary on stdout.
+          --quiet                 No progress lines on stderr (the daemon runs its syncs this way).
           -h, --help              Show help information.
 
         Progress goes to stderr, one line per source. Exit status: 0 when every source succeeded,
@@ -28,7 +29,7 @@ enum SyncOnceCommand {
         let arguments: Arguments
         do {
             arguments = try Arguments(words, options: ["--source", "--config", "--db"],
-                                      flags: ["--once", "--json", "--help"], command: "sync")
+                                      flags: ["--once", "--json", "--quiet", "--help"], command: "sync")
         } catch {
             return usageFailure(error)
         }
@@ -65,9 +66,8 @@ enum SyncOnceCommand {
             }
         }
         let storePath = StoreLocation.resolve(option: arguments.value("--db"), configuration: configuration)
-        let engine = SyncEngine(storePath: storePath)
         do {
-            try engine.reconcileCustomLists(configuration)
+            try CustomListRegistry.reconcile(configuration, storePath: storePath)
         } catch {
             printError("quoted: \(error)")
             return error.exitCode
@@ -76,8 +76,9 @@ enum SyncOnceCommand {
             printError("quoted: no source is enabled")
             return 0
         }
-        let reports = await engine.sync(sources) { report in
-            printError(TerminalSanitizer.clean(report.progressLine))
+        let quiet = arguments.has("--quiet")
+        let reports = await SyncEngine(storePath: storePath).sync(sources) { report in
+            if !quiet { printError(TerminalSanitizer.clean(report.progressLine)) }
         }
         let ok = reports.allSatisfy(\.ok)
         if arguments.has("--json") {

@@ -11,4 +11,7 @@ int quoted_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid);
 /* accept4(fd, NULL, NULL, SOCK_CLOEXEC). */
 int quoted_accept_cloexec(int fd);
 
+/* pipe2(fds, O_CLOEXEC): a pipe whose ends no other child process inherits. */
+int quoted_pipe_cloexec(int fds[2]);
+
 #endif

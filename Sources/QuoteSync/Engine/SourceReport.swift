@@ -36,6 +36,36 @@ public struct SourceReport: Sendable, Equatable {
         object.add("retry_after", retryAfter)
         object.add("next_due", nextDue)
         object.add("seconds", (seconds * 1000).rounded() / 1000)
+        object.add("configuration_problem", isConfigurationProblem)
         return object.result
+    }
+
+    /// Reads back what `json` wrote (the daemon reads its sync children's reports this way).
+    public init?(json value: JSONValue) {
+        guard let object = value.object, let source = object["source"]?.string, let ok = object["ok"]?.bool else { return nil }
+        self.source = source
+        self.ok = ok
+        httpStatus = object["http_status"]?.int
+        counts = ChangeCounts(inserted: object["inserted"]?.int ?? 0, updated: object["updated"]?.int ?? 0,
+                              removed: object["removed"]?.int ?? 0, unchanged: object["unchanged"]?.int ?? 0,
+                              skipped: object["skipped"]?.int ?? 0)
+        summary = object[ok ? "summary" : "error"]?.string ?? ""
+        retryAfter = object["retry_after"]?.int
+        nextDue = object["next_due"]?.int
+        seconds = object["seconds"]?.double ?? 0
+        isConfigurationProblem = object["configuration_problem"]?.bool ?? false
+    }
+
+    public init(source: String, ok: Bool, httpStatus: Int? = nil, counts: ChangeCounts = ChangeCounts(), summary: String,
+                retryAfter: Int? = nil, nextDue: Int? = nil, seconds: Double, isConfigurationProblem: Bool = false) {
+        self.source = source
+        self.ok = ok
+        self.httpStatus = httpStatus
+        self.counts = counts
+        self.summary = summary
+        self.retryAfter = retryAfter
+        self.nextDue = nextDue
+        self.seconds = seconds
+        self.isConfigurationProblem = isConfigurationProblem
     }
 }

@@ -2,6 +2,22 @@ import Foundation
 import QuoteConfig
 import QuoteStore
 
+/// Records which custom lists the configuration names: a list removed from it
+/// stops syncing, but its quotes stay until `quotectl forget NAME`.
+public enum CustomListRegistry {
+    public static func reconcile(_ configuration: Configuration, storePath: String) throws(StoreError) {
+        let store = try Store(path: storePath, access: .write)
+        let configured = configuration.sources.filter { $0.kind == .custom }.map(\.name)
+        try store.run {
+            try store.database.transaction {
+                try store.database.run("UPDATE sources SET configured = 0 WHERE kind = 'custom' AND url IS NOT NULL")
+                let mark = try store.database.prepare("UPDATE sources SET configured = 1 WHERE name = ?1")
+                for name in configured { try mark.run([.text(name)]) }
+            }
+        }
+    }
+}
+
 /// Runs sources: fetch and validate (the adapter), then apply everything in ONE
 /// transaction with the sync state, or — on any failure — record the failure and
 /// leave every stored row as it was.
@@ -31,20 +47,6 @@ public final class SyncEngine: Sendable {
             var reports = [SourceReport?](repeating: nil, count: sources.count)
             for await (index, report) in group { reports[index] = report }
             return reports.compactMap { $0 }
-        }
-    }
-
-    /// Records which custom lists the configuration names: a list removed from it
-    /// stops syncing, but its quotes stay until `quotectl forget NAME`.
-    public func reconcileCustomLists(_ configuration: Configuration) throws(StoreError) {
-        let store = try Store(path: storePath, access: .write)
-        let configured = configuration.sources.filter { $0.kind == .custom }.map(\.name)
-        try store.run {
-            try store.database.transaction {
-                try store.database.run("UPDATE sources SET configured = 0 WHERE kind = 'custom' AND url IS NOT NULL")
-                let mark = try store.database.prepare("UPDATE sources SET configured = 1 WHERE name = ?1")
-                for name in configured { try mark.run([.text(name)]) }
-            }
         }
     }
 

@@ -1,0 +1,154 @@
+import CSystem
+import Foundation
+import QuoteConfig
+import QuoteStore
+import QuoteSync
+
+/// How the daemon runs one source's sync.
+public protocol SyncRunner: Sendable {
+    func sync(_ settings: SourceSettings) async -> SourceReport
+}
+
+/// Runs each sync as a child process, `quoted sync --once --source NAME --json --quiet`.
+/// The daemon itself never loads the HTTP stack (a URLSession alone costs ~12 MB of
+/// resident memory), and whatever a big sync allocates goes back to the system when
+/// the child exits instead of staying in a long-lived heap. Cancelling the task
+/// sends the child SIGTERM: SQLite never commits its open transaction.
+public struct ChildProcessRunner: SyncRunner {
+    public let executable: String
+    public let configPath: String?
+    public let storePath: String
+
+    public init(executable: String = ChildProcessRunner.ownExecutable(), configPath: String?, storePath: String) {
+        self.executable = executable
+        self.configPath = configPath
+        self.storePath = storePath
+    }
+
+    public static func ownExecutable() -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    public func sync(_ settings: SourceSettings) async -> SourceReport {
+        var arguments = [executable, "sync", "--once", "--source", settings.name, "--json", "--quiet", "--db", storePath]
+        if let configPath { arguments += ["--config", configPath] }
+        let started = ContinuousClock.now
+        let child = ChildProcess(arguments: arguments)
+        let outcome = await withTaskCancellationHandler {
+            await child.run()
+        } onCancel: {
+            child.terminate()
+        }
+        let seconds = Double((ContinuousClock.now - started).components.seconds)
+        switch outcome {
+        case .failedToStart(let reason):
+            return SourceReport(source: settings.name, ok: false, summary: "cannot start \(executable): \(reason)", seconds: seconds)
+        case .finished(let status, let output):
+            if let document = try? JSONParser.parse(output), let reports = document["sources"]?.array,
+               let report = reports.compactMap(SourceReport.init(json:)).first(where: { $0.source == settings.name }) {
+                return report
+            }
+            let reason = status == 78 ? "configuration error (see the log; the file changed since the last reload?)"
+                : status < 0 ? "sync process killed by signal \(-status)" : "sync process exited with status \(status)"
+            return SourceReport(source: settings.name, ok: false, summary: reason, seconds: seconds,
+                                isConfigurationProblem: status == 78)
+        }
+    }
+}
+
+/// A child process with its stdout captured, spawned with posix_spawn (no Foundation
+/// Process: the daemon stays small) and waited for on a thread of its own.
+final class ChildProcess: @unchecked Sendable {
+    enum Outcome: Sendable {
+        case failedToStart(String)
+        /// Exit status (negative: killed by that signal) and everything written to stdout.
+        case finished(Int32, [UInt8])
+    }
+
+    private let arguments: [String]
+    private let lock = NSLock()
+    private var pid: pid_t = 0
+    private var terminated = false
+
+    init(arguments: [String]) {
+        self.arguments = arguments
+    }
+
+    func terminate() {
+        lock.withLock {
+            terminated = true
+            if pid > 0 { kill(pid, SIGTERM) }
+        }
+    }
+
+    func run() async -> Outcome {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: self.spawnAndWait()) }
+        }
+    }
+
+    private func spawnAndWait() -> Outcome {
+        var pipe: [Int32] = [0, 0]
+        guard quoted_pipe_cloexec(&pipe) == 0 else { return .failedToStart(String(cString: strerror(errno))) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        // Signals the daemon ignores (SIGPIPE, and those it watches) must not stay ignored in the child.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGUSR1] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        var argv = arguments.map { strdup($0) }
+        argv.append(nil)
+        defer { for pointer in argv { free(pointer) } }
+        var child: pid_t = 0
+        let spawned = lock.withLock { () -> Int32 in
+            guard !terminated else { return ECANCELED }
+            let result = posix_spawn(&child, arguments[0], &actions, &attributes, argv, environ)
+            if result == 0 { pid = child }
+            return result
+        }
+        close(pipe[1])
+        guard spawned == 0 else {
+            close(pipe[0])
+            return .failedToStart(String(cString: strerror(spawned)))
+        }
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = read(pipe[0], &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            output.append(contentsOf: chunk[0..<count])
+        }
+        close(pipe[0])
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        lock.withLock { pid = 0 }
+        let exited = status & 0x7F == 0
+        return .finished(exited ? (status >> 8) & 0xFF : -(status & 0x7F), output)
+    }
+}
+
+/// Runs syncs in this process, through the engine (for tests and tools).
+public struct EngineRunner: SyncRunner {
+    public let engine: SyncEngine
+
+    public init(engine: SyncEngine) {
+        self.engine = engine
+    }
+
+    public func sync(_ settings: SourceSettings) async -> SourceReport {
+        await engine.sync(settings)
+    }
+}
