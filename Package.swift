@@ -30,7 +30,7 @@ let package = Package(
             plugins: ["EmbedMigrations"]
         ),
         // The configuration file (shared by quoted and quotectl). No Foundation.
-        .target(name: "QuoteConfig"),
+        .target(name: "QuoteConfig", dependencies: ["QuoteStore"]),
         // HTTP, the five upstreams and the sync engine. Foundation is fine here.
         .target(name: "QuoteSync", dependencies: ["QuoteStore", "QuoteConfig"]),
         // Linux socket calls Swift's Glibc module leaves out (SO_PEERCRED, accept4).
@@ -51,8 +51,8 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
 
-        .testTarget(name: "QuoteStoreTests", dependencies: ["QuoteStore"]),
-        .testTarget(name: "QuoteConfigTests", dependencies: ["QuoteConfig"]),
+        .testTarget(name: "QuoteStoreTests", dependencies: ["QuoteStore", "TestUpstream"]),
+        .testTarget(name: "QuoteConfigTests", dependencies: ["QuoteConfig", "QuoteStore"]),
         .testTarget(name: "QuoteDaemonTests", dependencies: ["QuoteDaemon", "QuoteSync", "QuoteConfig", "QuoteStore", "TestUpstream"]),
         .testTarget(name: "QuoteSyncTests", dependencies: ["QuoteSync", "QuoteStore", "QuoteConfig", "TestUpstream"]),
         .testTarget(name: "QuotectlTests", dependencies: ["quotectl", "quoted", "QuoteStore", "TestUpstream"]),

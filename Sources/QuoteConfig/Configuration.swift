@@ -1,4 +1,5 @@
 import Glibc
+import QuoteStore
 
 /// A configuration problem, naming the file, the line and the key (exit 78).
 public struct ConfigError: Error, Sendable, CustomStringConvertible, Equatable {
@@ -62,7 +63,7 @@ public struct Configuration: Sendable {
         } catch {
             throw ConfigError(file: file, line: error.line, message: error.message)
         }
-        var reader = SectionReader(file: file)
+        let reader = SectionReader(file: file)
         var configuration = Configuration(file: file, sources: SourceSettings.defaults())
         var customLists: [SourceSettings] = []
         for section in ini.sections {
@@ -81,7 +82,7 @@ public struct Configuration: Sendable {
                 }
             case let name where name.hasPrefix("source.custom."):
                 let listName = String(name.dropFirst("source.custom.".count))
-                guard isValidListName(listName) else {
+                guard SourceName.isValidListName(listName) else {
                     throw reader.error(section.line, "[\(name)]: a list name takes letters, digits, '-', '_' and '.'")
                 }
                 var settings = SourceSettings(name: "custom." + listName, kind: .custom, enabled: true, url: "", interval: 3_600)
@@ -99,10 +100,5 @@ public struct Configuration: Sendable {
         }
         configuration.sources = customLists + configuration.sources
         return configuration
-    }
-
-    static func isValidListName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.count <= 64
-            && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) }
     }
 }

@@ -1,3 +1,5 @@
+import QuoteStore
+
 /// The control socket's line protocol, shared by quoted (server) and quotectl (client).
 ///
 /// A client sends one request line (at most 1,024 bytes):
@@ -60,15 +62,7 @@ public enum ControlRequest: Equatable, Sendable {
 
     /// Source names are short and plain: no spaces or control characters can be smuggled into replies.
     static func isSourceName(_ word: String) -> Bool {
-        !word.isEmpty && word.utf8.count <= 80 && word.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
-                return true
-            default:
-                return false
-            }
-        }
+        SourceName.isValidListName(word)
     }
 }
 

@@ -30,18 +30,13 @@ public final class Store {
     /// Verifies this is our store and at our schema version; migrates when it is
     /// older (reopening for writing if needed) and refuses when it is newer.
     private func checkSchema(access: Access, now: Int) throws(StoreError) {
-        let version: Int
-        do {
-            version = try Migrator.appliedVersion(of: database)
+        let database = self.database
+        let version = try StoreError.mapping(path: path) {
+            let version = try Migrator.appliedVersion(of: database)
             if version == 0, try database.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0 > 0 {
-                throw StoreError.foreignDatabase(path: path)
+                throw StoreError.foreignDatabase(path: database.path)
             }
-        } catch let error as StoreError {
-            throw error
-        } catch let error as DatabaseError {
-            throw StoreError(error, path: path)
-        } catch {
-            throw StoreError.io(path: path, reason: "\(error)")
+            return version
         }
         let migrator = Migrator.embedded
         if version > migrator.latestVersion {
@@ -64,16 +59,10 @@ public final class Store {
         if let problem = Path.makeDirectories(folder) {
             throw StoreError.missing(path: path, reason: problem)
         }
-        do {
+        try StoreError.mapping(path: path, databaseError: { openError($0, path: path) }) {
             let database = try Database(path: path, mode: .readWriteCreate)
             try Migrator.embedded.migrate(database, now: now)
             try StarterSet.load(into: database, now: now)
-        } catch let error as StoreError {
-            throw error
-        } catch let error as DatabaseError {
-            throw openError(error, path: path)
-        } catch {
-            throw StoreError.io(path: path, reason: "\(error)")
         }
     }
 
@@ -87,15 +76,7 @@ public final class Store {
 
     /// Runs `body` and turns any database error into a StoreError naming this store.
     public func run<T>(_ body: () throws -> T) throws(StoreError) -> T {
-        do {
-            return try body()
-        } catch let error as StoreError {
-            throw error
-        } catch let error as DatabaseError {
-            throw StoreError(error, path: path)
-        } catch {
-            throw StoreError.io(path: path, reason: "\(error)")
-        }
+        try StoreError.mapping(path: path, body)
     }
 }
 

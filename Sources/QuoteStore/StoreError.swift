@@ -11,6 +11,20 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case io(path: String, reason: String)
     case invalidInput(String)
 
+    /// Runs `body`, turning whatever it throws into a StoreError that names `path`.
+    static func mapping<T>(path: String, databaseError: ((DatabaseError) -> StoreError)? = nil,
+                           _ body: () throws -> T) throws(StoreError) -> T {
+        do {
+            return try body()
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw databaseError?(error) ?? StoreError(error, path: path)
+        } catch {
+            throw StoreError.io(path: path, reason: "\(error)")
+        }
+    }
+
     init(_ error: DatabaseError, path: String) {
         if error.isCorrupt {
             self = .notADatabase(path: path)

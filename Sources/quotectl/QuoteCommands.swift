@@ -27,6 +27,16 @@ func sourceOption(_ arguments: Arguments, command: String) throws(UsageError) ->
     return source
 }
 
+/// Prints the picked quote, or says on stderr that nothing matched (exit 66).
+func answer(_ quote: Quote?, filter: QuoteFilter, store: Store, json: Bool) -> Int32 {
+    guard let quote else {
+        Output.error(filter.isEmpty ? "the store at \(store.path) holds no quotes" : "no quote matches \(describe(filter))")
+        return 66
+    }
+    printQuote(quote, json: json)
+    return 0
+}
+
 /// A one-line description of a filter for "no quote matches ..." messages.
 func describe(_ filter: QuoteFilter) -> String {
     var parts: [String] = []
@@ -70,12 +80,7 @@ let randomCommand = Command(
         let store = try context.store()
         var generator = SystemRandomNumberGenerator()
         let quote = try store.run { try QuotePicker(database: store.database).random(filter, using: &generator) }
-        guard let quote else {
-            Output.error(filter.isEmpty ? "the store at \(store.path) holds no quotes" : "no quote matches \(describe(filter))")
-            return 66
-        }
-        printQuote(quote, json: arguments.has("--json"))
-        return 0
+        return answer(quote, filter: filter, store: store, json: arguments.has("--json"))
     })
 
 let todayCommand = Command(
@@ -93,12 +98,7 @@ let todayCommand = Command(
         let filter = QuoteFilter(source: try sourceOption(arguments, command: "today"))
         let store = try context.store()
         let quote = try store.run { try QuotePicker(database: store.database).today(now: UnixTime.now(), filter: filter) }
-        guard let quote else {
-            Output.error(filter.isEmpty ? "the store at \(store.path) holds no quotes" : "no quote matches \(describe(filter))")
-            return 66
-        }
-        printQuote(quote, json: arguments.has("--json"))
-        return 0
+        return answer(quote, filter: filter, store: store, json: arguments.has("--json"))
     })
 
 let searchCommand = Command(

@@ -1,20 +1,10 @@
 import QuoteConfig
 @testable import QuoteSync
 import Testing
+import TestUpstream
 
 /// The scheduling policy under an injected clock (plain Unix seconds) and a seeded generator.
 @Suite struct ScheduleTests {
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     let schedule = Schedule()
     let now = 1_800_000_000
 
@@ -23,7 +13,7 @@ import Testing
     }
 
     @Test func successIsDueAfterTheIntervalWithTenPercentJitter() {
-        var generator = Seeded(state: 1)
+        var generator = SeededGenerator(state: 1)
         var seen = Set<Int>()
         for _ in 0..<2_000 {
             let next = schedule.nextDue(afterSuccessOf: source(), at: now, using: &generator)
@@ -35,7 +25,7 @@ import Testing
     }
 
     @Test func happinessIsDueAFewMinutesAfterMidnightUTCWhateverItsInterval() {
-        var generator = Seeded(state: 2)
+        var generator = SeededGenerator(state: 2)
         for offset in [0, 3_600, 43_200, 86_399] {
             let at = 20_000 * 86_400 + offset
             let next = schedule.nextDue(afterSuccessOf: source(.happiness, interval: 3_600), at: at, using: &generator)
@@ -45,7 +35,7 @@ import Testing
     }
 
     @Test func failuresBackOffExponentiallyWithFullJitterUpToTheCap() {
-        var generator = Seeded(state: 3)
+        var generator = SeededGenerator(state: 3)
         let daily = source(interval: 86_400)
         var ceilings: [Int] = []
         for failures in 1...12 {
@@ -69,7 +59,7 @@ import Testing
     }
 
     @Test func aDayWithoutNetworkCostsAHandfulOfAttempts() {
-        var generator = Seeded(state: 4)
+        var generator = SeededGenerator(state: 4)
         var time = now
         var attempts = 0
         var failures = 0
@@ -85,7 +75,7 @@ import Testing
     }
 
     @Test func retryAfterIsNeverUndercut() {
-        var generator = Seeded(state: 5)
+        var generator = SeededGenerator(state: 5)
         for failures in 1...8 {
             let next = schedule.nextDue(afterFailure: failures, of: source(), at: now, retryAfter: now + 7_000, using: &generator)
             #expect(next >= now + 7_000)
@@ -93,7 +83,7 @@ import Testing
     }
 
     @Test func aRestartKeepsFutureDueTimesAndSpreadsOverdueOnes() {
-        var generator = Seeded(state: 6)
+        var generator = SeededGenerator(state: 6)
         let sources = [source(.upbit), source(.happiness), source(.breakingbad), source(.weather), source(.custom)]
         let stored = [
             "upbit": now + 1_200,          // still ahead: kept

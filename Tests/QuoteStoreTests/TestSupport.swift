@@ -1,4 +1,5 @@
 import Foundation
+@_exported import TestUpstream
 @testable import QuoteStore
 
 /// A fresh folder under /tmp, removed when the test's value goes away.
@@ -13,19 +14,6 @@ final class TemporaryFolder {
     func file(_ name: String) -> String { path + "/" + name }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
-/// A deterministic generator (SplitMix64) so statistical tests give the same verdict on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 /// Pearson's chi-square statistic of observed counts against a uniform expectation.

@@ -54,7 +54,7 @@ public struct Migrator: Sendable {
     /// Brings the store up to `latestVersion`. Refuses a store that is newer than
     /// this binary, or whose applied migrations were edited since.
     public func migrate(_ database: Database, now: Int = UnixTime.now()) throws(StoreError) {
-        do {
+        try StoreError.mapping(path: database.path) {
             let current = try Self.appliedVersion(of: database)
             if current > latestVersion {
                 throw StoreError.newerSchema(path: database.path, found: current, supported: latestVersion)
@@ -83,12 +83,6 @@ public struct Migrator: Sendable {
                     try database.execute("PRAGMA user_version = \(migration.version)")
                 }
             }
-        } catch let error as StoreError {
-            throw error
-        } catch let error as DatabaseError {
-            throw StoreError(error, path: database.path)
-        } catch {
-            throw StoreError.io(path: database.path, reason: "\(error)")
         }
     }
 }
