@@ -1,0 +1,85 @@
+import Foundation
+import QuoteConfig
+@testable import QuoteDaemon
+import QuoteStore
+import QuoteSync
+import Testing
+import TestUpstream
+
+/// The daemon in-process, with an injected wall clock and syncs that run through the engine.
+@Suite struct DaemonTests {
+    let folder: String
+    var storePath: String { folder + "/quotes.db" }
+    let now = 1_900_000_000
+
+    init() throws {
+        folder = NSTemporaryDirectory() + "quoted-daemon-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    func configuration(_ text: String) throws -> Configuration {
+        try Configuration.parse(text, file: folder + "/quoted.conf")
+    }
+
+    func daemon(_ configuration: Configuration, reload: @escaping @Sendable () throws -> Configuration = { try Configuration.parse("[nonsense]", file: "bad.conf") }) -> Daemon {
+        let now = self.now
+        return Daemon(configuration: configuration, storePath: storePath,
+                      runner: EngineRunner(engine: SyncEngine(storePath: storePath)), logger: Logger(level: .error),
+                      notifier: SystemdNotifier(socketPath: nil), loadConfiguration: reload, wallClock: { now })
+    }
+
+    func nextDue(_ daemon: Daemon) async -> [String: Int] {
+        var due: [String: Int] = [:]
+        for reply in await daemon.statusReplies() where reply.kind == "source" {
+            let object = try? JSONParser.parse(reply.text)
+            if let name = object?["source"]?.string, let next = object?["next_due"]?.int { due[name] = next }
+        }
+        return due
+    }
+
+    @Test func aRestartCatchesUpOnOverdueSourcesAndKeepsTheOthersClocks() async throws {
+        // A store as a previous run left it: upbit due in 20 minutes, happiness overdue by a day.
+        let store = try Store(path: storePath, access: .write)
+        try store.database.transaction {
+            let writer = QuoteWriter(database: store.database)
+            try writer.ensureSource("upbit", now: now)
+            try writer.ensureSource("happiness", now: now)
+            try store.database.run("INSERT INTO sync_state (source, next_due, last_success) VALUES ('upbit', ?1, ?2)",
+                                   [.integer(now + 1_200), .integer(now - 2_400)])
+            try store.database.run("INSERT INTO sync_state (source, next_due, last_success) VALUES ('happiness', ?1, ?2)",
+                                   [.integer(now - 86_400), .integer(now - 2 * 86_400)])
+        }
+        let daemon = daemon(try configuration("[source.breakingbad]\nenabled = false\n"))
+        try await daemon.prepare()
+        let due = await nextDue(daemon)
+        #expect(due["upbit"] == now + 1_200, "a future due time survives the restart")
+        #expect((now...(now + 10)).contains(due["happiness"] ?? -1), "an overdue source is caught up at once")
+        #expect(due["breakingbad"] == nil, "a disabled source is not scheduled")
+    }
+
+    @Test func aBadReloadKeepsTheRunningConfiguration() async throws {
+        let daemon = daemon(try configuration("[source.breakingbad]\nenabled = false\n"))
+        try await daemon.prepare()
+        let before = await daemon.statusReplies().filter { $0.kind == "source" }.count
+        let result = await daemon.reload()
+        guard case .failure = result else { Issue.record("the reload should have failed"); return }
+        #expect(await daemon.statusReplies().filter { $0.kind == "source" }.count == before)
+    }
+
+    @Test func aGoodReloadSchedulesNewSources() async throws {
+        let server = try TestUpstream { _ in .json(#"[{"id": 1, "text": "x"}]"#) }
+        let text = "[source.custom.fresh]\nurl = \(server.baseURL)/l\ninterval = 10s\n"
+        let fresh = try configuration(text)
+        let daemon = daemon(try configuration("[source.upbit]\nenabled = false\n"), reload: { fresh })
+        try await daemon.prepare()
+        #expect(await nextDue(daemon)["custom.fresh"] == nil)
+        guard case .success = await daemon.reload() else { Issue.record("the reload should have worked"); return }
+        #expect((now...(now + 10)).contains(await nextDue(daemon)["custom.fresh"] ?? -1))
+        // An on-demand sync runs it, and a second request while it runs joins it.
+        let (started, unknown) = await daemon.syncNow(["custom.fresh", "custom.nope"])
+        #expect(unknown == ["custom.nope"])
+        let report = await started[0].1.value
+        #expect(report.ok, "\(report.summary)")
+        #expect(report.counts.inserted == 1)
+    }
+}
