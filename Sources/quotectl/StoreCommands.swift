@@ -24,32 +24,37 @@ let importCommand = Command(
             Output.error("\(error); nothing imported")
             return error.exitCode
         }
-        let decoded: CustomList.Decoded
+        // Validate everything first (nothing is written if any record is wrong), then stream
+        // the quotes into one transaction: a million-quote file never becomes an array.
+        let validation: CustomList.Validation
         do {
-            decoded = try CustomList.decode(bytes, source: source)
+            validation = try CustomList.scan(bytes, source: source)
         } catch {
             Output.error("\(file): \(error); nothing imported")
             return 65
         }
-        if let problem = decoded.problems.first {
-            let more = decoded.problems.count > 1 ? " (and \(decoded.problems.count - 1) more)" : ""
+        if let problem = validation.problems.first {
+            let more = validation.problems.count > 1 ? " (and \(validation.problems.count - 1) more)" : ""
             Output.error("\(file): \(problem)\(more); nothing imported")
             return 65
         }
-        if decoded.quotes.isEmpty {
+        if validation.validCount == 0 {
             Output.error("\(file): the list is empty; nothing imported (quotectl forget \(name) removes a list)")
             return 65
         }
         let store = try context.store(.write)
         let now = UnixTime.now()
+        let batch = QuoteBatch(count: validation.validCount, contains: validation.contains) { visit in
+            try CustomList.forEachValid(bytes, source: source, validation: validation, visit)
+        }
         let counts = try store.run {
             try store.database.transaction {
                 let writer = QuoteWriter(database: store.database)
                 try writer.ensureSource(source, now: now)
-                return try writer.apply(decoded.quotes, to: source, removeMissing: true, now: now)
+                return try writer.apply(batch, to: source, removeMissing: true, now: now)
             }
         }
-        Output.line("\(source): \(decoded.quotes.count) quotes (\(counts.inserted) inserted, \(counts.updated) updated, "
+        Output.line("\(source): \(validation.validCount) quotes (\(counts.inserted) inserted, \(counts.updated) updated, "
                     + "\(counts.removed) removed, \(counts.unchanged) unchanged)")
         return 0
     })
