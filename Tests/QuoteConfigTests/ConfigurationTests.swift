@@ -145,6 +145,8 @@ import Testing
         #expect(readable.warnings.count == 1)
         #expect(readable.warnings.first?.contains("s3cret") == false)
         chmod(path, 0o640)
+        #expect(try Configuration.load(path: path).warnings.first?.contains("its group can read") == true)
+        chmod(path, 0o600)
         #expect(try Configuration.load(path: path).warnings.isEmpty)
 
         let keyFile = folder + "/owm.key"
