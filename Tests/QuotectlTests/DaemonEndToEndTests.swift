@@ -85,11 +85,12 @@ import TestUpstream
     }
 
     /// Starts `quoted run` and returns it once it said READY=1.
-    func startDaemon(config: String, notify: NotifySocket) throws -> (Process, Pipe) {
+    func startDaemon(config: String, notify: NotifySocket, environment extra: [String: String] = [:]) throws -> (Process, Pipe) {
         let process = Process()
         process.executableURL = BinaryRunner.productsFolder.appendingPathComponent("quoted")
         process.arguments = ["run", "--config", config, "--log-level", "debug"]
         process.environment = ["HOME": scratch.path, "PATH": "/usr/bin:/bin", "NOTIFY_SOCKET": notify.path, "JOURNAL_STREAM": "8:1"]
+            .merging(extra) { $1 }
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -204,6 +205,20 @@ import TestUpstream
         #expect(log.contains("<3>reload failed, keeping the running configuration: "), "\(log)")
         #expect(log.contains("quoted.conf:2: unknown key 'intervall'"))
         #expect(log.contains("<6>configuration reloaded: 1 sources enabled"))
+    }
+
+    @Test func theWatchdogIsPettedAtHalfItsInterval() throws {
+        let notify = NotifySocket(path: scratch.file("notify.sock"))
+        let (daemon, _) = try startDaemon(config: writeConfig(), notify: notify, environment: ["WATCHDOG_USEC": "600000"])
+        defer { daemon.terminate() }
+        let start = Date()
+        var pets = 0
+        while pets < 4 && Date().timeIntervalSince(start) < 5 {
+            if notify.waitFor("WATCHDOG=1").last == "WATCHDOG=1" { pets += 1 }
+        }
+        // Four pets at 0.3 s intervals take about 1.2 s; a wedged loop would send none.
+        #expect(pets == 4)
+        #expect(Date().timeIntervalSince(start) < 2.5)
     }
 
     @Test func withNoDaemonQuotectlSyncsByItself() throws {
