@@ -168,7 +168,11 @@ import TestUpstream
         let notify = NotifySocket(path: scratch.file("notify.sock"))
         delay.value = 20  // the upstream hangs: the sync is in flight when SIGTERM arrives
         let (daemon, _) = try startDaemon(config: writeConfig(), notify: notify)
-        Thread.sleep(forTimeInterval: 1.5)
+        // SIGTERM only once the upstream has the request: the sync is really in flight.
+        let waitStart = Date()
+        while server.requests.isEmpty && Date().timeIntervalSince(waitStart) < 10 { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!server.requests.isEmpty)
+        Thread.sleep(forTimeInterval: 0.2)
         let start = Date()
         daemon.terminate()
         #expect(waitForExit(daemon, seconds: 10))
