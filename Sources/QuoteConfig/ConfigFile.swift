@@ -45,6 +45,23 @@ public enum ConfigFile {
         return try Configuration.load(path: location.path)
     }
 
+    /// A configuration handed over on standard input (`--config -`, how the daemon passes
+    /// its own to each sync), named `name` in messages.
+    public static func loadStandardInput(name: String) throws(ConfigError) -> Configuration {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = Glibc.read(0, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ConfigError(file: name, line: 0, message: "not UTF-8 text")
+        }
+        return try Configuration.parse(text, file: name)
+    }
+
     static func variable(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
         let text = String(cString: value)

@@ -22,6 +22,10 @@ public struct Configuration: Sendable {
     public var sources: [SourceSettings]
     /// Things worth saying that do not stop the program (an API key others can read).
     public var warnings: [String] = []
+    /// The text this configuration was read from (empty for the built-in defaults): the
+    /// daemon hands it to each sync it starts, so a sync always runs with the configuration
+    /// the daemon runs with, even after the file was edited but not reloaded.
+    public var text = ""
 
     public static let defaults = Configuration(file: nil, sources: SourceSettings.defaults())
 
@@ -65,6 +69,7 @@ public struct Configuration: Sendable {
         }
         let reader = SectionReader(file: file)
         var configuration = Configuration(file: file, sources: SourceSettings.defaults())
+        configuration.text = text
         var customLists: [SourceSettings] = []
         for section in ini.sections {
             switch section.name {

@@ -130,7 +130,8 @@ public actor Daemon {
     private func start(_ settings: SourceSettings) {
         due[settings.name] = nil
         let runner = self.runner
-        let task = Task { await runner.sync(settings) }
+        let configuration = self.configuration
+        let task = Task { await runner.sync(settings, configuration: configuration) }
         running[settings.name] = task
         logger.debug("\(settings.name): sync started")
         Task { await self.finished(settings, report: await task.value) }

@@ -6,22 +6,23 @@ import QuoteSync
 
 /// How the daemon runs one source's sync.
 public protocol SyncRunner: Sendable {
-    func sync(_ settings: SourceSettings) async -> SourceReport
+    /// Syncs one source of `configuration` (the one the daemon runs with).
+    func sync(_ settings: SourceSettings, configuration: Configuration) async -> SourceReport
 }
 
-/// Runs each sync as a child process, `quoted sync --once --source NAME --json --quiet`.
+/// Runs each sync as a child process, `quoted sync --once --source NAME --json --quiet --config -`,
+/// handing it the daemon's configuration text on standard input (a file edited but not yet
+/// reloaded, or a bad one a reload refused, never reaches a sync).
 /// The daemon itself never loads the HTTP stack (a URLSession alone costs ~12 MB of
 /// resident memory), and whatever a big sync allocates goes back to the system when
 /// the child exits instead of staying in a long-lived heap. Cancelling the task
 /// sends the child SIGTERM: SQLite never commits its open transaction.
 public struct ChildProcessRunner: SyncRunner {
     public let executable: String
-    public let configPath: String?
     public let storePath: String
 
-    public init(executable: String = ChildProcessRunner.ownExecutable(), configPath: String?, storePath: String) {
+    public init(executable: String = ChildProcessRunner.ownExecutable(), storePath: String) {
         self.executable = executable
-        self.configPath = configPath
         self.storePath = storePath
     }
 
@@ -29,11 +30,11 @@ public struct ChildProcessRunner: SyncRunner {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
-    public func sync(_ settings: SourceSettings) async -> SourceReport {
-        var arguments = [executable, "sync", "--once", "--source", settings.name, "--json", "--quiet", "--db", storePath]
-        if let configPath { arguments += ["--config", configPath] }
+    public func sync(_ settings: SourceSettings, configuration: Configuration) async -> SourceReport {
+        let arguments = [executable, "sync", "--once", "--source", settings.name, "--json", "--quiet", "--db", storePath,
+                         "--config", "-", "--config-name", configuration.file ?? "(built-in defaults)"]
         let started = ContinuousClock.now
-        let child = ChildProcess(arguments: arguments)
+        let child = ChildProcess(arguments: arguments, input: Array(configuration.text.utf8))
         let outcome = await withTaskCancellationHandler {
             await child.run()
         } onCancel: {
@@ -48,7 +49,7 @@ public struct ChildProcessRunner: SyncRunner {
                let report = reports.compactMap(SourceReport.init(json:)).first(where: { $0.source == settings.name }) {
                 return report
             }
-            let reason = status == 78 ? "configuration error (see the log; the file changed since the last reload?)"
+            let reason = status == 78 ? "configuration error (see the log)"
                 : status < 0 ? "sync process killed by signal \(-status)" : "sync process exited with status \(status)"
             return SourceReport(source: settings.name, ok: false, summary: reason, seconds: seconds,
                                 isConfigurationProblem: status == 78)
@@ -66,12 +67,14 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     private let arguments: [String]
+    private let input: [UInt8]
     private let lock = NSLock()
     private var pid: pid_t = 0
     private var terminated = false
 
-    init(arguments: [String]) {
+    init(arguments: [String], input: [UInt8]) {
         self.arguments = arguments
+        self.input = input
     }
 
     func terminate() {
@@ -89,12 +92,17 @@ final class ChildProcess: @unchecked Sendable {
 
     private func spawnAndWait() -> Outcome {
         var pipe: [Int32] = [0, 0]
+        var stdin: [Int32] = [0, 0]
         guard quoted_pipe_cloexec(&pipe) == 0 else { return .failedToStart(String(cString: strerror(errno))) }
+        guard quoted_pipe_cloexec(&stdin) == 0 else {
+            close(pipe[0]); close(pipe[1])
+            return .failedToStart(String(cString: strerror(errno)))
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdin[0], 0)
         // Signals the daemon ignores (SIGPIPE, and those it watches) must not stay ignored in the child.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -119,10 +127,21 @@ final class ChildProcess: @unchecked Sendable {
             return result
         }
         close(pipe[1])
+        close(stdin[0])
         guard spawned == 0 else {
             close(pipe[0])
+            close(stdin[1])
             return .failedToStart(String(cString: strerror(spawned)))
         }
+        // The child reads all of its input before it writes anything, so this cannot deadlock.
+        var written = 0
+        while written < input.count {
+            let count = input[written...].withUnsafeBytes { write(stdin[1], $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            written += count
+        }
+        close(stdin[1])
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {
@@ -148,7 +167,7 @@ public struct EngineRunner: SyncRunner {
         self.engine = engine
     }
 
-    public func sync(_ settings: SourceSettings) async -> SourceReport {
+    public func sync(_ settings: SourceSettings, configuration: Configuration) async -> SourceReport {
         await engine.sync(settings)
     }
 }

@@ -53,7 +53,7 @@ enum RunCommand {
         let notifier = SystemdNotifier()
         let daemon = Daemon(
             configuration: configuration, storePath: storePath,
-            runner: ChildProcessRunner(configPath: ConfigFile.locate(option: configOption)?.path, storePath: storePath),
+            runner: ChildProcessRunner(storePath: storePath),
             logger: logger, notifier: notifier, watchdogInterval: SystemdNotifier.watchdogInterval(),
             loadConfiguration: { try ConfigFile.load(option: configOption) })
         do {

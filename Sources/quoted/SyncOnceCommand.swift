@@ -14,7 +14,8 @@ enum SyncOnceCommand {
           --once                  Sync once and exit (the only mode of this command).
           --source NAME           Only this source (repeatable): happiness, breakingbad, upbit, weather, custom.NAME.
           --config PATH           The configuration file (env QUOTED_CONFIG; default: $XDG_CONFIG_HOME/quoted/quoted.conf,
-                                  then /etc/quoted/quoted.conf; without one, built-in defaults).
+                                  then /etc/quoted/quoted.conf; without one, built-in defaults); - reads it from
+                                  standard input (with --config-name NAME for messages).
           --db PATH               The store (env QUOTED_DB; default: [store] path, then $XDG_DATA_HOME/quoted/quotes.db).
           --json                  Print a machine-readable summary on stdout.
           --quiet                 No progress lines on stderr (the daemon runs its syncs this way).
@@ -28,7 +29,7 @@ enum SyncOnceCommand {
     static func run(_ words: [String]) async -> Int32 {
         let arguments: Arguments
         do {
-            arguments = try Arguments(words, options: ["--source", "--config", "--db"],
+            arguments = try Arguments(words, options: ["--source", "--config", "--config-name", "--db"],
                                       flags: ["--once", "--json", "--quiet", "--help"], command: "sync")
         } catch {
             return usageFailure(error)
@@ -42,7 +43,11 @@ enum SyncOnceCommand {
         }
         let configuration: Configuration
         do {
-            configuration = try ConfigFile.load(option: arguments.value("--config"))
+            if arguments.value("--config") == "-" {
+                configuration = try ConfigFile.loadStandardInput(name: arguments.value("--config-name") ?? "(standard input)")
+            } else {
+                configuration = try ConfigFile.load(option: arguments.value("--config"))
+            }
         } catch {
             printError("quoted: \(error)")
             return 78

@@ -190,14 +190,18 @@ import TestUpstream
         let (daemon, errors) = try startDaemon(config: config, notify: notify)
         defer { daemon.terminate() }
         _ = notify.waitFor("STATUS=1/1")
+        // quotectl keeps a good copy to find the socket; the daemon's own file goes bad.
+        try FileManager.default.copyItem(atPath: config, toPath: scratch.file("client.conf"))
         try "[source.upbit]\nintervall = 1h\n".write(toFile: config, atomically: true, encoding: .utf8)
         kill(daemon.processIdentifier, SIGHUP)
         let reload = notify.waitFor("READY=1")
         #expect(reload.contains { $0.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") }, "\(reload)")
         Thread.sleep(forTimeInterval: 0.3)
         #expect(daemon.isRunning)
-        let status = try BinaryRunner("quotectl", home: scratch.path).run(["--db", storePath, "status"])
-        #expect(status.stdout.contains("custom.e2e"))
+        // Syncs still run with the configuration the daemon kept, not the bad file on disk.
+        let sync = try BinaryRunner("quotectl", home: scratch.path).run(["--config", scratch.file("client.conf"), "sync", "--now"])
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(sync.stderr.contains("custom.e2e: not modified"), "\(sync.stderr)")
         // A good file again: SIGHUP picks it up.
         _ = writeConfig(interval: "2h")
         kill(daemon.processIdentifier, SIGUSR1)
