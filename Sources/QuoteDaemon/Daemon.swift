@@ -173,7 +173,7 @@ public actor Daemon {
         var time = time_t(seconds)
         var parts = tm()
         localtime_r(&time, &parts)
-        return String(format: "%02d:%02d", parts.tm_hour, parts.tm_min)
+        return Logger.pad(parts.tm_hour) + ":" + Logger.pad(parts.tm_min)
     }
 
     // MARK: Commands (signals and the control socket)

@@ -55,12 +55,17 @@ public final class Logger: @unchecked Sendable {
     public func log(_ level: Level, _ message: String) {
         guard level <= self.level else { return }
         // One event, one line: newlines inside a message would split it in the journal.
-        let flat = message.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+        let flat = String(message.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
         if journal {
             write("<\(level.rawValue)>\(flat)\n")
         } else {
             write("\(Self.timestamp()) \(level.name): \(flat)\n")
         }
+    }
+
+    static func pad(_ value: Int32, width: Int = 2) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
     static func timestamp() -> String {
@@ -69,7 +74,9 @@ public final class Logger: @unchecked Sendable {
         var parts = tm()
         var seconds = now.tv_sec
         localtime_r(&seconds, &parts)
-        return String(format: "%04d-%02d-%02d %02d:%02d:%02d.%03d", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
-                      parts.tm_hour, parts.tm_min, parts.tm_sec, now.tv_nsec / 1_000_000)
+        // Plain padding, not String(format:): that one wakes up Foundation's locale machinery,
+        // megabytes of resident memory in a daemon that otherwise never needs it.
+        return "\(parts.tm_year + 1900)-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday)) "
+            + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec)).\(pad(Int32(now.tv_nsec / 1_000_000), width: 3))"
     }
 }

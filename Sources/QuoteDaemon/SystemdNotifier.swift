@@ -23,7 +23,7 @@ public final class SystemdNotifier: @unchecked Sendable {
     public func ready() -> Bool { send("READY=1") }
 
     @discardableResult
-    public func status(_ text: String) -> Bool { send("STATUS=" + text.replacingOccurrences(of: "\n", with: " ")) }
+    public func status(_ text: String) -> Bool { send("STATUS=" + String(text.map { $0 == "\n" ? " " : $0 })) }
 
     @discardableResult
     public func reloading() -> Bool {
