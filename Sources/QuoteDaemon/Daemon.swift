@@ -134,7 +134,10 @@ public actor Daemon {
         let task = Task { await runner.sync(settings, configuration: configuration) }
         running[settings.name] = task
         logger.debug("\(settings.name): sync started")
-        Task { await self.finished(settings, report: await task.value) }
+        Task {
+            let report = await task.value
+            self.finished(settings, report: report)
+        }
     }
 
     private func finished(_ settings: SourceSettings, report: SourceReport) {
@@ -274,5 +277,4 @@ public actor Daemon {
         return replies
     }
 
-    public func isStopping() -> Bool { stopping }
 }

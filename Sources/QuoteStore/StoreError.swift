@@ -9,7 +9,6 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case migrationFailed(name: String, underlying: DatabaseError)
     case needsUpgrade(path: String, found: Int, supported: Int)
     case io(path: String, reason: String)
-    case invalidInput(String)
 
     /// Runs `body`, turning whatever it throws into a StoreError that names `path`.
     static func mapping<T>(path: String, databaseError: ((DatabaseError) -> StoreError)? = nil,
@@ -51,16 +50,13 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             return "\(path): schema \(found) needs upgrading to \(supported), but the store is read-only for this user"
         case .io(let path, let reason):
             return "\(path): \(reason)"
-        case .invalidInput(let message):
-            return message
         }
     }
 
-    /// sysexits.h: 66 EX_NOINPUT, 65 EX_DATAERR, 74 EX_IOERR.
+    /// sysexits.h: 66 EX_NOINPUT, 74 EX_IOERR.
     public var exitCode: Int32 {
         switch self {
         case .missing: return 66
-        case .invalidInput: return 65
         default: return 74
         }
     }

@@ -59,7 +59,7 @@ enum RunCommand {
         do {
             try await daemon.prepare()
         } catch let error as StoreError {
-            logger.error("store \(storePath): \(error)")
+            logger.error("\(error)")  // it names the store's path itself
             return error.exitCode
         } catch {
             logger.error("store \(storePath): \(error)")

@@ -52,7 +52,8 @@ import Testing
         if wait > 0 { Thread.sleep(forTimeInterval: wait) }
         var received = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 4_096)
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        // Generous: on a loaded machine (the whole suite runs in parallel) a 3 s server timeout can run late.
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         while true {
             let count = recv(fd, &chunk, chunk.count, 0)
@@ -101,7 +102,7 @@ import Testing
         let start = Date()
         let lines = try await exchange([])
         #expect(lines.first?.hasPrefix("error no request within") == true)
-        #expect(Date().timeIntervalSince(start) < 6)
+        #expect(Date().timeIntervalSince(start) < 9)
         #expect(try await exchange(Array("status\n".utf8)).last == "end 0")
     }
 

@@ -142,7 +142,7 @@ final class FakeBreakingBad: @unchecked Sendable {
     }
 
     @Test func aSecondRunAsksOnlyForWhatIsMissing() async throws {
-        var (harness, _, settings) = try setup()
+        let (harness, _, settings) = try setup()
         _ = await harness.sync(settings)
         #expect(try harness.count("SELECT count(*) FROM quotes WHERE source = 'breakingbad'") == 30)
         harness.server.clearRequests()

@@ -1,5 +1,5 @@
 /// What the store knows of one source: how much it holds and how its syncs went.
-public struct SourceStatus: Equatable, Sendable {
+public struct SourceStatus: Sendable {
     public var name: String
     public var quotes: Int
     /// Other rows the source brought: characters, deaths, markets, observations.
@@ -13,11 +13,6 @@ public struct SourceStatus: Equatable, Sendable {
     public var lastHTTPStatus: Int?
     public var retryAfter: Int?
     public var lastSummary: String?
-
-    public static func == (lhs: SourceStatus, rhs: SourceStatus) -> Bool {
-        lhs.name == rhs.name && lhs.quotes == rhs.quotes && lhs.lastSuccess == rhs.lastSuccess
-            && lhs.lastAttempt == rhs.lastAttempt && lhs.lastError == rhs.lastError
-    }
 
     public func json(now: Int) -> String {
         var object = JSONObjectBuilder()

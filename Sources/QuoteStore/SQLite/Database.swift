@@ -110,8 +110,6 @@ public final class Database {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes64(handle)) }
 
-    public var lastInsertedRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
-
     /// A handle that may stop this connection's running statement from another
     /// thread (a shutdown abandoning a sync): the statement fails with SQLITE_INTERRUPT
     /// and the transaction rolls back. Valid while the connection is open.

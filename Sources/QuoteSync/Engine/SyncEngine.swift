@@ -76,6 +76,7 @@ public final class SyncEngine: Sendable {
             let update = try await fetch(settings, context)
             if Task.isCancelled { throw SourceFailure("cancelled") }
             var counts = ChangeCounts()
+            var summary = ""
             let nextDue = nextDueAfterSuccess(settings, now: now)
             // A shutdown interrupts even a long apply: SQLite stops, the transaction rolls back.
             let interrupt = database.interruptHandle
@@ -84,7 +85,7 @@ public final class SyncEngine: Sendable {
                     if Task.isCancelled { throw SourceFailure("cancelled") }
                     counts = try update.apply(database, now)
                     counts.skipped += update.skipped
-                    let summary = update.describe(counts)
+                    summary = update.describe(counts)
                     try StateRecorder(database: database).recordSuccess(
                     source: settings.name, url: settings.url, validators: update.validators, httpStatus: update.httpStatus,
                     counts: counts, summary: summary, nextDue: nextDue, now: now, finished: now + Int(elapsed()))
@@ -93,7 +94,7 @@ public final class SyncEngine: Sendable {
                 interrupt.interrupt()
             }
             return SourceReport(source: settings.name, ok: true, httpStatus: update.httpStatus, counts: counts,
-                                summary: update.describe(counts), nextDue: nextDue, seconds: elapsed())
+                                summary: summary, nextDue: nextDue, seconds: elapsed())
         } catch {
             let failure: SourceFailure
             switch error {
