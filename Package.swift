@@ -31,8 +31,10 @@ let package = Package(
         ),
         // The configuration file (shared by quoted and quotectl). No Foundation.
         .target(name: "QuoteConfig", dependencies: ["QuoteStore"]),
-        // HTTP, the five upstreams and the sync engine. Foundation is fine here.
-        .target(name: "QuoteSync", dependencies: ["QuoteStore", "QuoteConfig"]),
+        // libcurl's variadic setopt/getinfo as typed C functions (Debian: libcurl4-openssl-dev).
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        // HTTP (libcurl), the five upstreams and the sync engine.
+        .target(name: "QuoteSync", dependencies: ["QuoteStore", "QuoteConfig", "CCurl"]),
         // Linux socket calls Swift's Glibc module leaves out (SO_PEERCRED, accept4).
         .target(name: "CSystem"),
         // The daemon's parts: scheduler, control socket, sd_notify, logging.

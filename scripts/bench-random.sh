@@ -31,7 +31,7 @@ if [ "${KEEP_STORE:-1}" = 0 ] || [ ! -f "$store" ]; then
     echo "making 1,000,000 quotes (5,000 authors x 200)"
     python3 scripts/make-quote-list.py 1000000 "$data/list-1m.json"
     echo "importing them: quotectl import"
-    /usr/bin/time -f "import: %e s, peak RSS %M KB" "$quotectl" --db "$store" import "$data/list-1m.json" --name bench
+    /usr/bin/time -f "import: %e s, peak RSS %M KB" "$quotectl" --db "$store" import "$data/list-1m.json" --name bench --max-bytes 1G
 fi
 export QUOTED_DB="$store"
 quotes=$(sqlite3 "$store" "SELECT count(*) FROM quotes")

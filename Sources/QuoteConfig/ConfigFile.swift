@@ -1,4 +1,5 @@
 import Glibc
+import QuoteStore
 
 /// Finding and reading configuration files, without Foundation.
 public enum ConfigFile {
@@ -6,21 +7,16 @@ public enum ConfigFile {
         public let reason: String
     }
 
+    /// The largest configuration (or key) file read: anything bigger is not one.
+    public static let maximumSize = 1 << 20
+
+    /// Reads a regular file of at most 1 MiB (a FIFO or device is refused, not waited on).
     public static func read(_ path: String) throws(ReadError) -> [UInt8] {
-        guard let file = fopen(path, "rb") else { throw ReadError(reason: String(cString: strerror(errno))) }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count > 0 { bytes.append(contentsOf: chunk[0..<count]) }
-            if count < chunk.count {
-                if ferror(file) != 0 { throw ReadError(reason: "read error") }
-                break
-            }
-            if bytes.count > 1 << 20 { throw ReadError(reason: "larger than 1 MiB: not a configuration file") }
+        do {
+            return try FileReader.read(path, limit: maximumSize)
+        } catch {
+            throw ReadError(reason: error.reason)
         }
-        return bytes
     }
 
     /// Where the configuration is: `--config`, $QUOTED_CONFIG, $XDG_CONFIG_HOME/quoted/quoted.conf
@@ -54,6 +50,9 @@ public enum ConfigFile {
             let count = Glibc.read(0, &chunk, chunk.count)
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
+            guard count <= maximumSize - bytes.count else {
+                throw ConfigError(file: name, line: 0, message: "larger than 1 MiB: not a configuration file")
+            }
             bytes.append(contentsOf: chunk[0..<count])
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {

@@ -47,27 +47,38 @@ struct SectionReader {
             case "url": settings.url = value
             case "interval":
                 guard let seconds = ConfigValue.duration(value), seconds > 0 else { throw bad("a duration such as 30m, 6h or 1d") }
+                guard seconds <= ConfigLimits.interval.upperBound else { throw bad("a duration from 1m to 30d") }
                 settings.interval = seconds
             case "timeout":
-                guard let seconds = ConfigValue.duration(value), (1...600).contains(seconds) else {
+                guard let seconds = ConfigValue.duration(value), ConfigLimits.timeout.contains(seconds) else {
                     throw bad("a duration from 1s to 10m (whole seconds)")
                 }
                 settings.timeout = seconds
             case "max_bytes":
-                guard let bytes = ConfigValue.size(value) else { throw bad("a size such as 32M or 500K") }
+                guard let bytes = ConfigValue.size(value), ConfigLimits.maxBytes.contains(bytes) else {
+                    throw bad("a size from 1K to 1G, such as 32M or 500K")
+                }
                 settings.maxBytes = bytes
             case "productions":
                 let names = value.split(separator: ",").map { $0.trimmed }.filter { !$0.isEmpty }
-                guard !names.isEmpty else { throw bad("a comma-separated list of productions") }
+                guard !names.isEmpty, names.count <= 20, names.allSatisfy({ $0.utf8.count <= 100 }) else {
+                    throw bad("a comma-separated list of productions (at most 20, each at most 100 bytes)")
+                }
                 settings.productions = names
             case "known_streak":
-                guard let count = Int(value), count > 0 else { throw bad("a positive whole number") }
+                guard let count = ConfigValue.count(value), ConfigLimits.knownStreak.contains(count) else {
+                    throw bad("a whole number from 1 to \(ConfigLimits.knownStreak.upperBound)")
+                }
                 settings.knownStreak = count
             case "request_budget":
-                guard let count = Int(value), count > 0 else { throw bad("a positive whole number") }
+                guard let count = ConfigValue.count(value), ConfigLimits.requestBudget.contains(count) else {
+                    throw bad("a whole number from 1 to \(ConfigLimits.requestBudget.upperBound)")
+                }
                 settings.requestBudget = count
             case "pause":
-                guard let milliseconds = ConfigValue.milliseconds(value) else { throw bad("a duration such as 250ms or 1s") }
+                guard let milliseconds = ConfigValue.milliseconds(value), ConfigLimits.pauseMilliseconds.contains(milliseconds) else {
+                    throw bad("a duration from 0 to 1m, such as 250ms or 1s")
+                }
                 settings.pauseMilliseconds = milliseconds
             case "api_key":
                 guard !value.isEmpty else { throw bad("the OpenWeatherMap API key") }
@@ -93,6 +104,10 @@ struct SectionReader {
                 guard ["metric", "imperial", "standard"].contains(value) else { throw bad("metric, imperial or standard") }
                 settings.units = value
             case "lang":
+                guard (1...16).contains(value.utf8.count),
+                      value.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "_" || $0 == "-") }) else {
+                    throw bad("a language code such as kr, en or zh_cn")
+                }
                 settings.language = value
             default:
                 break  // check() has refused unknown keys already
@@ -113,27 +128,25 @@ struct SectionReader {
     private func validateURL(of settings: SourceSettings, section: INIFile.Section) throws(ConfigError) {
         let line = section.entries.first(where: { $0.key == "url" })?.line ?? section.line
         guard !settings.url.isEmpty else { throw error(section.line, "[\(section.name)] needs a url") }
-        guard let parts = URLText.schemeAndHost(settings.url) else {
-            throw error(line, "url in [\(section.name)] is not an http(s) URL: '\(URLText.redacted(settings.url))'")
+        // Credentials in a URL would be stored in the store (readable by the daemon's group) and printed.
+        if URLText.hasUserInfo(settings.url) {
+            throw error(line, "url in [\(section.name)] holds a user name or password: credentials do not belong in a URL "
+                        + "(put an API key in api_key_file; quoted sends no HTTP authentication)")
+        }
+        guard settings.url.utf8.count <= ConfigLimits.urlLength,
+              !settings.url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }),
+              let parts = URLText.schemeAndHost(settings.url) else {
+            throw error(line, "url in [\(section.name)] is not an http(s) URL: '\(URLText.redacted(String(settings.url.prefix(200))))'")
         }
         let loopback = URLText.isLoopback(host: parts.host)
         if parts.scheme == "http", !loopback, !settings.allowHTTP {
             throw error(line, "url in [\(section.name)] uses plain http; use https, or say allow_http = true")
         }
         // Short intervals are for tests against a local server; upstreams deserve better.
-        if settings.interval < 60, !loopback {
+        if settings.interval < ConfigLimits.interval.lowerBound, !loopback {
             throw error(section.entries.first(where: { $0.key == "interval" })?.line ?? section.line,
                         "interval in [\(section.name)] is under 1 minute (allowed only for loopback hosts)")
         }
     }
 }
 
-extension ConfigValue {
-    /// "250ms", "1s", "0"; in milliseconds.
-    public static func milliseconds(_ text: String) -> Int? {
-        let value = text.trimmed.lowercased()
-        if value == "0" { return 0 }
-        if value.hasSuffix("ms"), let number = Int(value.dropLast(2)), number >= 0 { return number }
-        return duration(value).map { $0 * 1_000 }
-    }
-}

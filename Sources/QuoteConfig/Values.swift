@@ -1,4 +1,5 @@
-/// Parsers for configuration values. Each returns nil when the text is not valid.
+/// Parsers for configuration values. Each returns nil when the text is not valid,
+/// including when its number does not fit: nothing read here can overflow.
 public enum ConfigValue {
     /// "30s", "5m", "1h", "1d", or combinations such as "1h30m"; in seconds.
     public static func duration(_ text: String) -> Int? {
@@ -21,7 +22,9 @@ public enum ConfigValue {
             }
             let (product, overflow) = value.multipliedReportingOverflow(by: unit)
             guard !overflow else { return nil }
-            total += product
+            let (sum, sumOverflow) = total.addingReportingOverflow(product)
+            guard !sumOverflow else { return nil }
+            total = sum
             number = ""
             sawUnit = true
         }
@@ -37,8 +40,31 @@ public enum ConfigValue {
             multiplier = 1 << (10 * power)
             digits.removeLast()
         }
-        guard let value = Int(digits.trimmed), value > 0 else { return nil }
-        return value * multiplier
+        guard digits.trimmed.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(digits.trimmed), value > 0 else {
+            return nil
+        }
+        let (bytes, overflow) = value.multipliedReportingOverflow(by: multiplier)
+        return overflow ? nil : bytes
+    }
+
+    /// "250ms", "1s", "0"; in milliseconds.
+    public static func milliseconds(_ text: String) -> Int? {
+        let value = text.trimmed.lowercased()
+        if value == "0" { return 0 }
+        if value.hasSuffix("ms") {
+            let digits = value.dropLast(2)
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            return Int(digits)
+        }
+        guard let seconds = duration(value) else { return nil }
+        let (milliseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000)
+        return overflow ? nil : milliseconds
+    }
+
+    /// A whole number written in plain digits (no sign, no spaces), or nil.
+    public static func count(_ text: String) -> Int? {
+        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int(text)
     }
 
     public static func bool(_ text: String) -> Bool? {
@@ -48,6 +74,26 @@ public enum ConfigValue {
         default: return nil
         }
     }
+}
+
+/// The allowed range of every numeric setting: the validator's only source, and what
+/// its messages (and the documentation) say.
+public enum ConfigLimits {
+    /// interval: 1 minute to 30 days (down to 1 s for loopback hosts: tests and local imitations).
+    public static let interval = 60...(30 * 86_400)
+    public static let loopbackInterval = 1...(30 * 86_400)
+    /// timeout, per request: 1 s to 10 minutes, whole seconds.
+    public static let timeout = 1...600
+    /// max_bytes: 1 KiB to 1 GiB.
+    public static let maxBytes = 1_024...(1 << 30)
+    /// pause between Breaking Bad requests: up to 1 minute, in milliseconds.
+    public static let pauseMilliseconds = 0...60_000
+    public static let knownStreak = 1...10_000
+    public static let requestBudget = 1...10_000
+    /// The longest `url` accepted.
+    public static let urlLength = 2_048
+    /// A Unix socket address holds at most 107 bytes of path (sun_path is 108, NUL included).
+    public static let socketPathBytes = 107
 }
 
 /// URL facts the configuration and the HTTP client both need, without Foundation.
@@ -69,6 +115,13 @@ public enum URLText {
         }
         guard !host.isEmpty, scheme == "http" || scheme == "https" else { return nil }
         return (scheme, host.lowercased())
+    }
+
+    /// Whether the URL carries user information (`user:password@`) before its host.
+    public static func hasUserInfo(_ url: String) -> Bool {
+        guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return false }
+        let authority = url[url.index(colon, offsetBy: 3)...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return authority.contains("@")
     }
 
     /// 127.0.0.0/8, ::1 and localhost: the only hosts allowed plain http without `allow_http`.

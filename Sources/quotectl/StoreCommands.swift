@@ -4,12 +4,13 @@ import QuoteStore
 let importCommand = Command(
     name: "import",
     overview: "Load a local JSON file in the custom-list format ([{id, category, text, source}]) as the list custom.NAME. The file is the whole list: importing it again changes nothing; quotes missing from a new version are removed. A malformed file changes nothing.",
-    usage: "import FILE --name NAME",
+    usage: "import FILE --name NAME [--max-bytes SIZE]",
     optionHelp: [
-        ("FILE", "The JSON file to read."),
+        ("FILE", "The JSON file to read (a regular file, or - for standard input)."),
         ("--name NAME", "The list's name (letters, digits, '-', '_', '.'); its quotes are source custom.NAME."),
+        ("--max-bytes SIZE", "Refuse a file larger than this (default 64M, at most 1G): reading stops at the cap."),
     ],
-    options: ["--name"], flags: [],
+    options: ["--name", "--max-bytes"], flags: [],
     run: { arguments, context in
         let file = try arguments.requirePositionals(["FILE"], command: "import")[0]
         guard let name = arguments.value("--name") else { throw UsageError(message: "missing --name NAME", command: "import") }
@@ -17,9 +18,16 @@ let importCommand = Command(
             throw UsageError(message: "'\(name)' is not a valid list name (letters, digits, '-', '_', '.'; at most 64)",
                              command: "import")
         }
+        var limit = importDefaultLimit
+        if let text = arguments.value("--max-bytes") {
+            guard let size = ConfigValue.size(text), ConfigLimits.maxBytes.contains(size) else {
+                throw UsageError(message: "--max-bytes takes a size from 1K to 1G (such as 64M), not '\(text)'", command: "import")
+            }
+            limit = size
+        }
         let bytes: [UInt8]
         do throws(FileError) {
-            bytes = try FileReader.read(file)
+            bytes = file == "-" ? try FileReader.readStandardInput(limit: limit) : try FileReader.read(file, limit: limit)
         } catch {
             Output.error("\(error); nothing imported")
             return error.exitCode
@@ -58,6 +66,10 @@ let importCommand = Command(
                     + "\(counts.removed) removed, \(counts.unchanged) unchanged)")
         return 0
     })
+
+/// The largest file `import` reads unless told otherwise: the whole file is held in memory
+/// while it is checked, so the cap is also the bound on memory (--max-bytes raises it).
+let importDefaultLimit = 64 << 20
 
 let exportCommand = Command(
     name: "export",

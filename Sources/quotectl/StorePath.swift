@@ -23,7 +23,7 @@ enum StorePath {
         if let home = Path.environment("HOME") { return home }
         // No getpwuid: in a fully static binary it would need glibc's NSS modules at run time.
         let uid = String(getuid())
-        if let passwd = try? FileReader.read("/etc/passwd") {
+        if let passwd = try? FileReader.read("/etc/passwd", limit: 16 << 20) {
             for line in String(decoding: passwd, as: UTF8.self).split(separator: "\n") {
                 let fields = line.split(separator: ":", omittingEmptySubsequences: false)
                 if fields.count >= 6, fields[2] == uid { return String(fields[5]) }

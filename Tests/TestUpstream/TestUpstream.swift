@@ -38,6 +38,11 @@ public final class TestUpstream: @unchecked Sendable {
         case reset
         /// Waits this long before answering.
         case delay(seconds: Double)
+        /// A body that never ends: the head has no Content-Length, the body (if any) is sent,
+        /// then filler bytes follow until the client goes away (chunked, or close-delimited).
+        case endless(chunked: Bool)
+        /// Sends the body one byte at a time, this many seconds apart.
+        case trickle(secondsPerByte: Double)
     }
 
     public struct Response: Sendable {
@@ -172,6 +177,10 @@ public final class TestUpstream: @unchecked Sendable {
         default:
             break
         }
+        if case .endless(let chunked) = response.behaviour {
+            sendEndless(response, chunked: chunked, on: connection)
+            return
+        }
         var text = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
         var hasLength = false
         for (name, value) in response.headers {
@@ -186,11 +195,44 @@ public final class TestUpstream: @unchecked Sendable {
         } else if request.method != "HEAD" {
             bytes += response.body
         }
+        if case .trickle(let pause) = response.behaviour {
+            let head = bytes.count - response.body.count
+            guard write(Array(bytes[..<head]), to: connection) else { return }
+            for byte in response.body {
+                Thread.sleep(forTimeInterval: pause)
+                guard write([byte], to: connection) else { return }
+            }
+            return
+        }
+        _ = write(bytes, to: connection)
+    }
+
+    private func write(_ bytes: [UInt8], to connection: Int32) -> Bool {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if count <= 0 { return }
+            if count <= 0 { return false }
             sent += count
+        }
+        return true
+    }
+
+    /// At most 8 GiB or 120 s, so a client that never stops reading cannot keep a test alive forever.
+    private func sendEndless(_ response: Response, chunked: Bool, on connection: Int32) {
+        var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
+        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+        head += chunked ? "Transfer-Encoding: chunked\r\n\r\n" : "Connection: close\r\n\r\n"
+        func frame(_ bytes: [UInt8]) -> [UInt8] {
+            chunked ? Array((String(bytes.count, radix: 16) + "\r\n").utf8) + bytes + [13, 10] : bytes
+        }
+        guard write(Array(head.utf8), to: connection) else { return }
+        if !response.body.isEmpty, !write(frame(response.body), to: connection) { return }
+        let filler = frame([UInt8](repeating: UInt8(ascii: " "), count: 65_536))
+        let started = Date()
+        var total = 0
+        while total < 8 << 30, Date().timeIntervalSince(started) < 120 {
+            guard write(filler, to: connection) else { return }
+            total += filler.count
         }
     }
 

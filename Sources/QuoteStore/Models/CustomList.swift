@@ -2,9 +2,6 @@
 /// `[{"id": Int, "category": String, "text": String, "source": String}]`,
 /// where `source` is the author. Shared by `quotectl import` and the sync engine.
 public enum CustomList {
-    /// The most characters a quote may have; longer ones are rejected as not quotes.
-    public static let maximumTextLength = 10_000
-
     public struct Problem: Equatable, Sendable, CustomStringConvertible {
         /// 1-based position in the array.
         public let record: Int
@@ -155,8 +152,9 @@ public enum RecordText {
             throw FieldProblem(reason: "\"\(field)\" must be a string, found \(value.kindName)")
         }
         let trimmed = trim(text)
-        if trimmed.utf8.count > CustomList.maximumTextLength, trimmed.count > CustomList.maximumTextLength {
-            throw FieldProblem(reason: "\"\(field)\" is longer than \(CustomList.maximumTextLength) characters")
+        // Bytes bound code points from above: most texts are decided without counting.
+        if trimmed.utf8.count > QuoteText.maximumLength, QuoteText.length(trimmed) > QuoteText.maximumLength {
+            throw FieldProblem(reason: "\"\(field)\" is longer than \(QuoteText.maximumLength) characters")
         }
         return trimmed.isEmpty ? nil : trimmed
     }

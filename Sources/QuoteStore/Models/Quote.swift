@@ -50,8 +50,8 @@ public struct Quote: Equatable, Sendable {
         return hasher.signed
     }
 
-    /// Length in characters, as a reader counts them.
-    public var length: Int { text.count }
+    /// Length in characters as QuoteText counts them (the `length` column, `--max-length`).
+    public var length: Int { QuoteText.length(text) }
 
     /// One line of `--json` output.
     public var json: String {
@@ -85,4 +85,15 @@ public enum LanguageGuess {
         }
         return latin ? "en" : nil
     }
+}
+
+/// THE definition of a quote's length, shared by the record check, the table's CHECK
+/// (`length(text) BETWEEN 1 AND 10000` in Migrations/0001), the `length` column and
+/// `--max-length`: Unicode code points, which is what SQLite's length() counts. Counting
+/// graphemes instead let "e" + U+0301 x 6,000 pass the check and then fail the CHECK,
+/// taking its whole list down with it.
+public enum QuoteText {
+    public static let maximumLength = 10_000
+
+    public static func length(_ text: String) -> Int { text.unicodeScalars.count }
 }

@@ -14,17 +14,26 @@ public struct FileError: Error, CustomStringConvertible, Equatable {
 
 /// Reads whole files with open(2)/read(2): quotectl stays free of Foundation.
 public enum FileReader {
-    public static func read(_ path: String, limit: Int = 1 << 31) throws(FileError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    /// Reads a regular file of at most `limit` bytes. Anything else (a FIFO, a device,
+    /// a folder) is refused without blocking: a FIFO given as a file would otherwise hang,
+    /// /dev/zero would never end. The cap holds while reading, whatever fstat said.
+    public static func read(_ path: String, limit: Int) throws(FileError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else { throw failure(path) }
         defer { close(descriptor) }
         var status = stat()
-        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
-            throw FileError(path: path, reason: "is a folder, not a file", code: EISDIR)
+        guard fstat(descriptor, &status) == 0 else { throw failure(path) }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw FileError(path: path, reason: "is a folder, not a file", code: EISDIR)
+        default: throw FileError(path: path, reason: "not a regular file (a pipe, socket or device)", code: EINVAL)
         }
+        if Int(status.st_size) > limit { throw tooLarge(path, limit) }
+        // Back to blocking reads: O_NONBLOCK was only there so that open() could not wait.
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(max(Int(status.st_size), 0) + 1)
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        bytes.reserveCapacity(Int(status.st_size) + 1)
+        var chunk = [UInt8](repeating: 0, count: min(1 << 20, limit + 1))
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
@@ -32,16 +41,47 @@ public enum FileReader {
                 throw failure(path)
             }
             if count == 0 { break }
+            guard count <= limit - bytes.count else { throw tooLarge(path, limit) }
             bytes.append(contentsOf: chunk[0..<count])
-            if bytes.count > limit {
-                throw FileError(path: path, reason: "larger than \(limit) bytes", code: EFBIG)
-            }
         }
         return bytes
+    }
+
+    /// Standard input (a pipe, a terminal or a redirected file), up to `limit` bytes:
+    /// reading stops at the cap, so `< /dev/zero` costs `limit` bytes of memory, not more.
+    public static func readStandardInput(limit: Int) throws(FileError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure("standard input")
+            }
+            if count == 0 { return bytes }
+            guard count <= limit - bytes.count else { throw tooLarge("standard input", limit) }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// "larger than 1 MiB" rather than a byte count when the limit is a round size.
+    static func tooLarge(_ path: String, _ limit: Int) -> FileError {
+        FileError(path: path, reason: "larger than \(ByteCount.describe(limit))", code: EFBIG)
     }
 
     private static func failure(_ path: String) -> FileError {
         let code = errno
         return FileError(path: path, reason: String(cString: strerror(code)).lowercased(), code: code)
+    }
+}
+
+/// Sizes as people write them.
+public enum ByteCount {
+    /// 1048576 -> "1 MiB", 1536 -> "1536 bytes".
+    public static func describe(_ bytes: Int) -> String {
+        for (unit, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] where bytes >= 1 << shift && bytes % (1 << shift) == 0 {
+            return "\(bytes >> shift) \(unit)"
+        }
+        return "\(bytes) bytes"
     }
 }

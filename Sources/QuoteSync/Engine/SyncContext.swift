@@ -71,12 +71,9 @@ public final class SyncContext {
             let response = try await client.send(request)
             await gate.release(host, remainingHeader: response.header("remaining-req"))
             return response
-        } catch let failure as HTTPFailure {
-            await gate.release(host, remainingHeader: nil)
-            throw SourceFailure(failure.description)
         } catch {
             await gate.release(host, remainingHeader: nil)
-            throw SourceFailure(error is CancellationError ? "cancelled" : "\(error)")
+            throw SourceFailure(error.description)
         }
     }
 

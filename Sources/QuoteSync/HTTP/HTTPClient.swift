@@ -1,202 +1,280 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import CCurl
+import Dispatch
 import QuoteConfig
+import Synchronization
 
-/// HTTP over URLSession, with the rules every upstream gets: an ephemeral session
-/// with no cache (the shared one writes under $HOME), whole-second timeouts, a size
-/// cap enforced while receiving, at most 5 redirects, https unless loopback (or
-/// allow_http), `User-Agent: quoted/<version>`, and never an `Origin` header.
-/// Proxies come from the standard environment variables (libcurl reads them).
-public final class HTTPClient: NSObject, @unchecked Sendable {
+/// HTTP through libcurl, with the rules every upstream gets: a size cap on the bytes
+/// received AND on the bytes decoded (a gzip bomb is stopped as soon as it inflates past
+/// `maxBytes`, not after), a timeout on the whole request, http and https only, at most
+/// 5 redirects (each checked: https unless loopback or allow_http), `User-Agent:
+/// quoted/<version>`, no cookies, no cache, never an `Origin` header. Proxies come from
+/// the standard environment variables (libcurl reads them).
+///
+/// libcurl rather than URLSession: URLSession buffers ahead of its delegate and inflates
+/// gzip before anyone can count, so a 2 MB bomb reached 6.4 GB of memory; libcurl hands
+/// every decoded chunk to a callback that can stop the transfer, and it spares `quoted`
+/// the statically linked FoundationNetworking.
+public final class HTTPClient: Sendable {
     public static let maximumRedirects = 5
+    /// The most header bytes one response may carry (libcurl alone allows 100 KiB per line).
+    public static let maximumHeaderBytes = 64 << 10
     public let userAgent: String
-
-    private var session: URLSession!
-    private let lock = NSLock()
-    private var transfers: [Int: Transfer] = [:]
-
-    /// The state of one request in flight; guarded by `lock`.
-    private final class Transfer {
-        let request: HTTPRequest
-        let continuation: CheckedContinuation<HTTPResponse, Error>
-        var body: [UInt8] = []
-        var redirects = 0
-        var failure: HTTPFailure?
-
-        init(request: HTTPRequest, continuation: CheckedContinuation<HTTPResponse, Error>) {
-            self.request = request
-            self.continuation = continuation
-        }
-    }
+    /// Easy handles between requests: each keeps its connections, so a run of requests
+    /// to one host (Breaking Bad's sampling) reuses one connection.
+    private let idleHandles = Mutex<[CurlHandle]>([])
 
     public init(userAgent: String = "quoted/\(QuotedVersion.current)") {
+        _ = curlInitialised
         self.userAgent = userAgent
-        super.init()
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.httpMaximumConnectionsPerHost = 2
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
     }
-
-    deinit { session.invalidateAndCancel() }
 
     /// Sends `request` and returns the response, whatever its status; throws only
     /// when there is no complete response.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard let url = URL(string: request.url), let parts = URLText.schemeAndHost(request.url) else {
-            throw HTTPFailure.invalidURL(request.url)
+    public func send(_ request: HTTPRequest) async throws(HTTPFailure) -> HTTPResponse {
+        var url = request.url
+        try Self.checkTarget(url, allowHTTP: request.allowHTTP)
+        var redirects = 0
+        while true {
+            let outcome = try await perform(request, url: url)
+            guard [301, 302, 303, 307, 308].contains(outcome.response.status), let target = outcome.redirect else {
+                return outcome.response
+            }
+            redirects += 1
+            if redirects > Self.maximumRedirects { throw .tooManyRedirects(Self.maximumRedirects) }
+            try Self.checkTarget(target, allowHTTP: request.allowHTTP)
+            url = target
         }
-        if parts.scheme == "http", !request.allowHTTP, !URLText.isLoopback(host: parts.host) {
-            throw HTTPFailure.insecure(request.url)
+    }
+
+    /// http(s) only, no credentials in the URL, and plain http only to loopback unless allowed.
+    static func checkTarget(_ url: String, allowHTTP: Bool) throws(HTTPFailure) {
+        guard let parts = URLText.schemeAndHost(url), !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
+            throw .invalidURL(url)
         }
-        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData,
-                                    timeoutInterval: TimeInterval(max(1, request.timeout)))
-        urlRequest.setValue(userAgent, forHTTPHeaderField: "User-Agent")
-        urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
-        for (name, value) in request.headers where name.lowercased() != "origin" {
-            urlRequest.setValue(value, forHTTPHeaderField: name)
-        }
-        let task = session.dataTask(with: urlRequest)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                lock.withLock { transfers[task.taskIdentifier] = Transfer(request: request, continuation: continuation) }
-                task.resume()
-                // URLSession's own timeout counts idle time only; this one bounds the whole request.
-                DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(max(1, request.timeout))) { [weak self] in
-                    self?.fail(task, with: .timedOut(seconds: max(1, request.timeout)))
+        if URLText.hasUserInfo(url) { throw .invalidURL(url) }
+        if parts.scheme == "http", !allowHTTP, !URLText.isLoopback(host: parts.host) { throw .insecure(url) }
+    }
+
+    private struct Outcome {
+        var response: HTTPResponse
+        var redirect: String?
+    }
+
+    /// One request without following redirects, on a thread of its own (libcurl blocks).
+    private func perform(_ request: HTTPRequest, url: String) async throws(HTTPFailure) -> Outcome {
+        let cancel = CancelFlag()
+        let result: Result<Outcome, HTTPFailure> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(returning: self.transfer(request, url: url, cancel: cancel))
                 }
             }
         } onCancel: {
-            task.cancel()
+            cancel.set()
         }
+        return try result.get()
     }
 
-    /// Marks a transfer still in flight as failed and stops it.
-    private func fail(_ task: URLSessionTask, with failure: HTTPFailure) {
-        let stillRunning = lock.withLock { () -> Bool in
-            guard let transfer = transfers[task.taskIdentifier] else { return false }
-            if transfer.failure == nil { transfer.failure = failure }
-            return true
+    private func transfer(_ request: HTTPRequest, url: String, cancel: CancelFlag) -> Result<Outcome, HTTPFailure> {
+        guard let handle = takeHandle() else { return .failure(.connection("cannot start libcurl")) }
+        let state = TransferState(maxBytes: request.maxBytes, cancel: cancel)
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        defer {
+            curl_slist_free_all(headerList)
+            giveBack(handle)
         }
-        if stillRunning { task.cancel() }
+        for line in ["Accept: application/json"] + request.headers.compactMap(Self.headerLine) {
+            headerList = curl_slist_append(headerList, line)
+        }
+        let context = Unmanaged.passUnretained(state).toOpaque()
+        let timeoutMilliseconds = max(1, request.timeout).multipliedReportingOverflow(by: 1_000)
+        let pointer = handle.pointer
+        var setup = [
+            quoted_curl_set_string(pointer, CURLOPT_URL, url),
+            quoted_curl_set_string(pointer, CURLOPT_PROTOCOLS_STR, "http,https"),
+            quoted_curl_set_long(pointer, CURLOPT_NOSIGNAL, 1),
+            quoted_curl_set_long(pointer, CURLOPT_FOLLOWLOCATION, 0),
+            quoted_curl_set_long(pointer, CURLOPT_TIMEOUT_MS, timeoutMilliseconds.overflow ? Int.max : timeoutMilliseconds.partialValue),
+            quoted_curl_set_string(pointer, CURLOPT_USERAGENT, userAgent),
+            quoted_curl_set_list(pointer, CURLOPT_HTTPHEADER, headerList),
+            // Only the encodings we can bound: each decoded chunk passes the write callback's count.
+            quoted_curl_set_string(pointer, CURLOPT_ACCEPT_ENCODING, "gzip, deflate"),
+            // An announced length over the cap is refused before any body byte arrives.
+            quoted_curl_set_offset(pointer, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxBytes)),
+            quoted_curl_set_data_callback(pointer, CURLOPT_WRITEFUNCTION, receiveBody),
+            quoted_curl_set_pointer(pointer, CURLOPT_WRITEDATA, context),
+            quoted_curl_set_data_callback(pointer, CURLOPT_HEADERFUNCTION, receiveHeader),
+            quoted_curl_set_pointer(pointer, CURLOPT_HEADERDATA, context),
+            quoted_curl_set_progress_callback(pointer, watchProgress),
+            quoted_curl_set_pointer(pointer, CURLOPT_XFERINFODATA, context),
+        ]
+        setup.removeAll { $0 == CURLE_OK }
+        if let problem = setup.first { return .failure(.connection("libcurl: \(String(cString: curl_easy_strerror(problem)))")) }
+
+        let code = withExtendedLifetime(state) { curl_easy_perform(pointer) }
+        if let failure = state.failure { return .failure(failure) }
+        if code != CURLE_OK { return .failure(Self.failure(for: code, state: state, timeout: request.timeout)) }
+        var status = 0
+        _ = quoted_curl_get_long(pointer, CURLINFO_RESPONSE_CODE, &status)
+        var location: UnsafePointer<CChar>?
+        _ = quoted_curl_get_string(pointer, CURLINFO_REDIRECT_URL, &location)
+        let response = HTTPResponse(status: status, headers: state.headers, body: state.body)
+        return .success(Outcome(response: response, redirect: location.map { String(cString: $0) }))
     }
 
-    private func transfer(_ task: URLSessionTask) -> Transfer? {
-        lock.withLock { transfers[task.taskIdentifier] }
+    /// "Name: value", or nil for a header that would break the request (a stored ETag
+    /// came from an upstream: a line break in it must not add headers of its own).
+    static func headerLine(_ header: (key: String, value: String)) -> String? {
+        guard header.key.lowercased() != "origin",
+              !(header.key + header.value).unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }),
+              !header.key.contains(":") else { return nil }
+        return header.key + ": " + header.value
+    }
+
+    private func takeHandle() -> CurlHandle? {
+        if let handle = idleHandles.withLock({ $0.popLast() }) {
+            curl_easy_reset(handle.pointer)
+            return handle
+        }
+        return CurlHandle()
+    }
+
+    private func giveBack(_ handle: CurlHandle) {
+        idleHandles.withLock { if $0.count < 4 { $0.append(handle) } }
+    }
+
+    static func failure(for code: CURLcode, state: TransferState, timeout: Int) -> HTTPFailure {
+        let reason = String(cString: curl_easy_strerror(code))
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT: return .timedOut(seconds: timeout)
+        case CURLE_COULDNT_CONNECT: return .connection("connection refused")
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: return .connection("host not found")
+        case CURLE_FILESIZE_EXCEEDED: return .tooLarge(limit: state.maxBytes)
+        case CURLE_PARTIAL_FILE: return .truncated(received: state.body.count, expected: state.announcedLength)
+        case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR:
+            return .connection("connection lost before the response was complete")
+        case CURLE_BAD_CONTENT_ENCODING: return .connection("the compressed body is damaged")
+        case CURLE_WEIRD_SERVER_REPLY: return .connection("bad server response")
+        case CURLE_ABORTED_BY_CALLBACK: return .cancelled
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT: return .connection("invalid URL (\(reason))")
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR,
+             CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
+            return .connection("TLS failure: \(reason)")
+        default: return .connection(reason)
+        }
     }
 }
 
-extension HTTPClient: URLSessionDataDelegate {
-    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let transfer = transfer(dataTask) else { return }
-        let tooLarge = lock.withLock { () -> Bool in
-            transfer.body.append(contentsOf: data)
-            if transfer.body.count > transfer.request.maxBytes {
-                transfer.failure = .tooLarge(limit: transfer.request.maxBytes)
-                return true
-            }
+/// libcurl's process-wide set-up, once, before the first handle (it is not thread-safe).
+private let curlInitialised: Void = {
+    _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+}()
+
+/// One CURL easy handle. @unchecked Sendable: a handle is used by one transfer at a time
+/// (taken from and returned to the client's pool under its lock), which is libcurl's rule.
+private final class CurlHandle: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
+
+    init?() {
+        guard let pointer = curl_easy_init() else { return nil }
+        self.pointer = pointer
+    }
+
+    deinit { curl_easy_cleanup(pointer) }
+}
+
+/// Set by a task's cancellation, read by libcurl's progress callback on the transfer's thread.
+final class CancelFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .relaxed) }
+    var isSet: Bool { value.load(ordering: .relaxed) }
+}
+
+/// What libcurl's callbacks collect during one transfer. Touched only on the thread
+/// running curl_easy_perform, then handed over when it returns.
+final class TransferState {
+    let maxBytes: Int
+    let cancel: CancelFlag
+    var body: [UInt8] = []
+    var headers: [String: String] = [:]
+    var headerBytes = 0
+    var announcedLength = 0
+    var failure: HTTPFailure?
+
+    init(maxBytes: Int, cancel: CancelFlag) {
+        self.maxBytes = maxBytes
+        self.cancel = cancel
+    }
+
+    /// Records one header line; a new status line (after a 1xx) starts the headers afresh.
+    func header(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        headerBytes += bytes.count
+        guard headerBytes <= HTTPClient.maximumHeaderBytes else {
+            failure = .connection("response headers larger than \(HTTPClient.maximumHeaderBytes) bytes")
             return false
         }
-        // Stop receiving at once rather than buffering an unbounded body.
-        if tooLarge { dataTask.cancel() }
+        let line = String(decoding: bytes, as: UTF8.self)
+        if line.hasPrefix("HTTP/") {
+            headers = [:]
+            return true
+        }
+        guard let colon = line.firstIndex(of: ":") else { return true }
+        let name = line[..<colon].lowercased()
+        let value = line[line.index(after: colon)...].trimmingASCIIWhitespace()
+        headers[name] = value
+        if name == "content-length", let length = Int(value), length > 0 {
+            announcedLength = length
+            // One allocation of the announced size, never more than the cap (the number is the server's word).
+            body.reserveCapacity(min(length, maxBytes))
+        }
+        return true
     }
 
-    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                           completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        if let transfer = transfer(dataTask) {
-            let expected = response.expectedContentLength
-            if expected > Int64(transfer.request.maxBytes) {
-                lock.withLock { transfer.failure = .tooLarge(limit: transfer.request.maxBytes) }
-                completionHandler(.cancel)
-                return
-            }
-            // One allocation of the announced size instead of repeated doubling (a big list's
-            // body would otherwise need up to twice its size while growing).
-            if expected > 0 { lock.withLock { transfer.body.reserveCapacity(Int(expected)) } }
+    func append(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count <= maxBytes - body.count else {
+            failure = .tooLarge(limit: maxBytes)
+            return false
         }
-        completionHandler(.allow)
+        body.append(contentsOf: bytes)
+        return true
     }
+}
 
-    public func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                           newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        guard let transfer = transfer(task) else { completionHandler(nil); return }
-        let target = request.url?.absoluteString ?? ""
-        let verdict: HTTPFailure? = lock.withLock {
-            transfer.redirects += 1
-            if transfer.redirects > Self.maximumRedirects { return .tooManyRedirects(Self.maximumRedirects) }
-            guard let parts = URLText.schemeAndHost(target) else { return .invalidURL(target) }
-            if parts.scheme == "http", !transfer.request.allowHTTP, !URLText.isLoopback(host: parts.host) {
-                return .insecure(target)
-            }
-            return nil
-        }
-        if let verdict {
-            lock.withLock { transfer.failure = verdict }
-            completionHandler(nil)
-            task.cancel()
-            return
-        }
-        var next = request
-        next.setValue(nil, forHTTPHeaderField: "Origin")
-        completionHandler(next)
+private func state(_ context: UnsafeMutableRawPointer?) -> TransferState {
+    Unmanaged<TransferState>.fromOpaque(context!).takeUnretainedValue()
+}
+
+/// Every decoded body chunk: counted against the cap before it is kept. Returning less
+/// than the chunk's size makes libcurl abort the transfer at once.
+private let receiveBody: quoted_curl_data_callback = { data, size, count, context in
+    let length = size * count
+    return state(context).append(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+}
+
+private let receiveHeader: quoted_curl_data_callback = { data, size, count, context in
+    let length = size * count
+    return state(context).header(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+}
+
+/// Called often during a transfer and about once a second when idle: stops a cancelled
+/// transfer, and one whose bytes on the wire passed the cap (whatever they decode to).
+private let watchProgress: quoted_curl_progress_callback = { context, _, downloaded, _, _ in
+    let transfer = state(context)
+    if transfer.cancel.isSet { return 1 }
+    if downloaded > curl_off_t(transfer.maxBytes) {
+        transfer.failure = .tooLarge(limit: transfer.maxBytes)
+        return 1
     }
+    return 0
+}
 
-    public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        guard let transfer = lock.withLock({ transfers.removeValue(forKey: task.taskIdentifier) }) else { return }
-        let (failure, body) = lock.withLock { () -> (HTTPFailure?, [UInt8]) in
-            defer { transfer.body = [] }  // hand the bytes over rather than keep a second reference
-            return (transfer.failure, transfer.body)
-        }
-        if let failure {
-            transfer.continuation.resume(throwing: failure)
-            return
-        }
-        if let error {
-            transfer.continuation.resume(throwing: Self.failure(for: error, timeout: transfer.request.timeout))
-            return
-        }
-        guard let response = task.response as? HTTPURLResponse else {
-            transfer.continuation.resume(throwing: HTTPFailure.connection("no HTTP response"))
-            return
-        }
-        var headers: [String: String] = [:]
-        for (name, value) in response.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
-        }
-        let expected = response.expectedContentLength
-        if expected >= 0, body.count < Int(expected), headers["content-encoding"] == nil {
-            transfer.continuation.resume(throwing: HTTPFailure.truncated(received: body.count, expected: Int(expected)))
-            return
-        }
-        transfer.continuation.resume(returning: HTTPResponse(status: response.statusCode, headers: headers, body: body))
-    }
-
-    static func failure(for error: Error, timeout: Int) -> HTTPFailure {
-        guard let urlError = error as? URLError else { return .connection(error.localizedDescription) }
-        switch urlError.code {
-        case .timedOut: return .timedOut(seconds: timeout)
-        case .cancelled: return .cancelled
-        case .networkConnectionLost: return .connection("connection lost before the response was complete")
-        case .cannotConnectToHost: return .connection("connection refused")
-        case .cannotFindHost, .dnsLookupFailed: return .connection("host not found")
-        case .notConnectedToInternet: return .connection("no network")
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
-            return .connection("TLS failure")
-        case .httpTooManyRedirects: return .tooManyRedirects(maximumRedirects)
-        case .badServerResponse: return .connection("bad server response")
-        case .unknown:
-            // libcurl's own failures (a body cut short, a reset) arrive here without a code.
-            return .connection("transfer failed: the connection broke before the response was complete")
-        default: return .connection("network error \(urlError.code.rawValue)")
-        }
+extension Substring {
+    func trimmingASCIIWhitespace() -> String {
+        var slice = self[...]
+        while let first = slice.first, first.isWhitespace { slice = slice.dropFirst() }
+        while let last = slice.last, last.isWhitespace { slice = slice.dropLast() }
+        return String(slice)
     }
 }
 

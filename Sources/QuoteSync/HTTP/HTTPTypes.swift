@@ -1,4 +1,3 @@
-import Foundation
 import QuoteConfig
 
 public struct HTTPRequest: Sendable {
@@ -53,7 +52,9 @@ public enum HTTPFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .insecure(let url): return "refusing plain http to \(URLText.redacted(url)) (use https or allow_http = true)"
         case .timedOut(let seconds): return "timed out after \(seconds) s"
         case .tooLarge(let limit): return "response larger than \(limit) bytes (max_bytes)"
-        case .truncated(let received, let expected): return "body truncated: \(received) of \(expected) bytes"
+        case .truncated(let received, let expected):
+            return "body truncated: the connection broke before the response was complete (\(received)"
+                + (expected > 0 ? " of \(expected) bytes)" : " bytes)")
         case .tooManyRedirects(let count): return "more than \(count) redirects"
         case .connection(let reason): return reason
         case .cancelled: return "cancelled"

@@ -1,0 +1,93 @@
+/// Compressed bodies for hostile-server tests, built by hand (no zlib here): a
+/// correct gzip of small text, and "bombs" that inflate enormous runs of one byte.
+public enum Compression {
+    /// `bytes` as a valid gzip member (stored, i.e. uncompressed, deflate blocks).
+    public static func gzip(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF]
+        out += storedBlocks(bytes)
+        out += littleEndian(crc32(bytes)) + littleEndian(UInt32(truncatingIfNeeded: bytes.count))
+        return out
+    }
+
+    /// A gzip member that inflates to about `inflatedBytes` bytes of "[" followed by spaces,
+    /// at about 1:160 (fixed-Huffman copies of 258 bytes). Its trailer is not checked by a
+    /// client that stops in time, so it carries none: a client that reads to the end fails.
+    public static func gzipBomb(inflatedBytes: Int) -> [UInt8] {
+        [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF] + repeatedRun(inflatedBytes)
+    }
+
+    /// The same as a zlib stream (Content-Encoding: deflate).
+    public static func deflateBomb(inflatedBytes: Int) -> [UInt8] {
+        [0x78, 0x9C] + repeatedRun(inflatedBytes)
+    }
+
+    /// One fixed-Huffman block: a literal ' ' then copies of (length 258, distance 1).
+    private static func repeatedRun(_ count: Int) -> [UInt8] {
+        var bits = BitWriter()
+        bits.write(1, count: 1)  // BFINAL
+        bits.write(1, count: 2)  // BTYPE = fixed Huffman (LSB first)
+        bits.writeHuffman(0x30 + 0x20, length: 8)  // literal 0x20: codes 0-143 are 00110000 + value
+        var produced = 1
+        while produced + 258 <= count {
+            bits.writeHuffman(0b1100_0101, length: 8)  // length code 285 = 258 bytes
+            bits.writeHuffman(0, length: 5)  // distance code 0 = 1 back
+            produced += 258
+        }
+        bits.writeHuffman(0, length: 7)  // end of block (code 256)
+        return bits.flushed
+    }
+
+    private struct BitWriter {
+        var bytes: [UInt8] = []
+        var current: UInt32 = 0
+        var used = 0
+
+        mutating func write(_ value: UInt32, count: Int) {
+            for index in 0..<count { push((value >> UInt32(index)) & 1) }
+        }
+
+        /// Huffman codes go most significant bit first.
+        mutating func writeHuffman(_ code: UInt32, length: Int) {
+            for index in stride(from: length - 1, through: 0, by: -1) { push((code >> UInt32(index)) & 1) }
+        }
+
+        private mutating func push(_ bit: UInt32) {
+            current |= bit << UInt32(used)
+            used += 1
+            if used == 8 {
+                bytes.append(UInt8(current))
+                current = 0
+                used = 0
+            }
+        }
+
+        var flushed: [UInt8] { used > 0 ? bytes + [UInt8(current)] : bytes }
+    }
+
+    private static func storedBlocks(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        var start = 0
+        repeat {
+            let end = min(bytes.count, start + 65_535)
+            let length = UInt16(end - start)
+            out.append(end == bytes.count ? 1 : 0)
+            out += [UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+            out += bytes[start..<end]
+            start = end
+        } while start < bytes.count
+        return out
+    }
+
+    private static func littleEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value & 0xFF), UInt8((value >> 8) & 0xFF), UInt8((value >> 16) & 0xFF), UInt8(value >> 24)]
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+}
