@@ -79,6 +79,9 @@ public struct Configuration: Sendable {
             case "daemon":
                 try reader.check(section, allowed: ["socket", "log_level"])
                 configuration.socketPath = try reader.path(section, "socket")
+                if let socket = configuration.socketPath, let entry = section.entries.first(where: { $0.key == "socket" }) {
+                    try reader.checkSocketPath(socket, line: entry.line)
+                }
                 if let level = section.entries.first(where: { $0.key == "log_level" }) {
                     guard ["error", "warning", "info", "debug"].contains(level.value) else {
                         throw reader.error(level.line, "log_level must be error, warning, info or debug, not '\(level.value)'")
@@ -104,6 +107,10 @@ public struct Configuration: Sendable {
             }
         }
         configuration.sources = customLists + configuration.sources
+        if let socket = configuration.socketPath, let store = configuration.storePath, socket == store {
+            throw reader.error(ini.sections.first { $0.name == "daemon" }?.line ?? 0,
+                               "[daemon] socket is the store's own path \(store): the socket needs a path of its own")
+        }
         return configuration
     }
 }

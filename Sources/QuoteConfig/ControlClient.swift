@@ -4,6 +4,8 @@ import Glibc
 public final class ControlClient {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
+    /// A reply already read (by `connect(sending:)`), handed out first.
+    private var peeked: ControlReply?
 
     public enum Failure: Error, Equatable, Sendable {
         /// Nothing listens there (no daemon running): fall back to syncing directly.
@@ -17,21 +19,11 @@ public final class ControlClient {
     public init(path: String, timeout: Int = 0) throws(Failure) {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .broken("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+        guard var address = UnixSocketAddress(path) else {
             close(fd)
             throw .broken("socket path too long: \(path)")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in bytes.enumerated() { raw[index] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let connected = address.connect(fd)
         if connected != 0 {
             let code = errno
             close(fd)
@@ -62,6 +54,28 @@ public final class ControlClient {
 
     deinit { close(descriptor) }
 
+    /// Connects to the first candidate where a daemon answers and sends `request`. A daemon
+    /// that is flooded answers "busy": that is retried, with growing pauses, for about
+    /// `patience` seconds. Nil when no daemon runs.
+    public static func connect(sending request: ControlRequest, candidates: [String], timeout: Int = 0,
+                               patience: Double = 3) throws(Failure) -> ControlClient? {
+        var waited = 0.0
+        var pause = 0.05
+        while true {
+            guard let client = try connectToDaemon(candidates: candidates, timeout: timeout) else { return nil }
+            try client.send(request)
+            let first = try client.nextReply()
+            if let first, first.kind == "error", first.text.hasPrefix("busy"), waited < patience {
+                usleep(useconds_t(pause * 1_000_000))
+                waited += pause
+                pause = min(pause * 2, 0.5)
+                continue
+            }
+            client.peeked = first
+            return client
+        }
+    }
+
     public func send(_ request: ControlRequest) throws(Failure) {
         let bytes = Array((request.line + "\n").utf8)
         var sent = 0
@@ -79,6 +93,10 @@ public final class ControlClient {
 
     /// The next reply line, or nil when the daemon closed the connection.
     public func nextReply() throws(Failure) -> ControlReply? {
+        if let reply = peeked {
+            peeked = nil
+            return reply
+        }
         while true {
             if let newline = buffer.firstIndex(of: 10) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)

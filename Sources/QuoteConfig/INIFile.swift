@@ -24,9 +24,12 @@ public struct INIFile: Sendable {
     public init(parsing text: String) throws(SyntaxError) {
         sections = []
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Editors write a byte-order mark and CRLF line ends; Swift keeps "\r\n" as ONE
+        // Character, so lines are split on both rather than on "\n" alone.
+        let body = text.hasPrefix("\u{FEFF}") ? Substring(text.dropFirst()) : Substring(text)
+        for rawLine in body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             lineNumber += 1
-            let line = Self.stripComment(Substring(rawLine)).trimmed
+            let line = Self.stripComment(rawLine).trimmed
             if line.isEmpty { continue }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]"), line.count > 2 else {

@@ -27,6 +27,15 @@ struct SectionReader {
         return entry.value
     }
 
+    /// A socket path must fit a Unix socket address, and may only replace a socket:
+    /// the daemon removes a stale socket there before listening, never anything else.
+    func checkSocketPath(_ path: String, line: Int) throws(ConfigError) {
+        guard path.utf8.count <= ConfigLimits.socketPathBytes else {
+            throw error(line, "socket path is \(path.utf8.count) bytes; a Unix socket path holds at most \(ConfigLimits.socketPathBytes)")
+        }
+        if let problem = SocketPath.problem(path) { throw error(line, problem) }
+    }
+
     func apply(_ section: INIFile.Section, to settings: inout SourceSettings) throws(ConfigError) {
         try check(section, allowed: Self.commonKeys.union(Self.keysByKind[settings.kind] ?? []))
         settings.line = section.line

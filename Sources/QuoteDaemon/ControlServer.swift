@@ -1,6 +1,8 @@
 import CSystem
 import Foundation
 import QuoteConfig
+import QuoteStore
+import Synchronization
 
 /// Writes reply lines to one control client. Writes after the client left are dropped.
 public final class ReplyWriter: @unchecked Sendable {
@@ -18,9 +20,13 @@ public final class ReplyWriter: @unchecked Sendable {
             let bytes = Array((reply.line + "\n").utf8)
             var sent = 0
             while sent < bytes.count {
-                let count = bytes[sent...].withUnsafeBytes { Foundation.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                // Never blocks: a client that does not read its replies (the socket buffer,
+                // about 200 KB, is full) is dropped rather than allowed to stall the daemon.
+                let count = bytes[sent...].withUnsafeBytes {
+                    Foundation.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                }
                 if count < 0 && errno == EINTR { continue }
-                if count <= 0 { closed = true; return }  // the client went away: stop writing, nothing else
+                if count <= 0 { closed = true; return }  // gone or not reading: stop writing, nothing else
                 sent += count
             }
         }
@@ -49,9 +55,14 @@ public final class ReplyWriter: @unchecked Sendable {
 }
 
 /// The control socket: a Unix stream socket (mode 0660) speaking ControlRequest.
-/// Each client gets its own thread for reading its one request line; a client
-/// that says nothing is dropped after `idleTimeout`; an oversized or malformed
-/// request gets an error reply; peers are checked with SO_PEERCRED.
+///
+/// One thread polls the listener and every connection still sending its request, so a
+/// slow client costs a slot, not a thread. Each connection has ONE deadline for its
+/// whole request line (`idleTimeout` after it was accepted: a client trickling a byte
+/// every few seconds is dropped all the same); at most `maximumPending` connections
+/// may be waiting for their request at once, and when a new one arrives beyond that,
+/// the oldest waiting one is dropped to make room, so idle clients can never lock out a
+/// well-behaved one. Peers are checked with SO_PEERCRED once their request is read.
 public final class ControlServer: @unchecked Sendable {
     public typealias Handler = @Sendable (ControlRequest, ReplyWriter) async -> Void
 
@@ -60,19 +71,35 @@ public final class ControlServer: @unchecked Sendable {
     private let logger: Logger
     private let handler: Handler
     private let idleTimeout: Int
-    private var listener: Int32 = -1
+    /// The listener and the stop pipe; written by start() before the loop starts and by
+    /// stop() under the lock.
     private let lock = NSLock()
-    private var activeClients = 0
-    static let maximumClients = 64
+    private var listener: Int32 = -1
+    private var wakeWriter: Int32 = -1
+    static let maximumPending = 64
+    /// Requests being answered at once (a `sync` waits for its syncs): beyond this, "busy".
+    static let maximumAnswering = 256
+    private let answering = ManagedCounter()
 
     public enum StartError: Error, CustomStringConvertible {
         case alreadyRunning(String)
+        case notASocket(String)
         case system(String)
 
         public var description: String {
             switch self {
             case .alreadyRunning(let path): return "another quoted answers on \(path)"
+            case .notASocket(let problem): return problem
             case .system(let message): return message
+            }
+        }
+
+        /// sysexits: 78 for a path the configuration got wrong, 75 when another daemon runs, else 71.
+        public var exitCode: Int32 {
+            switch self {
+            case .alreadyRunning: return 75
+            case .notASocket: return 78
+            case .system: return 71
             }
         }
     }
@@ -85,107 +112,155 @@ public final class ControlServer: @unchecked Sendable {
         self.handler = handler
     }
 
-    /// Binds and starts accepting on a thread of its own.
+    /// Binds and starts serving on a thread of its own.
     public func start() throws(StartError) {
-        let folder = (path as NSString).deletingLastPathComponent
-        if !FileManager.default.fileExists(atPath: folder) {
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o750])
-            } catch {
-                throw .system("cannot create \(folder): \(error.localizedDescription)")
-            }
-        }
-        if FileManager.default.fileExists(atPath: path) {
+        let folder = Path.parent(of: path)
+        if let problem = Path.makeDirectories(folder) { throw .system(problem) }
+        // Only a socket is ever replaced (lstat: a link is not followed): a path that names
+        // the store, or any other file, is a configuration mistake, not something to delete.
+        if let problem = SocketPath.problem(path) { throw .notASocket(problem) }
+        if Path.exists(path) {
             // A live daemon answers; a stale socket from a crash is removed.
             if (try? ControlClient(path: path)) != nil { throw .alreadyRunning(path) }
             unlink(path)
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw .system("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { close(fd); throw .system("socket path too long: \(path)") }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        guard var address = UnixSocketAddress(path) else {
+            close(fd)
+            throw .notASocket("socket path too long (\(path.utf8.count) bytes, at most \(ConfigLimits.socketPathBytes)): \(path)")
         }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0 else {
+        guard address.bind(fd) == 0 else {
             let message = String(cString: strerror(errno))
             close(fd)
             throw .system("cannot listen on \(path): \(message)")
         }
         chmod(path, 0o660)
-        guard listen(fd, 64) == 0 else { close(fd); throw .system("listen: \(String(cString: strerror(errno)))") }
-        listener = fd
-        let thread = Thread { [self] in acceptLoop(fd) }
-        thread.name = "control-accept"
+        guard listen(fd, SOMAXCONN) == 0 else { close(fd); throw .system("listen: \(String(cString: strerror(errno)))") }
+        var wake: [Int32] = [-1, -1]
+        guard quoted_pipe_cloexec(&wake) == 0 else { close(fd); throw .system("pipe: \(String(cString: strerror(errno)))") }
+        lock.withLock {
+            listener = fd
+            wakeWriter = wake[1]
+        }
+        let wakeReader = wake[0]
+        let thread = Thread { [self] in serveLoop(listener: fd, wake: wakeReader) }
+        thread.name = "control-socket"
         thread.start()
     }
 
     public func stop() {
-        let fd = lock.withLock { () -> Int32 in
-            defer { listener = -1 }
-            return listener
+        let (fd, wake) = lock.withLock { () -> (Int32, Int32) in
+            defer { listener = -1; wakeWriter = -1 }
+            return (listener, wakeWriter)
         }
         guard fd >= 0 else { return }
-        shutdown(fd, Int32(SHUT_RDWR))
-        close(fd)
         unlink(path)
+        // The loop closes the listener and every pending connection when it sees this.
+        var byte: UInt8 = 1
+        _ = write(wake, &byte, 1)
+        close(wake)
     }
 
-    private func acceptLoop(_ fd: Int32) {
+    /// A connection still sending its request line.
+    private struct Pending {
+        let descriptor: Int32
+        let accepted: ContinuousClock.Instant
+        var line: [UInt8] = []
+    }
+
+    private func serveLoop(listener: Int32, wake: Int32) {
+        var pending: [Pending] = []
+        defer {
+            for connection in pending { close(connection.descriptor) }
+            close(listener)
+            close(wake)
+        }
+        let limit = Duration.seconds(idleTimeout)
         while true {
-            let client = quoted_accept_cloexec(fd)
+            var descriptors = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            descriptors += pending.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+            var timeout: Int32 = -1
+            if let oldest = pending.map(\.accepted).min() {
+                let left = oldest + limit - .now
+                timeout = left <= .zero ? 0 : Int32(clamping: left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            }
+            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+            if ready < 0 && errno != EINTR { logger.error("control socket: poll: \(String(cString: strerror(errno)))"); return }
+            if descriptors[0].revents != 0 { return }  // stop()
+
+            // Requests first: what arrived is read before anyone is evicted to make room.
+            var finished: [Int] = []
+            for index in pending.indices where descriptors[index + 2].revents != 0 {
+                if read(&pending[index]) { finished.append(index) }
+            }
+            let now = ContinuousClock.now
+            for index in pending.indices where !finished.contains(index) && now - pending[index].accepted >= limit {
+                let writer = ReplyWriter(descriptor: pending[index].descriptor)
+                writer.send("error", "no request within \(idleTimeout) s")
+                writer.finish(code: 64)
+                finished.append(index)
+            }
+            for index in finished.sorted(by: >) { pending.remove(at: index) }
+
+            if descriptors[1].revents != 0 { acceptAll(listener, into: &pending) }
+        }
+    }
+
+    /// Accepts every connection waiting; beyond `maximumPending`, the oldest waiting one goes.
+    private func acceptAll(_ listener: Int32, into pending: inout [Pending]) {
+        while true {
+            let client = quoted_accept_cloexec(listener)
             if client < 0 {
                 if errno == EINTR || errno == ECONNABORTED { continue }
-                return  // the listener was closed
+                return  // EAGAIN: nothing more waiting
             }
-            let admitted = lock.withLock { () -> Bool in
-                guard activeClients < Self.maximumClients else { return false }
-                activeClients += 1
-                return true
+            _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
+            if pending.count >= Self.maximumPending {
+                let evicted = pending.removeFirst()
+                logger.debug("control socket: dropped a client that sent no request in time to make room")
+                let writer = ReplyWriter(descriptor: evicted.descriptor)
+                writer.send("error", "busy: dropped to make room (send the request at once)")
+                writer.finish(code: 75)
             }
-            guard admitted else {
-                ReplyWriter(descriptor: client).send("error", "busy: too many clients")
-                close(client)
-                continue
-            }
-            let thread = Thread { [self] in serve(client) }
-            thread.start()
+            pending.append(Pending(descriptor: client, accepted: .now))
         }
     }
 
-    private func serve(_ client: Int32) {
-        let writer = ReplyWriter(descriptor: client)
-        defer { lock.withLock { activeClients -= 1 } }
-        var timeout = timeval(tv_sec: idleTimeout, tv_usec: 0)
-        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var line: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 512)
+    /// Reads what a connection sent; true when it is done with here (answered, handed
+    /// over to the handler, or dropped).
+    private func read(_ connection: inout Pending) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: ControlRequest.maximumLength + 1)
         while true {
-            let count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 {
-                // Silent (timed out) or gone before finishing a line.
-                if count < 0 { writer.send("error", "no request within \(idleTimeout) s") }
-                writer.finish(code: 64)
-                return
+            let count = chunk.withUnsafeMutableBytes { recv(connection.descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { return false }
+                close(connection.descriptor)
+                return true
             }
-            line.append(contentsOf: chunk[0..<count])
-            if let newline = line.firstIndex(of: 10) {
-                line = Array(line[..<newline])
-                break
+            if count == 0 {
+                // Gone before finishing a line.
+                ReplyWriter(descriptor: connection.descriptor).finish(code: 64)
+                return true
             }
-            if line.count > ControlRequest.maximumLength {
+            connection.line.append(contentsOf: chunk[0..<count])
+            if let newline = connection.line.firstIndex(of: 10) {
+                respond(to: Array(connection.line[..<newline]), on: connection.descriptor)
+                return true
+            }
+            if connection.line.count > ControlRequest.maximumLength {
+                let writer = ReplyWriter(descriptor: connection.descriptor)
                 writer.send("error", ControlRequest.ParseError.tooLong.description)
                 writer.finish(code: 64)
-                return
+                return true
             }
         }
+    }
+
+    private func respond(to line: [UInt8], on client: Int32) {
+        let writer = ReplyWriter(descriptor: client)
         // The peer is checked once its request is read, so a refusal never races its request.
         var peerPID: pid_t = 0, peerUID: uid_t = 0, peerGID: gid_t = 0
         guard quoted_peer_credentials(client, &peerPID, &peerUID, &peerGID) == 0 else {
@@ -213,13 +288,32 @@ public final class ControlServer: @unchecked Sendable {
             writer.finish(code: 64)
             return
         }
+        guard answering.increment(limit: Self.maximumAnswering) else {
+            writer.send("error", "busy: \(Self.maximumAnswering) requests in progress, try again")
+            writer.finish(code: 75)
+            return
+        }
         logger.debug("control socket: \(request.line) from uid \(peerUID)")
         let handler = self.handler
-        let done = DispatchSemaphore(value: 0)
+        let answering = self.answering
         Task {
             await handler(request, writer)
-            done.signal()
+            answering.decrement()
         }
-        done.wait()
     }
+}
+
+/// A count that lives inside its lock.
+final class ManagedCounter: Sendable {
+    private let value = Mutex(0)
+
+    func increment(limit: Int) -> Bool {
+        value.withLock { count in
+            guard count < limit else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    func decrement() { value.withLock { $0 -= 1 } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import QuoteConfig
 
 /// sd_notify(3), written by hand (no libsystemd): datagrams to $NOTIFY_SOCKET,
 /// a path or an abstract name starting with '@'.
@@ -47,22 +48,11 @@ public final class SystemdNotifier: @unchecked Sendable {
             let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
             guard fd >= 0 else { return false }
             defer { close(fd) }
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            var name = Array(socketPath.utf8)
-            // An abstract socket: '@' stands for the leading NUL byte.
-            if name.first == UInt8(ascii: "@") { name[0] = 0 }
-            guard name.count <= MemoryLayout.size(ofValue: address.sun_path) else { return false }
-            withUnsafeMutableBytes(of: &address.sun_path) { raw in
-                for (index, byte) in name.enumerated() { raw[index] = byte }
-            }
-            // The length covers the name only, not the whole sun_path (it matters for abstract names).
-            let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + name.count)
+            // An abstract socket is written '@name'; the address type turns the '@' into a NUL.
+            guard var address = UnixSocketAddress(socketPath) else { return false }
             let bytes = Array(message.utf8)
-            let sent = withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                    bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), address, length) }
-                }
+            let sent = address.withSocketAddress { address, length in
+                bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), address, length) }
             }
             return sent == bytes.count
         }

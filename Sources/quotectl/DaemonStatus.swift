@@ -13,9 +13,9 @@ struct DaemonStatus {
     static func query(configured: String?) -> DaemonStatus {
         var status = DaemonStatus()
         do throws(ControlClient.Failure) {
-            guard let client = try ControlClient.connectToDaemon(
-                candidates: ControlSocketPath.candidatesForClient(configured: configured), timeout: 3) else { return status }
-            try client.send(.status)
+            guard let client = try ControlClient.connect(
+                sending: .status, candidates: ControlSocketPath.candidatesForClient(configured: configured), timeout: 3)
+            else { return status }
             while let reply = try client.nextReply(), reply.kind != "end" {
                 guard let object = try? JSONParser.parse(reply.text) else { continue }
                 switch reply.kind {

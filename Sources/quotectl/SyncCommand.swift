@@ -23,7 +23,8 @@ let syncCommand = Command(
         let configured = try context.configuration()?.socketPath
         let client: ControlClient?
         do throws(ControlClient.Failure) {
-            client = try ControlClient.connectToDaemon(candidates: ControlSocketPath.candidatesForClient(configured: configured))
+            client = try ControlClient.connect(sending: .sync(sources: sources, wait: !arguments.has("--no-wait")),
+                                               candidates: ControlSocketPath.candidatesForClient(configured: configured))
         } catch {
             Output.error(controlFailureText(error))
             return 77
@@ -32,7 +33,6 @@ let syncCommand = Command(
             return runSyncOnce(sources: sources, context: &context)
         }
         do {
-            try client.send(.sync(sources: sources, wait: !arguments.has("--no-wait")))
             while let reply = try client.nextReply() {
                 switch reply.kind {
                 case "started": Output.standardError("\(TerminalSanitizer.clean(reply.text)): started\n")

@@ -73,7 +73,7 @@ enum RunCommand {
             try server.start()
         } catch {
             logger.error("control socket: \(error)")
-            return 75
+            return error.exitCode
         }
         // Kept alive until the end: the signal sources live as long as the watcher.
         let signals = SignalWatcher()
