@@ -6,7 +6,7 @@ struct SectionReader {
     static let keysByKind: [SourceSettings.Kind: Set<String>] = [
         .custom: ["allow_shrink"],
         .happiness: [],
-        .breakingbad: ["productions", "known_streak", "request_budget", "pause"],
+        .breakingbad: ["productions", "known_streak", "request_budget", "pause", "allow_shrink"],
         .upbit: [],
         .weather: ["api_key", "api_key_file", "lat", "lon", "units", "lang"],
     ]

@@ -13,8 +13,14 @@ public final class Store {
         case write
     }
 
+    /// quoted's mark in the SQLite header (PRAGMA application_id, set by migration 0006): "quot".
+    public static let applicationID = 0x71756f74
+
     public init(path: String, access: Access, now: Int = UnixTime.now()) throws(StoreError) {
         if !Path.exists(path) {
+            try Self.create(path: path, now: now)
+        } else if try Self.identify(path) == .empty {
+            // A 0-byte file or an SQLite file with no schema (touch, sqlite3 x.db ""): a new store.
             try Self.create(path: path, now: now)
         }
         let database: Database
@@ -53,6 +59,40 @@ public final class Store {
         try migrator.migrate(writer, now: now)
     }
 
+    enum Identity { case ours, empty }
+
+    /// Decides whose file this is BEFORE any connection that could write is opened (a
+    /// writer switches the journal to WAL at once): the header's application_id first,
+    /// then, for files without one (stores from before migration 0006, or a header not yet
+    /// checkpointed from the WAL), a read-only look at the schema. Throws for anything
+    /// that is not a quoted store, which is then left exactly as it was.
+    static func identify(_ path: String) throws(StoreError) -> Identity {
+        let header: [UInt8]
+        do {
+            header = try FileReader.readPrefix(path, count: 100)
+        } catch {
+            throw StoreError.missing(path: path, reason: error.reason)
+        }
+        if header.isEmpty { return .empty }
+        guard header.count == 100, header.starts(with: Array("SQLite format 3\0".utf8)) else {
+            throw StoreError.notADatabase(path: path)
+        }
+        let applicationID = header[68..<72].reduce(0) { $0 << 8 | Int($1) }
+        if applicationID == Self.applicationID { return .ours }
+        if applicationID != 0 { throw StoreError.foreignDatabase(path: path) }
+        return try StoreError.mapping(path: path, databaseError: { openError($0, path: path) }) {
+            let reader = try Database(path: path, mode: .readOnly)
+            if try reader.scalarInt("PRAGMA application_id") == Self.applicationID { return .ours }
+            if try reader.scalarInt("SELECT count(*) FROM sqlite_master") == 0 { return .empty }
+            let migrations = try reader.scalarInt(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") ?? 0
+            guard migrations == 1, try Migrator.appliedVersion(of: reader) > 0 else {
+                throw StoreError.foreignDatabase(path: path)
+            }
+            return .ours
+        }
+    }
+
     /// Creates the file (and its folder), applies the schema and loads the starter set.
     private static func create(path: String, now: Int) throws(StoreError) {
         let folder = Path.parent(of: path)
@@ -69,6 +109,10 @@ public final class Store {
     private static func openError(_ error: DatabaseError, path: String) -> StoreError {
         if error.code == SQLITE_CANTOPEN || error.code == SQLITE_PERM || error.code == SQLITE_READONLY {
             let reason = errno == EACCES ? "permission denied" : error.message
+            // A store that is there but cannot be written (its folder or file read-only
+            // for this user) is not a missing store.
+            if Path.exists(path) { return .readOnly(path: path, reason: Path.writableProblem(path) ?? reason) }
+            if let problem = Path.writableProblem(Path.parent(of: path)) { return .cannotCreate(path: path, reason: problem) }
             return .missing(path: path, reason: reason)
         }
         return StoreError(error, path: path)

@@ -1,3 +1,4 @@
+import CSQLite
 /// Why the store could not be used, with a one-line message that names the file and
 /// the sysexits.h code a command should exit with.
 public enum StoreError: Error, CustomStringConvertible, Equatable {
@@ -8,6 +9,14 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case migrationChanged(path: String, names: [String])
     case migrationFailed(name: String, underlying: DatabaseError)
     case needsUpgrade(path: String, found: Int, supported: Int)
+    /// The store exists but this user cannot write it (or its folder), and writing was needed.
+    case readOnly(path: String, reason: String)
+    /// No store, and none can be made there (the folder is read-only).
+    case cannotCreate(path: String, reason: String)
+    /// Another process holds the write lock for longer than the busy timeout.
+    case busy(path: String)
+    /// The disk (or the quota) is full: nothing was written.
+    case full(path: String)
     case io(path: String, reason: String)
 
     /// Runs `body`, turning whatever it throws into a StoreError that names `path`.
@@ -24,11 +33,13 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
         }
     }
 
-    init(_ error: DatabaseError, path: String) {
-        if error.isCorrupt {
-            self = .notADatabase(path: path)
-        } else {
-            self = .io(path: path, reason: error.description)
+    public init(_ error: DatabaseError, path: String) {
+        switch error.code {
+        case _ where error.isCorrupt: self = .notADatabase(path: path)
+        case SQLITE_BUSY, SQLITE_LOCKED: self = .busy(path: path)
+        case SQLITE_FULL: self = .full(path: path)
+        case SQLITE_READONLY: self = .readOnly(path: path, reason: Path.writableProblem(path) ?? "read-only")
+        default: self = .io(path: path, reason: error.description)
         }
     }
 
@@ -48,15 +59,26 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             return "migration \(name) failed: \(underlying.message)"
         case .needsUpgrade(let path, let found, let supported):
             return "\(path): schema \(found) needs upgrading to \(supported), but the store is read-only for this user"
+        case .readOnly(let path, let reason):
+            return "\(path): the store is read-only here (\(reason))"
+        case .cannotCreate(let path, let reason):
+            return "\(path): cannot create the store: \(reason)"
+        case .busy(let path):
+            return "\(path): the store is busy (another process holds its write lock); try again"
+        case .full(let path):
+            return "\(path): disk full; nothing was written"
         case .io(let path, let reason):
             return "\(path): \(reason)"
         }
     }
 
-    /// sysexits.h: 66 EX_NOINPUT, 74 EX_IOERR.
+    /// sysexits.h: 66 EX_NOINPUT, 73 EX_CANTCREAT, 75 EX_TEMPFAIL (busy: try again), 74 EX_IOERR (the rest,
+    /// read-only and disk full included).
     public var exitCode: Int32 {
         switch self {
         case .missing: return 66
+        case .cannotCreate: return 73
+        case .busy: return 75
         default: return 74
         }
     }

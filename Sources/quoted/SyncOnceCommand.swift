@@ -22,7 +22,8 @@ enum SyncOnceCommand {
           -h, --help              Show help information.
 
         Progress goes to stderr, one line per source. Exit status: 0 when every source succeeded,
-        75 when any failed, 78 on a configuration error.
+        75 when any failed (or the store was busy), 74 when the store could not be written,
+        78 on a configuration error.
 
         """
 
@@ -94,6 +95,8 @@ enum SyncOnceCommand {
             printOut(object.result)
         }
         if reports.contains(where: \.isConfigurationProblem) { return 78 }
+        // The store's own failure (74 I/O, 75 busy) says more than "a source failed".
+        if let store = reports.compactMap(\.storeExitCode).min() { return store }
         return ok ? 0 : 75
     }
 }

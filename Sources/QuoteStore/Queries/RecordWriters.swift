@@ -92,11 +92,16 @@ public struct RecordWriter {
 
     /// Replaces the deaths with `deaths` (the upstream's full list); `keep` are ids of
     /// records that were skipped as invalid, which are never removed for that.
-    public func replaceDeaths(_ deaths: [DeathRecord], keep: Set<Int>, now: Int) throws(DatabaseError) -> ChangeCounts {
+    /// `shrinkGuard` sees (deaths to remove, deaths stored) before anything is written and
+    /// may throw to refuse the list.
+    public func replaceDeaths(_ deaths: [DeathRecord], keep: Set<Int>, now: Int,
+                              shrinkGuard: (Int, Int) throws -> Void = { _, _ in }) throws -> ChangeCounts {
         var counts = ChangeCounts()
         var stored: [Int: Int] = [:]
         let existing = try database.prepare("SELECT death_id, content_hash FROM deaths")
         while try existing.step() { stored[existing.int(0)] = existing.int(1) }
+        let incoming = Set(deaths.map(\.id))
+        try shrinkGuard(stored.keys.filter { !incoming.contains($0) && !keep.contains($0) }.count, stored.count)
         let write = try database.prepare("""
             INSERT INTO deaths (death_id, character, cause, details, responsible, connected, last_words, episode,
                                 production, image, first_seen, last_seen, content_hash)

@@ -13,6 +13,7 @@ public final class Database {
 
     let handle: OpaquePointer
     public let path: String
+    private let busyTimeoutMilliseconds: Int32
     public let mode: Mode
 
     /// Opens and configures a connection: extended result codes, foreign keys on,
@@ -34,6 +35,7 @@ public final class Database {
         }
         self.handle = connection
         self.path = path
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.mode = mode
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
@@ -119,6 +121,21 @@ public final class Database {
         let handle: OpaquePointer
 
         public func interrupt() { sqlite3_interrupt(handle) }
+    }
+
+    /// Copies the WAL into the database file and truncates it to 0 bytes, waiting up to
+    /// `patience` for readers of the old WAL to finish (new readers do not block it: once
+    /// the WAL is copied back they read the file). Without this, every reader that opens
+    /// the store after a big write recovers the whole WAL again: a 119 MB WAL made each
+    /// `quotectl random` take 63 ms instead of 2. False when readers outlasted the wait;
+    /// journal_size_limit then still trims the WAL at the next checkpoint.
+    @discardableResult
+    public func checkpointAndTruncate(patienceMilliseconds: Int32 = 5_000) -> Bool {
+        guard mode != .readOnly else { return false }
+        sqlite3_busy_timeout(handle, patienceMilliseconds)
+        defer { sqlite3_busy_timeout(handle, busyTimeoutMilliseconds) }
+        var logFrames: Int32 = 0, copiedFrames: Int32 = 0
+        return sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, &logFrames, &copiedFrames) == SQLITE_OK
     }
 
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }

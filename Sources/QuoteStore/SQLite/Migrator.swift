@@ -34,6 +34,14 @@ public struct Migrator: Sendable {
         try database.scalarInt("PRAGMA user_version") ?? 0
     }
 
+    /// The highest version in schema_migrations, or nil when there is no such table or row.
+    func newestRecorded(in database: Database) throws(DatabaseError) -> Int? {
+        guard try database.scalarInt(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") == 1
+        else { return nil }
+        return try database.scalarInt("SELECT max(version) FROM schema_migrations")
+    }
+
     /// Migrations whose text differs from what was applied, by name.
     public func changedMigrations(in database: Database) throws(DatabaseError) -> [String] {
         guard try database.scalarInt(
@@ -58,6 +66,10 @@ public struct Migrator: Sendable {
             let current = try Self.appliedVersion(of: database)
             if current > latestVersion {
                 throw StoreError.newerSchema(path: database.path, found: current, supported: latestVersion)
+            }
+            // A row from a newer binary (user_version lowered by hand, or an odd restore) counts too.
+            if let newest = try newestRecorded(in: database), newest > latestVersion {
+                throw StoreError.newerSchema(path: database.path, found: newest, supported: latestVersion)
             }
             let changed = try changedMigrations(in: database)
             if !changed.isEmpty {

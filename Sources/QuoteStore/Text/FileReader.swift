@@ -47,6 +47,28 @@ public enum FileReader {
         return bytes
     }
 
+    /// The first `count` bytes of a regular file (fewer if it is shorter), for headers.
+    public static func readPrefix(_ path: String, count: Int) throws(FileError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard descriptor >= 0 else { throw failure(path) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw failure(path) }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw FileError(path: path, reason: "not a regular file", code: EINVAL)
+        }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = bytes[filled...].withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if got < 0 && errno == EINTR { continue }
+            if got < 0 { throw failure(path) }
+            if got == 0 { break }
+            filled += got
+        }
+        return Array(bytes[..<filled])
+    }
+
     /// Standard input (a pipe, a terminal or a redirected file), up to `limit` bytes:
     /// reading stops at the cap, so `< /dev/zero` costs `limit` bytes of memory, not more.
     public static func readStandardInput(limit: Int) throws(FileError) -> [UInt8] {

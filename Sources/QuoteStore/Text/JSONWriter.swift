@@ -1,5 +1,6 @@
 /// Writes JSON text. Every Swift String is valid Unicode, so escaping quotes,
-/// backslashes and control characters is all it takes to stay valid JSON.
+/// backslashes and control characters is all it takes to stay valid JSON; the controls
+/// a terminal or a reader would act on are escaped too, so `--json | cat` is safe.
 public enum JSONWriter {
     public static func quoted(_ text: String) -> String {
         var out = "\""
@@ -16,7 +17,10 @@ public enum JSONWriter {
             // U+2028/2029 are valid JSON but end lines in JavaScript and some line readers.
             case "\u{2028}", "\u{2029}": out += scalar == "\u{2028}" ? "\\u2028" : "\\u2029"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
+                // C0, DEL, C1 (U+009B is a one-character CSI on many terminals) and the bidi
+                // embeddings, overrides and isolates that reorder what a reader sees.
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+                    || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value) {
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

@@ -26,6 +26,17 @@ public enum Path {
         return nil
     }
 
+    /// Nil when this user may write `path` (a folder: create files in it); otherwise
+    /// a reason naming it: "folder /srv is read-only" or "/x/q.db is not writable by this user".
+    public static func writableProblem(_ path: String) -> String? {
+        guard exists(path) else { return nil }
+        if access(path, W_OK) == 0 { return nil }
+        let reason = errno == EROFS ? "is on a read-only file system" : "is not writable by this user"
+        var status = stat()
+        let isFolder = stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+        return (isFolder ? "folder " : "") + path + " " + reason
+    }
+
     /// An environment variable, or nil when unset or empty.
     public static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }

@@ -43,6 +43,18 @@ struct StateRecorder {
                 counts: ChangeCounts(), message: failure.message)
     }
 
+    /// A failure of the store itself: logged and rescheduled, but the upstream keeps its
+    /// failure count, backoff and any block it asked for.
+    func recordLocalFailure(source: String, url: String, message: String, nextDue: Int, now: Int, finished: Int) throws {
+        try QuoteWriter(database: database).ensureSource(source, url: URLText.redacted(url), now: now)
+        try database.run("""
+            INSERT INTO sync_state (source, last_attempt, next_due, consecutive_failures, last_error)
+            VALUES (?1, ?2, ?3, 0, ?4)
+            ON CONFLICT (source) DO UPDATE SET last_attempt = ?2, next_due = ?3, last_error = ?4
+            """, [.text(source), .integer(now), .integer(nextDue), .text(message)])
+        try log(source: source, now: now, finished: finished, ok: false, httpStatus: nil, counts: ChangeCounts(), message: message)
+    }
+
     private func log(source: String, now: Int, finished: Int, ok: Bool, httpStatus: Int?, counts: ChangeCounts, message: String) throws {
         try database.run("""
             INSERT INTO sync_log (source, started_at, finished_at, ok, http_status, inserted, updated, removed, skipped, message)

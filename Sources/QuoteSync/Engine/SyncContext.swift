@@ -1,4 +1,3 @@
-import Foundation
 import QuoteConfig
 import QuoteStore
 
@@ -81,9 +80,12 @@ public final class SyncContext {
     public func statusFailure(_ response: HTTPResponse) -> SourceFailure {
         var message = "HTTP \(response.status)"
         if let reason = Self.errorMessage(in: response.body) { message += ": \(reason)" }
-        let retryAfter = RetryAfter.parse(response.header("retry-after"), now: now)
-        if let retryAfter { message += ", retry after \(max(0, retryAfter - now)) s" }
-        return SourceFailure(message, httpStatus: response.status, retryAfter: retryAfter)
+        let wait = RetryAfter.parse(response.header("retry-after"), now: now)
+        if let wait {
+            message += ", retry after \(wait.until - now) s"
+            if wait.capped { message += " (capped at 7 days: the upstream asked for longer)" }
+        }
+        return SourceFailure(message, httpStatus: response.status, retryAfter: wait?.until)
     }
 
     /// The `message` of a JSON error body ({"message": ...} or {"error": {"message": ...}}), one line, short.
@@ -114,7 +116,7 @@ public final class SyncContext {
             return Validators(url: url, etag: statement.optionalString(0), lastModified: statement.optionalString(1),
                               bodySHA256: statement.optionalString(2))
         } catch {
-            throw SourceFailure("store: \(error.message)")
+            throw SourceFailure.local(StoreError(error, path: database.path))
         }
     }
 

@@ -57,14 +57,20 @@ public final class SyncEngine: Sendable {
         do {
             store = try Store(path: storePath, access: .write, now: now)
         } catch {
-            return SourceReport(source: settings.name, ok: false, summary: "store: \(error)", seconds: 0)
+            return SourceReport(source: settings.name, ok: false, summary: "store: \(error)", seconds: 0,
+                                storeExitCode: error.exitCode)
         }
         let database = store.database
         func elapsed() -> Double {
             let duration = ContinuousClock.now - started
             return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         }
-        if let until = try? database.scalarInt("SELECT retry_after FROM sync_state WHERE source = ?1", [.text(settings.name)]),
+        // A block is the upstream's word about the URL it was recorded for: a source pointed
+        // at another URL starts afresh.
+        if let until = try? database.scalarInt("""
+            SELECT state.retry_after FROM sync_state AS state JOIN sources ON sources.name = state.source
+             WHERE state.source = ?1 AND sources.url IN (?2, ?3)
+            """, [.text(settings.name), .text(settings.url), .text(URLText.redacted(settings.url))]),
            until > now {
             // The upstream asked us to wait (Retry-After, or an Upbit 418 block): no request at all.
             return SourceReport(source: settings.name, ok: false,
@@ -93,17 +99,22 @@ public final class SyncEngine: Sendable {
             } onCancel: {
                 interrupt.interrupt()
             }
+            // Readers that open the store later must not each recover a big WAL.
+            database.checkpointAndTruncate()
             return SourceReport(source: settings.name, ok: true, httpStatus: update.httpStatus, counts: counts,
                                 summary: summary, nextDue: nextDue, seconds: elapsed())
         } catch {
             let failure: SourceFailure
             switch error {
             case let known as SourceFailure: failure = known
-            case let database as DatabaseError: failure = SourceFailure("store: \(database.message)")
+            case let database as DatabaseError:
+                // The store failed, not the upstream: say what happened in a few words.
+                failure = SourceFailure.local(StoreError(database, path: storePath))
             default: failure = SourceFailure("\(error)")
             }
             // A sync abandoned at shutdown is not a failure of the upstream: record nothing.
             if Task.isCancelled { return SourceReport(source: settings.name, ok: false, summary: "cancelled", seconds: elapsed()) }
+            if failure.isLocal { return recordLocalFailure(failure, of: settings, in: database, now: now, seconds: elapsed()) }
             return recordFailure(failure, of: settings, in: database, now: now, seconds: elapsed())
         }
     }
@@ -121,6 +132,27 @@ public final class SyncEngine: Sendable {
     private func nextDueAfterSuccess(_ settings: SourceSettings, now: Int) -> Int {
         var generator = SystemRandomNumberGenerator()
         return schedule.nextDue(afterSuccessOf: settings, at: now, using: &generator)
+    }
+
+    /// How soon a sync that failed on the store is tried again: a busy store soon, a full
+    /// or broken one later. The upstream's backoff and failure count are left alone.
+    static func localRetryDelay(_ failure: SourceFailure) -> Int { failure.storeExitCode == 75 ? 60 : 300 }
+
+    private func recordLocalFailure(_ failure: SourceFailure, of settings: SourceSettings, in database: Database,
+                                    now: Int, seconds: Double) -> SourceReport {
+        let nextDue = now + Self.localRetryDelay(failure)
+        var summary = failure.message
+        do {
+            try database.transaction {
+                try StateRecorder(database: database).recordLocalFailure(
+                    source: settings.name, url: settings.url, message: failure.message, nextDue: nextDue, now: now,
+                    finished: now + Int(seconds))
+            }
+        } catch {
+            summary += " (not recorded: the store refused that too)"
+        }
+        return SourceReport(source: settings.name, ok: false, summary: summary, nextDue: nextDue, seconds: seconds,
+                            storeExitCode: failure.storeExitCode)
     }
 
     private func recordFailure(_ failure: SourceFailure, of settings: SourceSettings, in database: Database,

@@ -108,7 +108,12 @@ enum BreakingBadSource {
             try QuoteWriter(database: database).ensureSource(SourceName.breakingbad, url: settings.url, now: now)
             var counts = try QuoteWriter(database: database).apply(newQuotes, to: SourceName.breakingbad, removeMissing: false, now: now)
             let records = RecordWriter(database: database)
-            if let deaths { counts += try records.replaceDeaths(deaths, keep: keepDeaths, now: now) }
+            if let deaths {
+                counts += try records.replaceDeaths(deaths, keep: keepDeaths, now: now) { toRemove, stored in
+                    try ShrinkGuard.check(what: "deaths", removing: toRemove, of: stored, incoming: deaths.count,
+                                          allowed: settings.allowShrink, minimumStored: 1, httpStatus: 200)
+                }
+            }
             counts += try records.upsertCharacters(characters, now: now)
             try records.markUnknownCharacters(unknown, now: now)
             return counts
@@ -170,7 +175,7 @@ enum BreakingBadSource {
             while try statement.step() { values.insert(statement.string(0)) }
             return values
         } catch {
-            throw SourceFailure("store: \(error.message)")
+            throw SourceFailure.local(StoreError(error, path: context.database.path))
         }
     }
 }

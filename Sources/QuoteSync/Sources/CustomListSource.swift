@@ -50,10 +50,8 @@ enum CustomListSource {
             }
             return try writer.apply(batch, to: settings.name, removeMissing: removalsAllowed, keep: keep, now: now) {
                 toRemove, stored in
-                if !settings.allowShrink, stored >= 10, toRemove * 2 > stored {
-                    throw SourceFailure("refusing a list that would remove \(toRemove) of \(stored) quotes (allow_shrink = true accepts it)",
-                                        httpStatus: status)
-                }
+                try ShrinkGuard.check(what: "quotes", removing: toRemove, of: stored, incoming: validation.validCount,
+                                      allowed: settings.allowShrink, minimumStored: 10, httpStatus: status)
             }
         }
         return update
