@@ -48,11 +48,17 @@ public actor Daemon {
         try CustomListRegistry.reconcile(configuration, storePath: storePath)
         let store = try Store(path: storePath, access: .write)
         var stored: [String: Int] = [:]
-        let statement = try store.database.prepare(
-            "SELECT source, next_due, consecutive_failures, last_success FROM sync_state")
+        let statement = try store.database.prepare("""
+            SELECT state.source, state.next_due, state.consecutive_failures, state.last_success, sources.url
+              FROM sync_state AS state LEFT JOIN sources ON sources.name = state.source
+            """)
         while try statement.step() {
             let name = statement.string(0)
-            if let next = statement.optionalInt(1) { stored[name] = next }
+            // A next due time (a backoff, a block) recorded for another URL does not carry over.
+            let sameURL = configuration.source(named: name).map { settings in
+                statement.optionalString(4).map { $0 == settings.url || $0 == URLText.redacted(settings.url) } ?? true
+            } ?? true
+            if sameURL, let next = statement.optionalInt(1) { stored[name] = next }
             lastOK[name] = statement.int(2) == 0 && statement.optionalInt(3) != nil
         }
         plan(stored: stored)
@@ -206,9 +212,17 @@ public actor Daemon {
         defer { notifier.ready(); updateStatus() }
         do {
             let fresh = try loadConfiguration()
-            for warning in fresh.warnings { logger.warning(warning) }
-            configuration = fresh
+            // Everything that can fail happens before anything changes: a reload is all or nothing.
             try CustomListRegistry.reconcile(fresh, storePath: storePath)
+            for warning in fresh.warnings { logger.warning(warning) }
+            let previous = configuration
+            configuration = fresh
+            // A source pointed at another URL starts afresh: the old URL's block or backoff is not its own.
+            for settings in fresh.sources {
+                if let old = previous.source(named: settings.name), old.url != settings.url, running[settings.name] == nil {
+                    due[settings.name] = nil
+                }
+            }
             plan(stored: [:])
             logger.info("configuration reloaded: \(fresh.enabledSources.count) sources enabled")
             events.post(.wake)

@@ -128,6 +128,9 @@ let statusCommand = Command(
             line += (success ?? (source.name == SourceName.builtin ? "built in" : "never")).padding(36)
             line += (daemon.nextDue[source.name] ?? source.nextDue).map { UnixTime.relative($0, now: now) } ?? "-"
             Output.safeLine(line)
+            if let pool = source.poolText, let observed = source.poolEstimate?.observed {
+                Output.safeLine("    sampled: \(observed) quotes, \(pool)")
+            }
             if let attempt = source.lastAttempt, attempt != source.lastSuccess {
                 Output.safeLine("    last attempt: \(UnixTime.timestamp(attempt)) (\(UnixTime.relative(attempt, now: now)))")
             }

@@ -150,7 +150,60 @@ final class FakeBreakingBad: @unchecked Sendable {
         #expect(again.ok)
         #expect(again.counts.inserted == 0)
         #expect(harness.server.requests.filter { $0.path == "/api/characters" }.isEmpty)  // unknown names are not re-asked
-        #expect(harness.server.requests.filter { $0.path == "/api/quotes/random" }.count == 30)  // 15 known in a row, twice
+        // Every quote was drawn twice in the first run, so the Chao1 estimate says nothing is
+        // unseen: only the probe draws are made (the streak rule alone would take 15 + 15).
+        #expect(harness.server.requests.filter { $0.path == "/api/quotes/random" }.count == 2 * BreakingBadSource.probeDraws)
+    }
+
+    /// 90 quotes over 3 productions with the default budget: the first sync ends with every
+    /// character named by a stored quote or death stored or marked unknown, and the draws
+    /// it made estimate the pool.
+    @Test func theFirstSyncLooksUpEveryNamedCharacter() async throws {
+        let fake = FakeBreakingBad(quoteCount: 90)
+        let productions = ["Breaking Bad", "Better Call Saul", "El Camino"]
+        let cast = (0..<12).map { "Person \($0)" }
+        fake.quotes = (1...90).map { ($0, cast[$0 % cast.count], productions[$0 % 3]) }
+        fake.characters = Dictionary(uniqueKeysWithValues: cast.prefix(10).enumerated().map { ($1, $0 + 10) })
+        let harness = try SyncHarness { fake.answer($0) }
+        var settings = harness.settings(.breakingbad, path: "/api")
+        settings.productions = productions
+        let report = await harness.sync(settings)
+        #expect(report.ok, "\(report.summary)")
+        #expect(harness.server.requests.count <= settings.requestBudget)
+        let unresolved = try harness.count("""
+            SELECT count(*) FROM (SELECT author AS name FROM quotes WHERE source = 'breakingbad'
+                                  UNION SELECT character FROM deaths)
+             WHERE lower(name) NOT IN (SELECT lower(name) FROM characters)
+               AND lower(name) NOT IN (SELECT lower(name) FROM unknown_characters)
+            """)
+        #expect(unresolved == 0)
+        #expect(try harness.count("SELECT count(*) FROM quotes WHERE source = 'breakingbad'") == 90)
+        let status = try StatusQuery(database: harness.database()).sources().first { $0.name == "breakingbad" }
+        let estimate = try #require(status?.poolEstimate)
+        #expect(estimate.observed == 90)
+        #expect(abs(estimate.estimated - 90) < 9)
+    }
+
+    @Test func theChao1EstimateFollowsSingletonsAndDoubletons() {
+        #expect(PoolEstimate(drawCounts: [Int]()).unseenShare == 1)
+        #expect(PoolEstimate(drawCounts: [2, 2, 3]).estimated == 3)
+        // 4 singletons, no doubletons: 4 + 4*3/2 = 10.
+        #expect(PoolEstimate(drawCounts: [1, 1, 1, 1]).estimated == 10)
+        #expect(abs(PoolEstimate(drawCounts: [1, 1, 2, 2]).unseenShare - (1 - 4.0 / (4 + 2.0 / 6))) < 1e-9)
+    }
+
+    @Test func anEmptyDeathsListIsRefusedUnlessAllowed() async throws {
+        var (harness, fake, settings) = try setup()
+        _ = await harness.sync(settings)
+        #expect(try harness.count("SELECT count(*) FROM deaths") == 2)
+        fake.lock.withLock { fake.deaths = [] }
+        let refused = await harness.sync(settings)
+        #expect(!refused.ok)
+        #expect(refused.summary.contains("refusing an empty list of deaths"), "\(refused.summary)")
+        #expect(try harness.count("SELECT count(*) FROM deaths") == 2)
+        settings.allowShrink = true
+        #expect(await harness.sync(settings).ok)
+        #expect(try harness.count("SELECT count(*) FROM deaths") == 0)
     }
 
     @Test func aFailedRequestMidRunWritesNothing() async throws {

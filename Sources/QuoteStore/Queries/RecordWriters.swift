@@ -130,6 +130,18 @@ public struct RecordWriter {
         return counts
     }
 
+    /// Adds this run's draws of a sampled source (Breaking Bad's quotes/random) to the
+    /// counts kept across runs, keyed by (production, quote id).
+    public func addSamplingDraws(source: String, _ draws: [SamplingKey: Int]) throws(DatabaseError) {
+        let add = try database.prepare("""
+            INSERT INTO sampling_counts (source, production, upstream_id, draws) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT (source, production, upstream_id) DO UPDATE SET draws = draws + excluded.draws
+            """)
+        for (key, count) in draws where count > 0 {
+            try add.run([.text(source), .text(key.production), .text(key.upstreamID), .integer(count)])
+        }
+    }
+
     /// A full Upbit snapshot: new and changed pairs are written, pairs missing from it
     /// get `delisted_at` (counted as removed), and returning pairs have it cleared.
     public func applyMarketSnapshot(_ markets: [Market], keep: Set<String>, now: Int) throws(DatabaseError) -> ChangeCounts {

@@ -13,6 +13,15 @@ public struct SourceStatus: Sendable {
     public var lastHTTPStatus: Int?
     public var retryAfter: Int?
     public var lastSummary: String?
+    /// For a sampled source (breakingbad): the estimated size of the upstream's pool.
+    public var poolEstimate: PoolEstimate?
+
+    /// "~93% of an estimated 85", or nil when nothing was sampled.
+    public var poolText: String? {
+        guard let estimate = poolEstimate, estimate.observed > 0 else { return nil }
+        let share = Int((Double(estimate.observed) / estimate.estimated * 100).rounded(.down))
+        return "~\(share)% of an estimated \(Int(estimate.estimated.rounded()))"
+    }
 
     public func json(now: Int) -> String {
         var object = JSONObjectBuilder()
@@ -28,6 +37,10 @@ public struct SourceStatus: Sendable {
         object.add("last_http_status", lastHTTPStatus)
         object.add("retry_after", retryAfter)
         object.add("last_summary", lastSummary)
+        if let poolEstimate {
+            object.add("pool_observed", poolEstimate.observed)
+            object.add("pool_estimated", Int(poolEstimate.estimated.rounded()))
+        }
         return object.result
     }
 }
@@ -63,6 +76,7 @@ public struct StatusQuery {
               LEFT JOIN sources s ON s.name = n.name
               LEFT JOIN sync_state st ON st.source = n.name
             """)
+        let pool = try poolEstimate(of: SourceName.breakingbad)
         return try names.map { name throws(DatabaseError) in
             state.reset()
             try state.bind(name, at: 1)
@@ -73,8 +87,28 @@ public struct StatusQuery {
                 lastAttempt: state.optionalInt(1), lastSuccess: state.optionalInt(2), nextDue: state.optionalInt(3),
                 consecutiveFailures: state.int(4), lastError: state.optionalString(5),
                 lastHTTPStatus: state.optionalInt(6), retryAfter: state.optionalInt(7),
-                lastSummary: state.optionalString(8))
+                lastSummary: state.optionalString(8), poolEstimate: name == SourceName.breakingbad ? pool : nil)
         }
+    }
+
+    /// The Chao1 estimate of a sampled source's pool: per production, then added up
+    /// (each production is its own pool). Nil when nothing was sampled.
+    public func poolEstimate(of source: String) throws(DatabaseError) -> PoolEstimate? {
+        let rows = try database.prepare("""
+            SELECT production, count(*), sum(draws = 1), sum(draws = 2), sum(draws)
+              FROM sampling_counts WHERE source = ?1 GROUP BY production
+            """)
+        try rows.bind(source, at: 1)
+        var observed = 0, estimated = 0.0, draws = 0
+        while try rows.step() {
+            let estimate = PoolEstimate(observed: rows.int(1), singletons: rows.int(2), doubletons: rows.int(3), draws: rows.int(4))
+            observed += estimate.observed
+            estimated += estimate.estimated
+            draws += estimate.draws
+        }
+        guard observed > 0 else { return nil }
+        // Stored as an equivalent: the added-up estimate, with the observed count and draws.
+        return PoolEstimate(observed: observed, estimatedOverride: estimated, draws: draws)
     }
 
     private func count(_ from: String) throws(DatabaseError) -> Int {

@@ -1,48 +1,51 @@
-import Foundation
 import QuoteConfig
 import QuoteStore
 
-/// The Breaking Bad API. There is no list of all quotes, so quotes are sampled
-/// from `quotes/random` per production until K already-known quotes in a row or
-/// the request budget is spent; the deaths are fetched whole (and replace the
-/// stored list); characters named by a quote or a death that the store lacks are
-/// looked up by name. Any failed request fails the whole run: nothing is written.
+/// The Breaking Bad API. There is no list of all quotes, only `quotes/random`, so quotes
+/// are sampled, round-robin over the productions; how often each quote was drawn is kept
+/// across runs, and a production stops being sampled once the Chao1 estimate of its pool
+/// says less than `unseenThreshold` of it is unseen (after a few probe draws per run, so
+/// quotes added upstream are still found), or after `known_streak` known quotes in a row.
+/// The deaths are fetched whole (and replace the stored list, under the shrink guard).
+/// Characters named by a quote or a death that the store lacks are looked up by name the
+/// moment they are first named, and sampling always leaves a request for that lookup, so
+/// the budget never runs out with a named character unlooked-up. Any failed request fails
+/// the whole run: nothing is written.
 enum BreakingBadSource {
     /// How long a name the upstream did not know is left alone before asking again.
     static let unknownRecheck = 7 * 86_400
+    /// Sampling a production stops when the estimated unseen share of its pool drops below this.
+    static let unseenThreshold = 0.05
+    /// Draws per production per run even when its pool looks complete.
+    static let probeDraws = 3
+
+    /// The run's state: what is known, what was drawn, what was looked up.
+    private struct Run {
+        var known: Set<String>
+        var draws: [SamplingKey: Int] = [:]
+        var stored: [String: [String: Int]]
+        var newQuotes: [Quote] = []
+        var characters: [RecordWriter.CharacterRecord] = []
+        var unknown: [String] = []
+        var settled: Set<String>
+        var skipped = 0
+
+        func estimate(_ production: String) -> PoolEstimate {
+            var counts = stored[production] ?? [:]
+            for (key, count) in draws where key.production == production { counts[key.upstreamID, default: 0] += count }
+            return PoolEstimate(drawCounts: counts.values)
+        }
+    }
 
     static func sync(_ context: SyncContext) async throws(SourceFailure) -> SourceUpdate {
         let settings = context.settings
         let base = settings.url.hasSuffix("/") ? String(settings.url.dropLast()) : settings.url
-        var skipped = 0
+        var run = Run(known: try storedStrings("SELECT upstream_id FROM quotes WHERE source = 'breakingbad'", context),
+                      stored: try storedDraws(context),
+                      settled: try storedStrings("SELECT lower(name) FROM characters", context).union(try storedStrings(
+                          "SELECT lower(name) FROM unknown_characters WHERE checked_at > \(context.now - unknownRecheck)", context)))
 
-        // 1. Quotes, sampled.
-        var known = try storedStrings("SELECT upstream_id FROM quotes WHERE source = 'breakingbad'", context)
-        var newQuotes: [Quote] = []
-        for production in settings.productions {
-            var streak = 0
-            while streak < settings.knownStreak, context.requests < settings.requestBudget {
-                if context.requests > 0 { await context.pause() }
-                let url = base + "/quotes/random?production=" + encode(production)
-                let response = try await context.send(HTTPRequest(url: url, timeout: settings.timeout,
-                                                                  maxBytes: settings.maxBytes, allowHTTP: settings.allowHTTP))
-                guard response.status == 200 else { throw context.statusFailure(response) }
-                let document = try context.json(response, what: "quotes/random")
-                guard let quote = quote(from: document) else {
-                    skipped += 1
-                    streak += 1  // an unusable record is no progress either
-                    continue
-                }
-                if known.insert(quote.upstreamID).inserted {
-                    newQuotes.append(quote)
-                    streak = 0
-                } else {
-                    streak += 1
-                }
-            }
-        }
-
-        // 2. Deaths, whole.
+        // 1. Deaths, whole (one request).
         var deaths: [RecordWriter.DeathRecord]?
         var deathValidators: [Validators] = []
         var keepDeaths = Set<Int>()
@@ -59,54 +62,74 @@ enum BreakingBadSource {
                 if let death = death(from: record) {
                     decoded.append(death)
                 } else {
-                    skipped += 1
+                    run.skipped += 1
                     if let id = record["death_id"]?.int { keepDeaths.insert(id) }
                 }
             }
             deaths = decoded
         }
 
-        // 3. Characters the store lacks, by name.
-        var names = Set(newQuotes.compactMap(\.author))
-        names.formUnion(try storedStrings("SELECT DISTINCT author FROM quotes WHERE source = 'breakingbad' AND author IS NOT NULL", context))
-        names.formUnion((deaths ?? []).map(\.character))
-        names.formUnion(try storedStrings("SELECT DISTINCT character FROM deaths", context))
-        let have = try storedStrings("SELECT lower(name) FROM characters", context)
-        let recentlyUnknown = try storedStrings(
-            "SELECT lower(name) FROM unknown_characters WHERE checked_at > \(context.now - unknownRecheck)", context)
-        var characters: [RecordWriter.CharacterRecord] = []
-        var unknown: [String] = []
-        for name in names.sorted() where !have.contains(name.lowercased()) && !recentlyUnknown.contains(name.lowercased()) {
+        // 2. Characters already named by stored quotes and deaths, or by the new deaths.
+        var named = try storedStrings("SELECT DISTINCT author FROM quotes WHERE source = 'breakingbad' AND author IS NOT NULL", context)
+        named.formUnion(try storedStrings("SELECT DISTINCT character FROM deaths", context))
+        named.formUnion((deaths ?? []).map(\.character))
+        for name in named.sorted() where !run.settled.contains(name.lowercased()) {
             guard context.requests < settings.requestBudget else { break }
-            await context.pause()
-            let response = try await context.send(HTTPRequest(url: base + "/characters?name=" + encode(name),
-                                                              timeout: settings.timeout, maxBytes: settings.maxBytes,
-                                                              allowHTTP: settings.allowHTTP))
-            guard response.status == 200 else { throw context.statusFailure(response) }
-            guard let records = try context.json(response, what: "characters").array else {
-                throw SourceFailure("characters: expected a JSON array", httpStatus: response.status)
+            try await lookUp(name, base: base, context, &run)
+        }
+
+        // 3. Quotes, sampled round-robin; each new author is looked up at once.
+        var active = settings.productions
+        var streaks: [String: Int] = [:]
+        var drawsThisRun: [String: Int] = [:]
+        // Two requests left at least: one draw, and the lookup its author may need.
+        while !active.isEmpty, settings.requestBudget - context.requests >= 2 {
+            for production in active {
+                guard settings.requestBudget - context.requests >= 2 else { break }
+                await context.pause()
+                let url = base + "/quotes/random?production=" + encode(production)
+                let response = try await context.send(HTTPRequest(url: url, timeout: settings.timeout,
+                                                                  maxBytes: settings.maxBytes, allowHTTP: settings.allowHTTP))
+                guard response.status == 200 else { throw context.statusFailure(response) }
+                let document = try context.json(response, what: "quotes/random")
+                drawsThisRun[production, default: 0] += 1
+                guard let quote = quote(from: document) else {
+                    run.skipped += 1
+                    streaks[production, default: 0] += 1  // an unusable record is no progress either
+                    continue
+                }
+                run.draws[SamplingKey(production: production, upstreamID: quote.upstreamID), default: 0] += 1
+                if run.known.insert(quote.upstreamID).inserted {
+                    run.newQuotes.append(quote)
+                    streaks[production] = 0
+                    if let author = quote.author, !run.settled.contains(author.lowercased()) {
+                        try await lookUp(author, base: base, context, &run)
+                    }
+                } else {
+                    streaks[production, default: 0] += 1
+                }
             }
-            // An empty array means the API does not know the name: not an error.
-            let decoded = records.compactMap(character(from:))
-            skipped += records.count - decoded.count
-            if let match = decoded.first(where: { $0.name.lowercased() == name.lowercased() }) ?? decoded.first {
-                characters.append(match)
-            } else if records.isEmpty {
-                unknown.append(name)
+            active.removeAll { production in
+                let estimate = run.estimate(production)
+                let probed = drawsThisRun[production, default: 0] >= probeDraws
+                return streaks[production, default: 0] >= settings.knownStreak
+                    || (probed && estimate.observed > 0 && estimate.unseenShare < unseenThreshold)
             }
         }
 
         let requests = context.requests
+        let result = run
         var update = SourceUpdate { counts in
-            "\(newQuotes.count) new quotes in \(requests) requests, \(deaths?.count ?? 0) deaths, "
-                + "\(characters.count) characters looked up, " + changeSummary(counts)
+            "\(result.newQuotes.count) new quotes in \(requests) requests, \(deaths?.count ?? 0) deaths, "
+                + "\(result.characters.count) characters looked up, " + changeSummary(counts)
         }
         update.validators = deathValidators
         update.httpStatus = 200
-        update.skipped = skipped
+        update.skipped = run.skipped
         update.apply = { database, now in
             try QuoteWriter(database: database).ensureSource(SourceName.breakingbad, url: settings.url, now: now)
-            var counts = try QuoteWriter(database: database).apply(newQuotes, to: SourceName.breakingbad, removeMissing: false, now: now)
+            var counts = try QuoteWriter(database: database).apply(result.newQuotes, to: SourceName.breakingbad,
+                                                                   removeMissing: false, now: now)
             let records = RecordWriter(database: database)
             if let deaths {
                 counts += try records.replaceDeaths(deaths, keep: keepDeaths, now: now) { toRemove, stored in
@@ -114,11 +137,48 @@ enum BreakingBadSource {
                                           allowed: settings.allowShrink, minimumStored: 1, httpStatus: 200)
                 }
             }
-            counts += try records.upsertCharacters(characters, now: now)
-            try records.markUnknownCharacters(unknown, now: now)
+            counts += try records.upsertCharacters(result.characters, now: now)
+            try records.markUnknownCharacters(result.unknown, now: now)
+            try records.addSamplingDraws(source: SourceName.breakingbad, result.draws)
             return counts
         }
         return update
+    }
+
+    /// Looks a character up by name; an empty answer marks the name unknown for a week.
+    private static func lookUp(_ name: String, base: String, _ context: SyncContext, _ run: inout Run) async throws(SourceFailure) {
+        let settings = context.settings
+        run.settled.insert(name.lowercased())
+        await context.pause()
+        let response = try await context.send(HTTPRequest(url: base + "/characters?name=" + encode(name),
+                                                          timeout: settings.timeout, maxBytes: settings.maxBytes,
+                                                          allowHTTP: settings.allowHTTP))
+        guard response.status == 200 else { throw context.statusFailure(response) }
+        guard let records = try context.json(response, what: "characters").array else {
+            throw SourceFailure("characters: expected a JSON array", httpStatus: response.status)
+        }
+        // An empty array means the API does not know the name: not an error.
+        let decoded = records.compactMap(character(from:))
+        run.skipped += records.count - decoded.count
+        if let match = decoded.first(where: { $0.name.lowercased() == name.lowercased() }) ?? decoded.first {
+            run.characters.append(match)
+            run.settled.insert(match.name.lowercased())
+        } else if records.isEmpty {
+            run.unknown.append(name)
+        }
+    }
+
+    /// Draw counts kept from earlier runs, by production and quote id.
+    static func storedDraws(_ context: SyncContext) throws(SourceFailure) -> [String: [String: Int]] {
+        do {
+            let statement = try context.database.prepare(
+                "SELECT production, upstream_id, draws FROM sampling_counts WHERE source = 'breakingbad'")
+            var draws: [String: [String: Int]] = [:]
+            while try statement.step() { draws[statement.string(0), default: [:]][statement.string(1)] = statement.int(2) }
+            return draws
+        } catch {
+            throw SourceFailure.local(StoreError(error, path: context.database.path))
+        }
     }
 
     static func quote(from value: JSONValue) -> Quote? {
@@ -164,8 +224,21 @@ enum BreakingBadSource {
         JSONWriter.serialize(.array((value?.array ?? []).compactMap { $0.string.map(JSONValue.string) }))
     }
 
+    /// Percent-encodes everything but ASCII letters and digits (a production or a name in a query).
     static func encode(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                out.unicodeScalars.append("%")
+                out.unicodeScalars.append(hex[Int(byte >> 4)])
+                out.unicodeScalars.append(hex[Int(byte & 0xF)])
+            }
+        }
+        return out
     }
 
     static func storedStrings(_ sql: String, _ context: SyncContext) throws(SourceFailure) -> Set<String> {
