@@ -131,9 +131,18 @@ public enum URLText {
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 
-    /// The URL without its query and fragment, for messages: queries can hold secrets (appid=).
+    /// The URL without user information, query and fragment, for messages and the store:
+    /// queries can hold secrets (appid=), and so can `user:password@`.
     public static func redacted(_ url: String) -> String {
-        guard let end = url.firstIndex(where: { $0 == "?" || $0 == "#" }) else { return url }
-        return String(url[..<end])
+        var text = url
+        if let end = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = String(text[..<end]) }
+        if hasUserInfo(text), let colon = text.firstIndex(of: ":") {
+            let start = text.index(colon, offsetBy: 3)
+            let authorityEnd = text[start...].firstIndex(of: "/") ?? text.endIndex
+            if let at = text[start..<authorityEnd].lastIndex(of: "@") {
+                text = String(text[..<start]) + "***" + String(text[at...])
+            }
+        }
+        return text
     }
 }

@@ -1,0 +1,181 @@
+import Foundation
+import QuoteConfig
+import QuoteStore
+@testable import QuoteSync
+import Testing
+import TestUpstream
+
+/// An upstream that attacks: compression bombs, endless bodies, lying lengths, header
+/// floods, absurd numbers. Every case fails the one source with a one-line reason, fast,
+/// and leaves every stored row as it was.
+@Suite struct HostileUpstreamTests {
+    static let good = listJSON([(1, "one"), (2, "two")])
+    /// Built once: 256 MiB of inflated spaces each, about 1.6 MB on the wire.
+    static let gzipBomb = Compression.gzipBomb(inflatedBytes: 256 << 20)
+    static let deflateBomb = Compression.deflateBomb(inflatedBytes: 256 << 20)
+
+    /// A harness with one good sync behind it, and a cap of 1 MiB.
+    func primed() async throws -> (SyncHarness, SourceSettings, [String]) {
+        let harness = try SyncHarness { _ in .json(Self.good) }
+        var settings = harness.settings(.custom, path: "/list")
+        settings.maxBytes = 1 << 20
+        settings.timeout = 10
+        #expect(await harness.sync(settings).ok)
+        return (harness, settings, try harness.snapshot())
+    }
+
+    @Test(arguments: ["gzip-bomb", "deflate-bomb", "endless-chunked", "endless-close", "huge-length", "gzip-endless"])
+    func oversizedBodiesAreCutOffAtTheCap(kind: String) async throws {
+        let (harness, settings, before) = try await primed()
+        let gzipBomb = Self.gzipBomb
+        let deflateBomb = Self.deflateBomb
+        harness.server.answer { _ in
+            switch kind {
+            case "gzip-bomb": return TestUpstream.Response(headers: [("Content-Encoding", "gzip")], body: gzipBomb)
+            case "deflate-bomb": return TestUpstream.Response(headers: [("Content-Encoding", "deflate")], body: deflateBomb)
+            case "endless-chunked": return TestUpstream.Response(body: Array("[".utf8), behaviour: .endless(chunked: true))
+            case "endless-close": return TestUpstream.Response(body: Array("[".utf8), behaviour: .endless(chunked: false))
+            case "gzip-endless":
+                return TestUpstream.Response(headers: [("Content-Encoding", "gzip")], body: Array(gzipBomb.prefix(1 << 16)),
+                                             behaviour: .endless(chunked: true))
+            default: return TestUpstream.Response(headers: [("Content-Length", "99999999999999")], body: Array(Self.good.utf8))
+            }
+        }
+        let started = Date()
+        let report = await harness.sync(settings)
+        #expect(!report.ok)
+        #expect(report.summary.contains("larger than 1048576 bytes") || (kind == "gzip-endless" && report.summary.contains("compressed body")),
+                "\(report.summary)")
+        #expect(Date().timeIntervalSince(started) < 8)
+        #expect(try harness.snapshot() == before)
+    }
+
+    @Test func aGzipBodyWithinTheCapIsDecoded() async throws {
+        let (harness, settings, _) = try await primed()
+        let three = listJSON([(1, "one"), (2, "two"), (3, "three")])
+        harness.server.answer { _ in
+            TestUpstream.Response(headers: [("Content-Encoding", "gzip")], body: Compression.gzip(Array(three.utf8)))
+        }
+        let report = await harness.sync(settings)
+        #expect(report.ok, "\(report.summary)")
+        #expect(report.counts.inserted == 1)
+        #expect(harness.server.requests.last?.headers["accept-encoding"]?.contains("gzip") == true)
+    }
+
+    @Test func aShorterContentLengthIsAllThatIsRead() async throws {
+        let (harness, settings, before) = try await primed()
+        harness.server.answer { _ in TestUpstream.Response(headers: [("Content-Length", "5")], body: Array(Self.good.utf8)) }
+        let report = await harness.sync(settings)
+        #expect(!report.ok)
+        #expect(report.summary.contains("not JSON"), "\(report.summary)")
+        #expect(try harness.snapshot() == before)
+    }
+
+    @Test func aHeaderFloodIsRefused() async throws {
+        let (harness, settings, before) = try await primed()
+        let flood = (0..<3_000).map { ("X-Filler-\($0)", String(repeating: "y", count: 40)) }
+        harness.server.answer { _ in .json(Self.good, headers: flood) }
+        let report = await harness.sync(settings)
+        #expect(!report.ok)
+        #expect(report.summary.contains("headers larger than"), "\(report.summary)")
+        #expect(try harness.snapshot() == before)
+    }
+
+    @Test func credentialsInARedirectOrURLAreRefused() async throws {
+        let (harness, settings, _) = try await primed()
+        harness.server.answer { _ in .status(302, headers: [("Location", "http://user:pw@127.0.0.1:1/x")]) }
+        let report = await harness.sync(settings)
+        #expect(!report.ok)
+        #expect(report.summary.hasPrefix("invalid URL"), "\(report.summary)")
+        #expect(!report.summary.contains("pw"))
+    }
+
+    /// Retry-After values no server should send: none traps, none blocks for more than 7 days.
+    @Test(arguments: [
+        ("9223372036854775807", RetryAfter.maximumWait, true), ("99999999999", RetryAfter.maximumWait, true),
+        ("18446744073709551616", RetryAfter.maximumWait, true), ("604800", RetryAfter.maximumWait, false),
+        ("0", 0, false), ("7", 7, false),
+        ("Fri, 31 Dec 9999 23:59:59 GMT", RetryAfter.maximumWait, true),
+    ])
+    func absurdRetryAfterIsCapped(header: String, wait: Int, capped: Bool) async throws {
+        let harness = try SyncHarness { _ in .status(503, headers: [("Retry-After", header)]) }
+        let now = UnixTime.now()
+        let report = await harness.sync(harness.settings(.custom, path: "/list"), now: now)
+        #expect(!report.ok)
+        #expect(report.retryAfter == now + wait)
+        #expect(report.summary.contains("capped at 7 days") == capped, "\(report.summary)")
+        #expect(try harness.state("custom.test").retryAfter == now + wait)
+    }
+
+    @Test(arguments: ["-1", "abc", "", "1e9", "  ", "Mon, 99 Foo 2024 99:99:99 GMT", "١٢٣"])
+    func unreadableRetryAfterIsIgnored(header: String) async throws {
+        let harness = try SyncHarness { _ in .status(503, headers: [("Retry-After", header)]) }
+        let report = await harness.sync(harness.settings(.custom, path: "/list"))
+        #expect(!report.ok)
+        #expect(report.retryAfter == nil)
+    }
+
+    @Test func anUpbitBlockIsCappedToo() async throws {
+        let harness = try SyncHarness { _ in .status(418, headers: [("Retry-After", "9223372036854775807")]) }
+        let now = UnixTime.now()
+        let report = await harness.sync(harness.settings(.upbit, path: "/v1/market/all"), now: now)
+        #expect(report.retryAfter == now + RetryAfter.maximumWait)
+        #expect(report.summary.contains("blocked by Upbit"), "\(report.summary)")
+    }
+
+    @Test func aBlockIsDroppedWhenTheURLChanges() async throws {
+        let harness = try SyncHarness { request in
+            request.path == "/old" ? .status(503, headers: [("Retry-After", "3600")]) : .json(Self.good)
+        }
+        var settings = harness.settings(.custom, path: "/old")
+        let blocked = await harness.sync(settings)
+        #expect(blocked.retryAfter != nil)
+        #expect(await harness.sync(settings).summary.hasPrefix("not contacted"))
+        settings.url = harness.server.baseURL + "/new"
+        let moved = await harness.sync(settings)
+        #expect(moved.ok, "\(moved.summary)")
+        #expect(harness.server.requests.last?.path == "/new")
+    }
+
+    /// 6,000 × ("e" + U+0301) is 6,000 graphemes but 12,000 code points: over the limit by
+    /// SQLite's count, so it is skipped and counted, and the rest of the list is applied.
+    @Test func anOverlongRecordIsSkippedAndTheRestApplied() async throws {
+        let long = String(repeating: "e\u{301}", count: 6_000)
+        let body = "[" + #"{"id": 1, "category": "c", "text": "\#(long)", "source": "A"},"#
+            + #"{"id": 2, "category": "c", "text": "fine", "source": "A"}]"#
+        let harness = try SyncHarness { _ in .json(body) }
+        let report = await harness.sync(harness.settings(.custom, path: "/list"))
+        #expect(report.ok, "\(report.summary)")
+        #expect(report.counts.skipped == 1)
+        #expect(report.counts.inserted == 1)
+        #expect(QuoteText.length("e\u{301}") == 2)
+    }
+
+    /// The store's write lock held by another process for longer than the busy timeout:
+    /// recorded as a local failure, the upstream's failure count and block untouched.
+    @Test func aBusyStoreIsALocalFailure() async throws {
+        let harness = try SyncHarness { _ in .json(Self.good) }
+        let settings = harness.settings(.custom, path: "/list")
+        #expect(await harness.sync(settings).ok)
+        // Held past the sync's 10 s busy timeout, then let go so the failure can be recorded.
+        let locked = DispatchSemaphore(value: 0)
+        let path = harness.storePath
+        Thread.detachNewThread {
+            let holder = try! Database(path: path, mode: .readWrite)
+            try! holder.execute("BEGIN IMMEDIATE")
+            locked.signal()
+            Thread.sleep(forTimeInterval: 11)
+            try! holder.execute("ROLLBACK")
+        }
+        locked.wait()
+        harness.server.answer { _ in .json(listJSON([(1, "one"), (2, "two"), (3, "three")])) }
+        let report = await harness.sync(settings)
+        #expect(!report.ok)
+        #expect(report.summary.hasPrefix("store: busy"), "\(report.summary)")
+        #expect(report.storeExitCode == 75)
+        let state = try harness.state("custom.test")
+        #expect(state.failures == 0)
+        #expect(state.retryAfter == nil)
+        #expect(state.error == report.summary)
+    }
+}
