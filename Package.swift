@@ -54,7 +54,7 @@ let package = Package(
         ),
 
         .testTarget(name: "QuoteStoreTests", dependencies: ["QuoteStore", "TestUpstream"]),
-        .testTarget(name: "QuoteConfigTests", dependencies: ["QuoteConfig", "QuoteStore"]),
+        .testTarget(name: "QuoteConfigTests", dependencies: ["QuoteConfig", "QuoteStore", "TestUpstream"]),
         .testTarget(name: "QuoteDaemonTests", dependencies: ["QuoteDaemon", "QuoteSync", "QuoteConfig", "QuoteStore", "TestUpstream"]),
         .testTarget(name: "QuoteSyncTests", dependencies: ["QuoteSync", "QuoteStore", "QuoteConfig", "TestUpstream"]),
         .testTarget(name: "QuotectlTests", dependencies: ["quotectl", "quoted", "QuoteStore", "TestUpstream"]),
