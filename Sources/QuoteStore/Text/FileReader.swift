@@ -9,7 +9,15 @@ public struct FileError: Error, CustomStringConvertible, Equatable {
 
     public var description: String { "\(path): \(reason)" }
 
-    public var exitCode: Int32 { code == ENOENT || code == EACCES || code == ENOTDIR ? 66 : 74 }
+    /// 66 when there is nothing readable there (missing, forbidden, not a regular file),
+    /// 65 when it is too large to be what it should be, else 74.
+    public var exitCode: Int32 {
+        switch code {
+        case ENOENT, EACCES, ENOTDIR, EINVAL, EISDIR: return 66
+        case EFBIG: return 65
+        default: return 74
+        }
+    }
 }
 
 /// Reads whole files with open(2)/read(2): quotectl stays free of Foundation.
@@ -73,6 +81,8 @@ public enum FileReader {
     /// reading stops at the cap, so `< /dev/zero` costs `limit` bytes of memory, not more.
     public static func readStandardInput(limit: Int) throws(FileError) -> [UInt8] {
         var bytes: [UInt8] = []
+        // Address space only (pages are touched as they fill): no doubling copies on the way to the cap.
+        bytes.reserveCapacity(limit)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }

@@ -1,0 +1,121 @@
+import Foundation
+import QuoteConfig
+@testable import QuoteDaemon
+import Synchronization
+import Testing
+
+/// The control socket under slow and greedy clients: trickling clients never lock out a
+/// well-behaved one, a flood of clients is answered in full, a wrong socket path never
+/// destroys what is there.
+@Suite(.serialized) struct ControlSocketPressureTests {
+    let folder: String
+    let server: ControlServer
+
+    init() throws {
+        folder = NSTemporaryDirectory() + "quoted-pressure-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        server = ControlServer(path: folder + "/control.sock", logger: Logger(level: .error)) { _, writer in
+            writer.send("daemon", #"{"pid": 1}"#)
+            writer.finish(code: 0)
+        }
+        try server.start()
+    }
+
+    /// A raw client: connected, not yet sent anything.
+    func connectRaw() -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = UnixSocketAddress(server.path)!
+        return address.connect(fd) == 0 ? fd : -1
+    }
+
+    /// `quotectl status`'s own client: connect, send, read to `end`.
+    static func status(path: String) -> (answered: Bool, seconds: Double) {
+        let started = Date()
+        guard let client = try? ControlClient.connect(sending: .status, candidates: [path], timeout: 5) else {
+            return (false, Date().timeIntervalSince(started))
+        }
+        var sawDaemon = false
+        while let reply = try? client.nextReply() {
+            if reply.kind == "daemon" { sawDaemon = true }
+            if reply.kind == "end" { return (sawDaemon && reply.text == "0", Date().timeIntervalSince(started)) }
+        }
+        return (false, Date().timeIntervalSince(started))
+    }
+
+    func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in Thread.detachNewThread { continuation.resume(returning: body()) } }
+    }
+
+    /// 64 clients sending one byte every 4 s held every slot for 40 s before; now a status
+    /// request is answered within a second while they trickle.
+    @Test func tricklingClientsDoNotLockOutStatus() async throws {
+        let tricklers = (0..<64).map { _ in connectRaw() }
+        #expect(tricklers.allSatisfy { $0 >= 0 })
+        let stop = ManagedAtomicFlag()
+        Thread.detachNewThread {
+            while !stop.isSet {
+                for fd in tricklers { _ = send(fd, "s", 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                Thread.sleep(forTimeInterval: 4)
+            }
+        }
+        defer {
+            stop.set()
+            for fd in tricklers { close(fd) }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let path = server.path
+        for _ in 0..<3 {
+            let (answered, seconds) = await onThread { Self.status(path: path) }
+            #expect(answered)
+            #expect(seconds < 1, "status took \(seconds) s")
+        }
+    }
+
+    /// 500 clients at once, each sending its request at once: every one is answered.
+    @Test func aFloodOfWellBehavedClientsIsAnsweredInFull() async throws {
+        let path = server.path
+        let answered = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<500 { group.addTask { await self.onThread { Self.status(path: path).answered } } }
+            var count = 0
+            for await ok in group where ok { count += 1 }
+            return count
+        }
+        #expect(answered == 500)
+    }
+
+    /// The whole request has one deadline: a client that keeps trickling is dropped on time.
+    @Test func aTricklingClientIsDroppedAtItsDeadline() async throws {
+        let fd = connectRaw()
+        defer { close(fd) }
+        let started = Date()
+        let reply: String = await onThread {
+            for _ in 0..<12 {
+                if send(fd, "s", 1, Int32(MSG_NOSIGNAL)) <= 0 { break }
+                Thread.sleep(forTimeInterval: 1)
+                var probe: UInt8 = 0
+                if recv(fd, &probe, 1, Int32(MSG_DONTWAIT | MSG_PEEK)) > 0 { break }
+            }
+            var buffer = [UInt8](repeating: 0, count: 4_096)
+            let count = recv(fd, &buffer, buffer.count, 0)
+            return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : ""
+        }
+        #expect(reply.hasPrefix("error no request within 5 s"), "\(reply)")
+        #expect(Date().timeIntervalSince(started) < 8)
+    }
+
+    @Test func onlyASocketIsEverReplaced() throws {
+        let precious = folder + "/quotes.db"
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: precious))
+        let wrong = ControlServer(path: precious, logger: Logger(level: .error)) { _, writer in writer.finish(code: 0) }
+        let error = #expect(throws: ControlServer.StartError.self) { try wrong.start() }
+        #expect(error?.exitCode == 78)
+        #expect(FileManager.default.contents(atPath: precious) == Data("precious".utf8))
+    }
+}
+
+/// A flag set from one thread and read from another.
+final class ManagedAtomicFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .relaxed) }
+    var isSet: Bool { value.load(ordering: .relaxed) }
+}

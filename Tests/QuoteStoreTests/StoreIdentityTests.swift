@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import QuoteStore
+
+/// The store is only ever a quoted store: another program's file is left byte for byte,
+/// an empty file becomes a store, a store from a newer quoted is refused.
+@Suite struct StoreIdentityTests {
+    let folder = TemporaryFolder()
+
+    func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    @Test(arguments: [Store.Access.read, .write])
+    func anotherProgramsDatabaseIsLeftExactlyAsItWas(access: Store.Access) throws {
+        let path = folder.file("notes.db")
+        do {
+            let other = try Database(path: path, mode: .readWriteCreate)
+            try other.execute("PRAGMA journal_mode = DELETE; CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('mine')")
+        }
+        let before = try #require(bytes(path))
+        let error = #expect(throws: StoreError.self) { try Store(path: path, access: access) }
+        #expect(error == .foreignDatabase(path: path))
+        #expect(error?.exitCode == 74)
+        #expect(bytes(path) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+    }
+
+    @Test func aForeignApplicationIDIsRefusedFromTheHeaderAlone() throws {
+        let path = folder.file("app.db")
+        do {
+            let other = try Database(path: path, mode: .readWriteCreate)
+            try other.execute("PRAGMA journal_mode = DELETE; PRAGMA application_id = 42; CREATE TABLE t (x)")
+        }
+        let before = try #require(bytes(path))
+        #expect(throws: StoreError.foreignDatabase(path: path)) { try Store(path: path, access: .write) }
+        #expect(bytes(path) == before)
+    }
+
+    @Test func aFileThatIsNotSQLiteIsLeftAlone() throws {
+        let path = folder.file("text.db")
+        try Data("just some text, long enough to look like a header if one squints at it".utf8).write(to: URL(fileURLWithPath: path))
+        let before = try #require(bytes(path))
+        #expect(throws: StoreError.notADatabase(path: path)) { try Store(path: path, access: .write) }
+        #expect(bytes(path) == before)
+    }
+
+    @Test func anEmptyFileBecomesAStoreWithTheStarterSet() throws {
+        let path = folder.file("empty.db")
+        FileManager.default.createFile(atPath: path, contents: Data())
+        let store = try Store(path: path, access: .read)
+        #expect(try store.database.scalarInt("SELECT count(*) FROM quotes WHERE source = 'builtin'") ?? 0 >= 200)
+        #expect(try store.database.scalarInt("PRAGMA application_id") == Store.applicationID)
+    }
+
+    @Test func anSQLiteFileWithNoSchemaBecomesAStore() throws {
+        let path = folder.file("blank.db")
+        try Database(path: path, mode: .readWriteCreate).execute("PRAGMA user_version = 0")
+        let store = try Store(path: path, access: .write)
+        #expect(try store.database.scalarInt("SELECT count(*) FROM quotes") ?? 0 >= 200)
+    }
+
+    @Test func aMigrationRowNewerThanTheBinaryIsRefused() throws {
+        let path = folder.file("newer.db")
+        do {
+            let store = try Store(path: path, access: .write)
+            try store.database.run("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (99, '0099_future', 'x', 0)")
+        }
+        let error = #expect(throws: StoreError.self) { try Store(path: path, access: .write) }
+        #expect(error == .newerSchema(path: path, found: 99, supported: Migrator.embedded.latestVersion))
+    }
+
+    @Test func aStoreFromBeforeTheApplicationIDIsStillOurs() throws {
+        let path = folder.file("old.db")
+        do {
+            let old = try Database(path: path, mode: .readWriteCreate)
+            try Migrator(migrations: Array(Migrator.embedded.migrations.prefix(5))).migrate(old)
+        }
+        let store = try Store(path: path, access: .write)
+        #expect(try store.database.scalarInt("PRAGMA application_id") == Store.applicationID)
+    }
+
+    @Test func storeErrorsKeepTheirKind() {
+        #expect(StoreError(DatabaseError(extendedCode: 5, message: "database is locked"), path: "/s").exitCode == 75)
+        #expect(StoreError(DatabaseError(extendedCode: 13, message: "database or disk is full"), path: "/s") == .full(path: "/s"))
+        #expect(StoreError.full(path: "/s").description == "/s: disk full; nothing was written")
+        #expect(StoreError.cannotCreate(path: "/ro/q.db", reason: "folder /ro is read-only").exitCode == 73)
+    }
+
+    /// A big write with a reader open throughout: the WAL is truncated afterwards, so the
+    /// next reader does not recover it all over again.
+    @Test func theWALIsTruncatedAfterABigWriteEvenWithAReaderOpen() throws {
+        let path = folder.file("wal.db")
+        let writer = try Store(path: path, access: .write)
+        let reader = try Database(path: path, mode: .readOnly)
+        #expect(try reader.scalarInt("SELECT count(*) FROM quotes") ?? 0 > 0)
+        let quotes = (1...20_000).map { Quote(source: "custom.big", upstreamID: String($0), text: "Quote number \($0) " + String(repeating: "x", count: 200)) }
+        try writer.database.transaction {
+            let quoteWriter = QuoteWriter(database: writer.database)
+            try quoteWriter.ensureSource("custom.big", now: 1)
+            try quoteWriter.apply(quotes, to: "custom.big", removeMissing: true, now: 1)
+        }
+        let walBefore = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        #expect(walBefore > 1 << 20)
+        #expect(writer.database.checkpointAndTruncate())
+        let walAfter = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        #expect(walAfter == 0)
+        #expect(try reader.scalarInt("SELECT count(*) FROM quotes WHERE source = 'custom.big'") == 20_000)
+    }
+}
