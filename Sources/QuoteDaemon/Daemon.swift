@@ -17,6 +17,7 @@ public actor Daemon {
     private let schedule = Schedule()
     private let loadConfiguration: @Sendable () throws -> Configuration
     private let wallClock: @Sendable () -> Int
+    private let storeBusyTimeout: Int32
 
     private var due: [String: Int] = [:]
     private var running: [String: Task<SourceReport, Never>] = [:]
@@ -31,7 +32,9 @@ public actor Daemon {
     public init(configuration: Configuration, storePath: String, runner: any SyncRunner, logger: Logger,
                 notifier: SystemdNotifier, watchdogInterval: Duration? = nil,
                 loadConfiguration: @escaping @Sendable () throws -> Configuration,
-                wallClock: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }) {
+                wallClock: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) },
+                storeBusyTimeout: Int32 = Store.defaultBusyTimeout) {
+        self.storeBusyTimeout = storeBusyTimeout
         self.configuration = configuration
         self.storePath = storePath
         self.runner = runner
@@ -207,13 +210,16 @@ public actor Daemon {
 
     /// Re-reads the configuration; a bad file keeps the running one and says why.
     @discardableResult
-    public func reload() -> Result<Int, Error> {
+    public func reload() async -> Result<Int, Error> {
         notifier.reloading()
         defer { notifier.ready(); updateStatus() }
         do {
             let fresh = try loadConfiguration()
             // Everything that can fail happens before anything changes: a reload is all or nothing.
-            try CustomListRegistry.reconcile(fresh, storePath: storePath)
+            // The store may make us wait for its write lock: that wait happens on a thread of its
+            // own, not on the actor (which keeps answering) nor on the shared async threads.
+            let storePath = self.storePath, timeout = storeBusyTimeout
+            try await Blocking.run { try CustomListRegistry.reconcile(fresh, storePath: storePath, busyTimeoutMilliseconds: timeout) }
             for warning in fresh.warnings { logger.warning(warning) }
             let previous = configuration
             configuration = fresh
@@ -240,7 +246,7 @@ public actor Daemon {
             for line in statusReplies() { writer.send(line) }
             writer.finish(code: 0)
         case .reload:
-            switch reload() {
+            switch await reload() {
             case .success(let count):
                 writer.send("ok", "reloaded: \(count) sources enabled")
                 writer.finish(code: 0)

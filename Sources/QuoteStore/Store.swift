@@ -15,8 +15,12 @@ public final class Store {
 
     /// quoted's mark in the SQLite header (PRAGMA application_id, set by migration 0006): "quot".
     public static let applicationID = 0x71756f74
+    /// 10 s: a big sync's commit takes a few seconds; a reader or a second writer waits it out.
+    public static let defaultBusyTimeout: Int32 = 10_000
 
-    public init(path: String, access: Access, now: Int = UnixTime.now()) throws(StoreError) {
+    /// `busyTimeoutMilliseconds`: how long a statement waits for another process's write lock.
+    public init(path: String, access: Access, now: Int = UnixTime.now(),
+                busyTimeoutMilliseconds: Int32 = Store.defaultBusyTimeout) throws(StoreError) {
         if !Path.exists(path) {
             try Self.create(path: path, now: now)
         } else if try Self.identify(path) == .empty {
@@ -25,7 +29,8 @@ public final class Store {
         }
         let database: Database
         do {
-            database = try Database(path: path, mode: access == .read ? .readOnly : .readWrite)
+            database = try Database(path: path, mode: access == .read ? .readOnly : .readWrite,
+                                    busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         } catch {
             throw Self.openError(error, path: path)
         }

@@ -67,7 +67,10 @@ import Testing
         for _ in 0..<3 {
             let (answered, seconds) = await onThread { Self.status(path: path) }
             #expect(answered)
-            #expect(seconds < 1, "status took \(seconds) s")
+            // In-process, the handler shares the test runner's few threads with every other
+            // test: the one-second figure is checked against the real daemon in
+            // DaemonEndToEndTests; here the point is that the answer comes at all.
+            #expect(seconds < 5, "status took \(seconds) s")
         }
     }
 

@@ -90,7 +90,8 @@ import TestUpstream
         let fresh = try configuration("[source.custom.fresh]\nurl = \(server.baseURL)/l\ninterval = 10s\n[source.upbit]\nenabled = false\n")
         let quick = Daemon(configuration: try configuration("[source.breakingbad]\nenabled = false\n"), storePath: storePath,
                            runner: EngineRunner(engine: SyncEngine(storePath: storePath)), logger: Logger(level: .error),
-                           notifier: SystemdNotifier(socketPath: nil), loadConfiguration: { fresh }, wallClock: { 1_900_000_000 })
+                           notifier: SystemdNotifier(socketPath: nil), loadConfiguration: { fresh }, wallClock: { 1_900_000_000 },
+                           storeBusyTimeout: 500)
         try await quick.prepare()
         let before = await quick.statusReplies().filter { $0.kind == "source" }.map(\.text)
         let holder = try Database(path: storePath, mode: .readWrite)

@@ -157,19 +157,19 @@ import TestUpstream
         let harness = try SyncHarness { _ in .json(Self.good) }
         let settings = harness.settings(.custom, path: "/list")
         #expect(await harness.sync(settings).ok)
-        // Held past the sync's 10 s busy timeout, then let go so the failure can be recorded.
+        // Held past the sync's busy timeout (1 s here), then let go so the failure can be recorded.
         let locked = DispatchSemaphore(value: 0)
         let path = harness.storePath
         Thread.detachNewThread {
             let holder = try! Database(path: path, mode: .readWrite)
             try! holder.execute("BEGIN IMMEDIATE")
             locked.signal()
-            Thread.sleep(forTimeInterval: 11)
+            Thread.sleep(forTimeInterval: 1.5)
             try! holder.execute("ROLLBACK")
         }
         locked.wait()
         harness.server.answer { _ in .json(listJSON([(1, "one"), (2, "two"), (3, "three")])) }
-        let report = await harness.sync(settings)
+        let report = await SyncEngine(storePath: harness.storePath, busyTimeoutMilliseconds: 1_000).sync(settings)
         #expect(!report.ok)
         #expect(report.summary.hasPrefix("store: busy"), "\(report.summary)")
         #expect(report.storeExitCode == 75)

@@ -66,38 +66,44 @@ extension BinaryRunner {
     struct Measured {
         let status: Int32
         let stderr: String
-        /// The child's own peak resident memory (wait4's ru_maxrss), in kB.
+        /// The child's own peak resident memory, in kB.
         let peakKilobytes: Int
         let seconds: Double
     }
 
-    /// Runs the binary with posix_spawn and reaps it with wait4, so its peak memory is
-    /// its own (not the largest of every child this test process ever had). Standard
-    /// output is discarded; standard error is kept (in a file, so it cannot block).
+    /// Runs the binary under GNU time (Debian package `time`), which forks a fresh process
+    /// and reads its peak memory with wait4. Measuring the child directly from here would
+    /// not do: posix_spawn shares this test process's memory until exec, and Linux carries
+    /// that high-water mark over into the child's ru_maxrss. Standard output is discarded;
+    /// standard error is kept (in a file, so it cannot block).
     func runMeasured(_ arguments: [String], standardInput: String = "/dev/null") throws -> Measured {
         let errorFile = NSTemporaryDirectory() + "quoted-measured-" + UUID().uuidString
-        defer { unlink(errorFile) }
+        let peakFile = errorFile + ".peak"
+        defer { unlink(errorFile); unlink(peakFile) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, standardInput, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, errorFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let timeTool = "/usr/bin/time"
+        let argv = ([timeTool, "-f", "%M", "-o", peakFile, path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
         let started = Date()
-        guard posix_spawn(&pid, path, &actions, nil, argv, envp) == 0 else {
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "cannot start \(path)"])
+        guard posix_spawn(&pid, timeTool, &actions, nil, argv, envp) == 0 else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "cannot start \(timeTool) (apt install time)"])
         }
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let stderr = (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
+        let report = (try? String(contentsOfFile: peakFile, encoding: .utf8)) ?? ""
+        // time writes "Command exited with non-zero status N" before the figure.
+        let peak = report.split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? Int.max
         let exited = status & 0x7F == 0
         return Measured(status: exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F), stderr: stderr,
-                        peakKilobytes: Int(usage.ru_maxrss), seconds: Date().timeIntervalSince(started))
+                        peakKilobytes: peak, seconds: Date().timeIntervalSince(started))
     }
 }
 

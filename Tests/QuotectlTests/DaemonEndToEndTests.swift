@@ -138,6 +138,35 @@ import TestUpstream
         #expect(!FileManager.default.fileExists(atPath: socketPath))
     }
 
+    /// 64 clients trickling a byte every 4 s used to hold every slot for 40 s, and status
+    /// said "Daemon: not running". Now `quotectl status` answers at once and sees the daemon.
+    @Test func statusAnswersWhileClientsTrickle() throws {
+        let notify = NotifySocket(path: scratch.file("notify.sock"))
+        let (daemon, _) = try startDaemon(config: writeConfig(), notify: notify)
+        defer { daemon.terminate() }
+        _ = notify.waitFor("STATUS=1/1")
+        let tricklers: [Int32] = (0..<64).map { _ in
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in Array(socketPath.utf8).enumerated() { raw[i] = b } }
+            _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+            _ = send(fd, "s", 1, Int32(MSG_NOSIGNAL))
+            return fd
+        }
+        defer { for fd in tricklers { close(fd) } }
+        Thread.sleep(forTimeInterval: 0.5)
+        var slowest = 0.0
+        for round in 0..<3 {
+            if round == 1 { for fd in tricklers { _ = send(fd, "t", 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) } }
+            let started = Date()
+            let shown = try quotectl().run(["status"])
+            slowest = max(slowest, Date().timeIntervalSince(started))
+            #expect(shown.stdout.contains("Daemon: running, pid \(daemon.processIdentifier)"), "\(shown.stdout)")
+        }
+        #expect(slowest < 1, "the slowest status took \(slowest) s")
+    }
+
     @Test func aSyncAlreadyRunningIsJoinedNotStartedTwice() throws {
         let notify = NotifySocket(path: scratch.file("notify.sock"))
         let (daemon, _) = try startDaemon(config: writeConfig(), notify: notify)

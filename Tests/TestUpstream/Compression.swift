@@ -22,19 +22,35 @@ public enum Compression {
     }
 
     /// One fixed-Huffman block: a literal ' ' then copies of (length 258, distance 1).
+    /// Each copy is 13 bits, so 8 copies are 13 whole bytes: after the 3-bit block header,
+    /// the 8-bit literal and one copy (24 bits, byte-aligned) the stream is that 13-byte
+    /// pattern repeated, which builds a GiB bomb in milliseconds.
     private static func repeatedRun(_ count: Int) -> [UInt8] {
-        var bits = BitWriter()
-        bits.write(1, count: 1)  // BFINAL
-        bits.write(1, count: 2)  // BTYPE = fixed Huffman (LSB first)
-        bits.writeHuffman(0x30 + 0x20, length: 8)  // literal 0x20: codes 0-143 are 00110000 + value
-        var produced = 1
-        while produced + 258 <= count {
+        func copy(_ bits: inout BitWriter) {
             bits.writeHuffman(0b1100_0101, length: 8)  // length code 285 = 258 bytes
             bits.writeHuffman(0, length: 5)  // distance code 0 = 1 back
+        }
+        var head = BitWriter()
+        head.write(1, count: 1)  // BFINAL
+        head.write(1, count: 2)  // BTYPE = fixed Huffman (LSB first)
+        head.writeHuffman(0x30 + 0x20, length: 8)  // literal 0x20: codes 0-143 are 00110000 + value
+        copy(&head)
+        var produced = 1 + 258
+        var pattern = BitWriter()
+        for _ in 0..<8 { copy(&pattern) }
+        let repeats = max(0, count - produced) / (8 * 258)
+        var out = head.flushed
+        out.reserveCapacity(out.count + repeats * 13 + 16)
+        let block = pattern.flushed
+        for _ in 0..<repeats { out += block }
+        produced += repeats * 8 * 258
+        var tail = BitWriter()
+        while produced + 258 <= count {
+            copy(&tail)
             produced += 258
         }
-        bits.writeHuffman(0, length: 7)  // end of block (code 256)
-        return bits.flushed
+        tail.writeHuffman(0, length: 7)  // end of block (code 256)
+        return out + tail.flushed
     }
 
     private struct BitWriter {

@@ -5,8 +5,9 @@ import QuoteStore
 /// Records which custom lists the configuration names: a list removed from it
 /// stops syncing, but its quotes stay until `quotectl forget NAME`.
 public enum CustomListRegistry {
-    public static func reconcile(_ configuration: Configuration, storePath: String) throws(StoreError) {
-        let store = try Store(path: storePath, access: .write)
+    public static func reconcile(_ configuration: Configuration, storePath: String,
+                                 busyTimeoutMilliseconds: Int32 = Store.defaultBusyTimeout) throws(StoreError) {
+        let store = try Store(path: storePath, access: .write, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         let configured = configuration.sources.filter { $0.kind == .custom }.map(\.name)
         try store.run {
             try store.database.transaction {
@@ -25,12 +26,16 @@ public final class SyncEngine: Sendable {
     public let storePath: String
     public let client: HTTPClient
     public let gate: HostGate
+    /// How long the sync waits for another process's write lock before failing as "store: busy".
+    public let busyTimeoutMilliseconds: Int32
     let schedule = Schedule()
 
-    public init(storePath: String, client: HTTPClient = HTTPClient(), gate: HostGate = HostGate()) {
+    public init(storePath: String, client: HTTPClient = HTTPClient(), gate: HostGate = HostGate(),
+                busyTimeoutMilliseconds: Int32 = Store.defaultBusyTimeout) {
         self.storePath = storePath
         self.client = client
         self.gate = gate
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
     }
 
     /// Syncs the sources concurrently (never two requests at once to one host),
@@ -55,7 +60,7 @@ public final class SyncEngine: Sendable {
         let started = ContinuousClock.now
         let store: Store
         do {
-            store = try Store(path: storePath, access: .write, now: now)
+            store = try Store(path: storePath, access: .write, now: now, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         } catch {
             return SourceReport(source: settings.name, ok: false, summary: "store: \(error)", seconds: 0,
                                 storeExitCode: error.exitCode)

@@ -1,0 +1,12 @@
+import Dispatch
+
+/// Runs blocking work (SQLite waiting on a lock, a file read) on a Dispatch thread and
+/// awaits it, so it never occupies one of Swift's few cooperative threads: on a 2-core
+/// machine two such waits would stall every task of the daemon.
+enum Blocking {
+    static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+}
