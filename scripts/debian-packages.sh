@@ -1,0 +1,31 @@
+# The Debian packages the project needs, in one place (sourced by scripts/test.sh and .ci/run).
+# shellcheck shell=bash
+# Building and testing: SQLite and libcurl headers, the sqlite3 shell, fortune and strfile for
+# the export check, GNU time for the peak-memory tests, python3 for helper servers.
+test_packages=(libsqlite3-dev sqlite3 libcurl4-openssl-dev fortune-mod fortunes time python3)
+# The systemd end-to-end on top (systemd-nspawn).
+ci_packages=("${test_packages[@]}" systemd-container)
+
+# Prints the packages of "$@" that are not installed.
+missing_packages() {
+    local package
+    for package in "$@"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || echo "$package"
+    done
+}
+
+# Installs what is missing of "$@" when root; otherwise names it and how to get it, and fails.
+ensure_packages() {
+    local missing
+    mapfile -t missing < <(missing_packages "$@")
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if [ "$(id -u)" -eq 0 ]; then
+        echo "== installing: ${missing[*]}"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    else
+        echo "missing Debian packages: ${missing[*]}" >&2
+        echo "install them with: sudo apt-get install -y ${missing[*]}   (or run this script as root)" >&2
+        return 1
+    fi
+}
