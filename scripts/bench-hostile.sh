@@ -30,6 +30,8 @@ quoted=$PWD/.build/release/quoted
 quotectl=$PWD/.build/release/quotectl
 data=bench-data/hostile
 mkdir -p "$data"
+# The fixed sources stay off: each configuration below syncs only what it lists.
+only_listed=$(printf '[source.%s]\nenabled = false\n' happiness breakingbad upbit)
 failed=0
 miss() { echo "  MISSED: $*"; failed=1; }
 
@@ -49,12 +51,7 @@ path = $PWD/$data/hostile.db
 [source.custom.hostile]
 url = http://127.0.0.1:$port/$path
 timeout = 60s
-[source.happiness]
-enabled = false
-[source.breakingbad]
-enabled = false
-[source.upbit]
-enabled = false
+$only_listed
 CONF
     /usr/bin/time -f "%M %e" -o "$data/time.txt" "$quoted" sync --once --config "$data/hostile.conf" 2>"$data/err.txt" >/dev/null || true
     read -r rss wall < <(tail -1 "$data/time.txt")
@@ -69,12 +66,7 @@ cat > "$data/daemon.conf" <<CONF
 path = $PWD/$data/daemon.db
 [daemon]
 socket = $PWD/$data/control.sock
-[source.happiness]
-enabled = false
-[source.breakingbad]
-enabled = false
-[source.upbit]
-enabled = false
+$only_listed
 CONF
 "$quoted" run --config "$data/daemon.conf" --log-level error &
 pids+=("$!")
@@ -101,12 +93,7 @@ path = $PWD/$data/wal.db
 url = http://127.0.0.1:$(cat "$data/listport")/list.json
 max_bytes = 256M
 timeout = 5m
-[source.happiness]
-enabled = false
-[source.breakingbad]
-enabled = false
-[source.upbit]
-enabled = false
+$only_listed
 CONF
 "$quotectl" --db "$data/wal.db" random >/dev/null   # a store with the starter set
 ( while [ ! -f "$data/stop-readers" ]; do "$quotectl" --db "$data/wal.db" search time >/dev/null 2>&1 || true; done ) &

@@ -79,6 +79,16 @@ import Testing
         #expect(try store.database.scalarInt("PRAGMA application_id") == Store.applicationID)
     }
 
+    /// A folder this user cannot write (here /proc/sys, read-only even for root in these
+    /// containers): the message says so, and the exit code is 73, not "no store there" (66).
+    @Test(.enabled(if: access("/proc/sys", W_OK) != 0 && access("/proc/sys", F_OK) == 0))
+    func aReadOnlyFolderIsNamedAsSuch() {
+        let path = "/proc/sys/quotes.db"
+        let error = #expect(throws: StoreError.self) { try Store(path: path, access: .write) }
+        #expect(error?.exitCode == 73)
+        #expect(error?.description.contains("folder /proc/sys") == true, "\(String(describing: error))")
+    }
+
     @Test func storeErrorsKeepTheirKind() {
         #expect(StoreError(DatabaseError(extendedCode: 5, message: "database is locked"), path: "/s").exitCode == 75)
         #expect(StoreError(DatabaseError(extendedCode: 13, message: "database or disk is full"), path: "/s") == .full(path: "/s"))

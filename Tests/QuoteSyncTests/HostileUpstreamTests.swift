@@ -121,6 +121,7 @@ import TestUpstream
         let report = await harness.sync(harness.settings(.upbit, path: "/v1/market/all"), now: now)
         #expect(report.retryAfter == now + RetryAfter.maximumWait)
         #expect(report.summary.contains("blocked by Upbit"), "\(report.summary)")
+        #expect(report.summary.contains("capped at 7 days"), "\(report.summary)")
     }
 
     @Test func aBlockIsDroppedWhenTheURLChanges() async throws {

@@ -26,19 +26,9 @@ public enum FileReader {
     /// a folder) is refused without blocking: a FIFO given as a file would otherwise hang,
     /// /dev/zero would never end. The cap holds while reading, whatever fstat said.
     public static func read(_ path: String, limit: Int) throws(FileError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard descriptor >= 0 else { throw failure(path) }
+        let (descriptor, status) = try openRegularFile(path)
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw failure(path) }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw FileError(path: path, reason: "is a folder, not a file", code: EISDIR)
-        default: throw FileError(path: path, reason: "not a regular file (a pipe, socket or device)", code: EINVAL)
-        }
         if Int(status.st_size) > limit { throw tooLarge(path, limit) }
-        // Back to blocking reads: O_NONBLOCK was only there so that open() could not wait.
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(status.st_size) + 1)
         var chunk = [UInt8](repeating: 0, count: min(1 << 20, limit + 1))
@@ -57,14 +47,8 @@ public enum FileReader {
 
     /// The first `count` bytes of a regular file (fewer if it is shorter), for headers.
     public static func readPrefix(_ path: String, count: Int) throws(FileError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard descriptor >= 0 else { throw failure(path) }
+        let (descriptor, _) = try openRegularFile(path)
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw failure(path) }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw FileError(path: path, reason: "not a regular file", code: EINVAL)
-        }
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
@@ -94,6 +78,27 @@ public enum FileReader {
             guard count <= limit - bytes.count else { throw tooLarge("standard input", limit) }
             bytes.append(contentsOf: chunk[0..<count])
         }
+    }
+
+    /// Opens `path` for reading if it is a regular file; the caller closes the descriptor.
+    /// O_NONBLOCK only for open() itself, so a FIFO can never make it wait.
+    private static func openRegularFile(_ path: String) throws(FileError) -> (Int32, stat) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard descriptor >= 0 else { throw failure(path) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let error = failure(path)
+            close(descriptor)
+            throw error
+        }
+        let kind = status.st_mode & S_IFMT
+        guard kind == S_IFREG else {
+            close(descriptor)
+            if kind == S_IFDIR { throw FileError(path: path, reason: "is a folder, not a file", code: EISDIR) }
+            throw FileError(path: path, reason: "not a regular file (a pipe, socket or device)", code: EINVAL)
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        return (descriptor, status)
     }
 
     /// "larger than 1 MiB" rather than a byte count when the limit is a round size.
