@@ -23,30 +23,35 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["migration-embedder"]
         ),
-        // The store: SQLite wrapper, migrations, models and queries. No Foundation.
+        // What every module needs and none owns: environment, paths and the ONE search order
+        // for the store, configuration and socket, capped file reads, Unix socket addresses,
+        // exit codes, the version, URL facts, Unix time. Glibc only: no Foundation.
+        .target(name: "QuoteBase"),
+        // The store: SQLite wrapper, migrations, models, and every SQL statement the project
+        // runs, behind named operations. No Foundation.
         .target(
             name: "QuoteStore",
-            dependencies: ["CSQLite"],
+            dependencies: ["CSQLite", "QuoteBase"],
             plugins: ["EmbedMigrations"]
         ),
         // The configuration file (shared by quoted and quotectl). No Foundation.
-        .target(name: "QuoteConfig", dependencies: ["QuoteStore"]),
+        .target(name: "QuoteConfig", dependencies: ["QuoteBase", "QuoteStore"]),
         // libcurl's variadic setopt/getinfo as typed C functions (Debian: libcurl4-openssl-dev).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         // HTTP (libcurl), the five upstreams and the sync engine.
-        .target(name: "QuoteSync", dependencies: ["QuoteStore", "QuoteConfig", "CCurl"]),
+        .target(name: "QuoteSync", dependencies: ["QuoteBase", "QuoteStore", "QuoteConfig", "CCurl"]),
         // Linux socket calls Swift's Glibc module leaves out (SO_PEERCRED, accept4).
         .target(name: "CSystem"),
         // The daemon's parts: scheduler, control socket, sd_notify, logging.
-        .target(name: "QuoteDaemon", dependencies: ["CSystem", "QuoteSync", "QuoteStore", "QuoteConfig"]),
+        .target(name: "QuoteDaemon", dependencies: ["CSystem", "QuoteBase", "QuoteSync", "QuoteStore", "QuoteConfig"]),
         // The daemon and `quoted sync --once`.
-        .executableTarget(name: "quoted", dependencies: ["QuoteDaemon", "QuoteSync", "QuoteStore", "QuoteConfig"]),
+        .executableTarget(name: "quoted", dependencies: ["QuoteBase", "QuoteDaemon", "QuoteSync", "QuoteStore", "QuoteConfig"]),
         // A local HTTP/1.1 server that imitates the upstreams, for tests only.
         .target(name: "TestUpstream", path: "Tests/TestUpstream"),
         // The CLI. No Foundation: it must start like a C program.
         .executableTarget(
             name: "quotectl",
-            dependencies: ["QuoteStore", "QuoteConfig"],
+            dependencies: ["QuoteBase", "QuoteStore", "QuoteConfig"],
             // Release builds link fully statically (glibc and libsqlite3.a included):
             // measured here, that halves start-up (1.3 ms -> 0.6 ms for an empty
             // program), which is most of what `quotectl random` costs.

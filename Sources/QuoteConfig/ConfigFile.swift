@@ -1,4 +1,5 @@
 import Glibc
+import QuoteBase
 import QuoteStore
 
 /// Finding and reading configuration files, without Foundation.
@@ -19,25 +20,9 @@ public enum ConfigFile {
         }
     }
 
-    /// Where the configuration is: `--config`, $QUOTED_CONFIG, $XDG_CONFIG_HOME/quoted/quoted.conf
-    /// (~/.config/...), /etc/quoted/quoted.conf. Nil when no file exists (defaults apply);
-    /// `explicit` tells whether the user named it (then a missing file is an error).
-    public static func locate(option: String?) -> (path: String, explicit: Bool)? {
-        if let option { return (option, true) }
-        if let environment = variable("QUOTED_CONFIG") { return (environment, true) }
-        var candidates: [String] = []
-        if let xdg = variable("XDG_CONFIG_HOME"), xdg.hasPrefix("/") {
-            candidates.append(xdg + "/quoted/quoted.conf")
-        } else if let home = variable("HOME") {
-            candidates.append(home + "/.config/quoted/quoted.conf")
-        }
-        candidates.append("/etc/quoted/quoted.conf")
-        return candidates.first { access($0, F_OK) == 0 }.map { ($0, false) }
-    }
-
     /// Loads the configuration from wherever `locate` finds it, or the defaults.
     public static func load(option: String?) throws(ConfigError) -> Configuration {
-        guard let location = locate(option: option) else { return .defaults }
+        guard let location = Locations.configuration(option: option) else { return .defaults }
         return try Configuration.load(path: location.path)
     }
 
@@ -59,12 +44,6 @@ public enum ConfigFile {
             throw ConfigError(file: name, line: 0, message: "not UTF-8 text")
         }
         return try Configuration.parse(text, file: name)
-    }
-
-    static func variable(_ name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
-        let text = String(cString: value)
-        return text.isEmpty ? nil : text
     }
 
     /// A warning when the file holds an inline api_key and other users (its group, or

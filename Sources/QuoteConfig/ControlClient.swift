@@ -1,4 +1,5 @@
 import Glibc
+import QuoteBase
 
 /// A client of the daemon's control socket, without Foundation (quotectl uses it).
 public final class ControlClient {
@@ -117,33 +118,5 @@ public final class ControlClient {
             }
             buffer.append(contentsOf: chunk[0..<count])
         }
-    }
-}
-
-/// Where the daemon's control socket is: `[daemon] socket`, else $RUNTIME_DIRECTORY
-/// (systemd's RuntimeDirectory=, for the daemon itself), else $XDG_RUNTIME_DIR/quoted,
-/// else /run/quoted. A client tries the candidates in order.
-public enum ControlSocketPath {
-    public static let fileName = "control.sock"
-
-    /// Where the daemon listens.
-    public static func forDaemon(configured: String?) -> String {
-        if let configured { return configured }
-        if let runtime = ConfigFile.variable("RUNTIME_DIRECTORY")?.split(separator: ":").first {
-            return String(runtime) + "/" + fileName
-        }
-        if let xdg = ConfigFile.variable("XDG_RUNTIME_DIR"), xdg.hasPrefix("/") {
-            return xdg + "/quoted/" + fileName
-        }
-        return "/run/quoted/" + fileName
-    }
-
-    /// Where a client looks, most specific first.
-    public static func candidatesForClient(configured: String?) -> [String] {
-        if let configured { return [configured] }
-        var candidates: [String] = []
-        if let xdg = ConfigFile.variable("XDG_RUNTIME_DIR"), xdg.hasPrefix("/") { candidates.append(xdg + "/quoted/" + fileName) }
-        candidates.append("/run/quoted/" + fileName)
-        return candidates
     }
 }

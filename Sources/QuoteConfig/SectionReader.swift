@@ -1,3 +1,4 @@
+import QuoteBase
 /// Reads one section's keys into typed settings, with messages that name the line.
 struct SectionReader {
     let file: String

@@ -1,3 +1,4 @@
+import QuoteBase
 /// One upstream's settings, after validation. Times in seconds, sizes in bytes.
 public struct SourceSettings: Sendable, Equatable {
     public enum Kind: String, Sendable {

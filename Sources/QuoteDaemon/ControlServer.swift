@@ -1,5 +1,6 @@
 import CSystem
 import Foundation
+import QuoteBase
 import QuoteConfig
 import QuoteStore
 import Synchronization

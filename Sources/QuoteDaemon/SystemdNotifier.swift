@@ -1,4 +1,5 @@
 import Foundation
+import QuoteBase
 import QuoteConfig
 
 /// sd_notify(3), written by hand (no libsystemd): datagrams to $NOTIFY_SOCKET,

@@ -1,5 +1,6 @@
 import CSQLite
 import Glibc
+import QuoteBase
 
 /// The quoted store: an SQLite file with the embedded schema, opened for reading
 /// (every query command) or writing (import, sync). Opening creates a missing

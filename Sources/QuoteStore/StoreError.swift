@@ -1,4 +1,5 @@
 import CSQLite
+import QuoteBase
 /// Why the store could not be used, with a one-line message that names the file and
 /// the sysexits.h code a command should exit with.
 public enum StoreError: Error, CustomStringConvertible, Equatable {

@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteConfig
 import QuoteStore
 
@@ -75,7 +76,7 @@ struct Context {
     mutating func configuration() throws(ConfigError) -> Configuration? {
         if let loadedConfiguration { return loadedConfiguration }
         var result: Configuration?
-        if let location = ConfigFile.locate(option: configOption) {
+        if let location = Locations.configuration(option: configOption) {
             do {
                 result = try Configuration.load(path: location.path)
             } catch {
@@ -88,9 +89,9 @@ struct Context {
 
     /// The store's path; the configuration is read only when --db and $QUOTED_DB are silent.
     mutating func storePath() throws(ConfigError) -> String {
-        if let dbOption { return dbOption }
-        if Path.environment("QUOTED_DB") == nil, let configured = try configuration()?.storePath { return configured }
-        return StorePath.resolve(option: nil)
+        // The configuration is read only when neither --db nor $QUOTED_DB settles it.
+        let configured = Locations.storeNeedsConfiguration(option: dbOption) ? try configuration()?.storePath : nil
+        return Locations.store(option: dbOption, configured: configured, writing: false)
     }
 
     mutating func store(_ access: Store.Access = .read) throws -> Store {

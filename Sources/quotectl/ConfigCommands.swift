@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteConfig
 import QuoteStore
 
@@ -14,7 +15,7 @@ let configCommand = Command(
         let action = try arguments.requirePositionals(["check"], command: "config")[0]
         guard action == "check" else { throw UsageError(message: "unknown action '\(action)' (config check)", command: "config") }
         let option = arguments.value("--config")
-        guard let location = ConfigFile.locate(option: option) else {
+        guard let location = Locations.configuration(option: option) else {
             Output.line("No configuration file (looked in $XDG_CONFIG_HOME/quoted/quoted.conf and /etc/quoted/quoted.conf); built-in defaults apply.")
             return 0
         }

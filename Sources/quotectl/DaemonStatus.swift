@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteConfig
 import QuoteStore
 
@@ -14,7 +15,7 @@ struct DaemonStatus {
         var status = DaemonStatus()
         do throws(ControlClient.Failure) {
             guard let client = try ControlClient.connect(
-                sending: .status, candidates: ControlSocketPath.candidatesForClient(configured: configured), timeout: 3)
+                sending: .status, candidates: Locations.sockets(configured: configured), timeout: 3)
             else { return status }
             while let reply = try client.nextReply(), reply.kind != "end" {
                 guard let object = try? JSONParser.parse(reply.text) else { continue }

@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteConfig
 import QuoteStore
 

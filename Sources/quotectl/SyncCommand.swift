@@ -1,4 +1,5 @@
 import Glibc
+import QuoteBase
 import QuoteConfig
 import QuoteStore
 
@@ -24,7 +25,7 @@ let syncCommand = Command(
         let client: ControlClient?
         do throws(ControlClient.Failure) {
             client = try ControlClient.connect(sending: .sync(sources: sources, wait: !arguments.has("--no-wait")),
-                                               candidates: ControlSocketPath.candidatesForClient(configured: configured))
+                                               candidates: Locations.sockets(configured: configured))
         } catch {
             Output.error(controlFailureText(error))
             return 77
@@ -68,7 +69,7 @@ func runSyncOnce(sources: [String], context: inout Context) -> Int32 {
         let own = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         candidates.append(Path.join(Path.parent(of: own), "quoted"))
     }
-    for folder in (Path.environment("PATH") ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
+    for folder in (Environment.variable("PATH") ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
         candidates.append(Path.join(String(folder), "quoted"))
     }
     guard let quoted = candidates.first(where: { access($0, X_OK) == 0 }) else {

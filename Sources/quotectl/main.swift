@@ -1,10 +1,11 @@
 import Glibc
+import QuoteBase
 import QuoteConfig
 import QuoteStore
 
 // quotectl: reads the quoted store. No Foundation, so it starts like a C program.
 
-let version = "0.1.0"
+let version = QuotedVersion.current
 
 let commands: [Command] = [
     randomCommand, todayCommand, searchCommand, charactersCommand, deathsCommand, marketsCommand,

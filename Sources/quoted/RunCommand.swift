@@ -1,4 +1,5 @@
 import Foundation
+import QuoteBase
 import QuoteConfig
 import QuoteDaemon
 import QuoteStore
@@ -49,7 +50,7 @@ enum RunCommand {
         }
         let logger = Logger(level: level)
         for warning in configuration.warnings { logger.warning(warning) }
-        let storePath = StoreLocation.resolve(option: arguments.value("--db"), configuration: configuration)
+        let storePath = Locations.store(option: arguments.value("--db"), configured: configuration.storePath, writing: true)
         let notifier = SystemdNotifier()
         let daemon = Daemon(
             configuration: configuration, storePath: storePath,
@@ -65,7 +66,7 @@ enum RunCommand {
             logger.error("store \(storePath): \(error)")
             return 74
         }
-        let socketPath = ControlSocketPath.forDaemon(configured: configuration.socketPath)
+        let socketPath = Locations.sockets(configured: configuration.socketPath)[0]
         let server = ControlServer(path: socketPath, logger: logger) { request, writer in
             await daemon.handle(request, writer)
         }

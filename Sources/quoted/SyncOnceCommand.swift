@@ -1,4 +1,5 @@
 import Foundation
+import QuoteBase
 import QuoteConfig
 import QuoteStore
 import QuoteSync
@@ -71,7 +72,7 @@ enum SyncOnceCommand {
                 if !sources.contains(where: { $0.name == name }) { sources.append(settings) }
             }
         }
-        let storePath = StoreLocation.resolve(option: arguments.value("--db"), configuration: configuration)
+        let storePath = Locations.store(option: arguments.value("--db"), configured: configuration.storePath, writing: true)
         do {
             try CustomListRegistry.reconcile(configuration, storePath: storePath)
         } catch {

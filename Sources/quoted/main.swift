@@ -1,4 +1,5 @@
 import Foundation
+import QuoteBase
 import QuoteSync
 
 // quoted: the sync daemon. `quoted sync --once` runs the sync engine once.

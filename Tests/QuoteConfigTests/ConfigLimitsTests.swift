@@ -1,4 +1,5 @@
 import Foundation
+import QuoteBase
 @testable import QuoteConfig
 import QuoteStore
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import QuoteBase
 import QuoteConfig
 @testable import QuoteDaemon
 import Synchronization

@@ -1,4 +1,5 @@
 import Foundation
+import QuoteBase
 import Testing
 @testable import QuoteStore
 

@@ -1,4 +1,5 @@
 import Foundation
+import QuoteBase
 import QuoteConfig
 import QuoteStore
 @testable import QuoteSync

@@ -1,3 +1,4 @@
+import QuoteBase
 /// One `Migrations/NNNN_name.sql` file, as compiled into the binary.
 public struct EmbeddedMigration: Sendable {
     public let name: String

@@ -1,5 +1,6 @@
 import CCurl
 import Dispatch
+import QuoteBase
 import QuoteConfig
 import Synchronization
 
@@ -276,8 +277,4 @@ extension Substring {
         while let last = slice.last, last.isWhitespace { slice = slice.dropLast() }
         return String(slice)
     }
-}
-
-public enum QuotedVersion {
-    public static let current = "0.1.0"
 }

@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteConfig
 
 public struct HTTPRequest: Sendable {

@@ -1,6 +1,6 @@
 import Glibc
 
-/// The few path operations the store needs, without Foundation.
+/// The few path operations quoted needs, without Foundation.
 public enum Path {
     public static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
@@ -35,12 +35,5 @@ public enum Path {
         var status = stat()
         let isFolder = stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
         return (isFolder ? "folder " : "") + path + " " + reason
-    }
-
-    /// An environment variable, or nil when unset or empty.
-    public static func environment(_ name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
-        let text = String(cString: value)
-        return text.isEmpty ? nil : text
     }
 }

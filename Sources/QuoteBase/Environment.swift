@@ -1,0 +1,35 @@
+import Glibc
+
+/// The process environment, without Foundation (quotectl must start like a C program).
+public enum Environment {
+    /// A variable's value, or nil when it is unset or empty.
+    public static func variable(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+
+    /// An absolute path from a variable (XDG_* must be absolute to count), or nil.
+    public static func absolutePath(_ name: String) -> String? {
+        variable(name).flatMap { $0.hasPrefix("/") ? $0 : nil }
+    }
+
+    /// The first entry of a systemd directory variable (`STATE_DIRECTORY=/var/lib/quoted:...`).
+    public static func systemdDirectory(_ name: String) -> String? {
+        variable(name)?.split(separator: ":").first.map(String.init)
+    }
+
+    /// $HOME, else the home folder /etc/passwd gives this user. No getpwuid: in a fully
+    /// static binary it would need glibc's NSS modules at run time.
+    public static func home() -> String {
+        if let home = absolutePath("HOME") { return home }
+        let uid = String(getuid())
+        if let passwd = try? FileReader.read("/etc/passwd", limit: 16 << 20) {
+            for line in String(decoding: passwd, as: UTF8.self).split(separator: "\n") {
+                let fields = line.split(separator: ":", omittingEmptySubsequences: false)
+                if fields.count >= 6, fields[2] == uid { return String(fields[5]) }
+            }
+        }
+        return "/"
+    }
+}

@@ -1,0 +1,61 @@
+import Glibc
+
+/// Where quoted keeps things, in ONE search order per thing, shared by quoted and quotectl:
+/// an explicit option first, then the environment variable, then the configuration, then
+/// what systemd hands a service, then the system location, then the user's XDG folder.
+public enum Locations {
+    public static let systemStore = "/var/lib/quoted/quotes.db"
+    public static let systemConfiguration = "/etc/quoted/quoted.conf"
+    public static let systemSocketFolder = "/run/quoted"
+    public static let socketName = "control.sock"
+
+    /// The store: `--db`, $QUOTED_DB, `[store] path`, the service's $STATE_DIRECTORY, the
+    /// system store when it exists and this user may use it (read it, or write it when
+    /// `writing`), else $XDG_DATA_HOME/quoted/quotes.db (~/.local/share/...).
+    public static func store(option: String?, configured: String?, writing: Bool) -> String {
+        if let option { return option }
+        if let environment = Environment.variable("QUOTED_DB") { return environment }
+        if let configured { return configured }
+        if let state = Environment.systemdDirectory("STATE_DIRECTORY") { return Path.join(state, "quotes.db") }
+        if access(systemStore, writing ? R_OK | W_OK : R_OK) == 0 { return systemStore }
+        return Path.join(dataHome(), "quoted/quotes.db")
+    }
+
+    /// Whether the store's place is settled without reading the configuration (it is read only when needed).
+    public static func storeNeedsConfiguration(option: String?) -> Bool {
+        option == nil && Environment.variable("QUOTED_DB") == nil
+    }
+
+    /// The configuration: `--config`, $QUOTED_CONFIG, the service's $CONFIGURATION_DIRECTORY,
+    /// $XDG_CONFIG_HOME/quoted/quoted.conf (~/.config/...), /etc/quoted/quoted.conf. Nil when
+    /// none exists (defaults apply); `explicit` tells whether the user named it (then a missing
+    /// file is an error).
+    public static func configuration(option: String?) -> (path: String, explicit: Bool)? {
+        if let option { return (option, true) }
+        if let environment = Environment.variable("QUOTED_CONFIG") { return (environment, true) }
+        var candidates: [String] = []
+        if let directory = Environment.systemdDirectory("CONFIGURATION_DIRECTORY") {
+            candidates.append(Path.join(directory, "quoted.conf"))
+        }
+        candidates.append(Path.join(Environment.absolutePath("XDG_CONFIG_HOME") ?? Path.join(Environment.home(), ".config"),
+                                    "quoted/quoted.conf"))
+        candidates.append(systemConfiguration)
+        return candidates.first { access($0, F_OK) == 0 }.map { ($0, false) }
+    }
+
+    /// The control socket's candidates, most specific first: `[daemon] socket`, the service's
+    /// $RUNTIME_DIRECTORY, $XDG_RUNTIME_DIR/quoted, /run/quoted. The daemon listens on the first;
+    /// a client tries each in turn.
+    public static func sockets(configured: String?) -> [String] {
+        if let configured { return [configured] }
+        var candidates: [String] = []
+        if let runtime = Environment.systemdDirectory("RUNTIME_DIRECTORY") { candidates.append(Path.join(runtime, socketName)) }
+        if let xdg = Environment.absolutePath("XDG_RUNTIME_DIR") { candidates.append(Path.join(xdg, "quoted/" + socketName)) }
+        candidates.append(Path.join(systemSocketFolder, socketName))
+        return candidates
+    }
+
+    static func dataHome() -> String {
+        Environment.absolutePath("XDG_DATA_HOME") ?? Path.join(Environment.home(), ".local/share")
+    }
+}
