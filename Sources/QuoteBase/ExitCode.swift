@@ -31,3 +31,8 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable, CustomStringConver
 
     public var description: String { String(rawValue) }
 }
+
+/// Tests compare with the numbers a shell sees (`#expect(result.exitCode == 66)`).
+extension ExitCode: ExpressibleByIntegerLiteral {
+    public init(integerLiteral value: Int32) { self.init(rawValue: value) }
+}

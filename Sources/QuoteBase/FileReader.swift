@@ -11,11 +11,11 @@ public struct FileError: Error, CustomStringConvertible, Equatable {
 
     /// 66 when there is nothing readable there (missing, forbidden, not a regular file),
     /// 65 when it is too large to be what it should be, else 74.
-    public var exitCode: Int32 {
+    public var exitCode: ExitCode {
         switch code {
-        case ENOENT, EACCES, ENOTDIR, EINVAL, EISDIR: return 66
-        case EFBIG: return 65
-        default: return 74
+        case ENOENT, EACCES, ENOTDIR, EINVAL, EISDIR: return .noInput
+        case EFBIG: return .dataError
+        default: return .ioError
         }
     }
 }

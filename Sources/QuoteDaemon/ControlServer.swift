@@ -35,8 +35,8 @@ public final class ReplyWriter: @unchecked Sendable {
 
     public func send(_ kind: String, _ text: String = "") { send(ControlReply(kind: kind, text: text)) }
 
-    public func finish(code: Int32) {
-        send("end", String(code))
+    public func finish(code: ExitCode) {
+        send("end", String(code.rawValue))
         lock.withLock {
             closed = true
             shutdown(descriptor, Int32(SHUT_WR))
@@ -96,11 +96,11 @@ public final class ControlServer: @unchecked Sendable {
         }
 
         /// sysexits: 78 for a path the configuration got wrong, 75 when another daemon runs, else 71.
-        public var exitCode: Int32 {
+        public var exitCode: ExitCode {
             switch self {
-            case .alreadyRunning: return 75
-            case .notASocket: return 78
-            case .system: return 71
+            case .alreadyRunning: return .temporaryFailure
+            case .notASocket: return .configuration
+            case .system: return .osError
             }
         }
     }
@@ -200,7 +200,7 @@ public final class ControlServer: @unchecked Sendable {
             for index in pending.indices where !finished.contains(index) && now - pending[index].accepted >= limit {
                 let writer = ReplyWriter(descriptor: pending[index].descriptor)
                 writer.send("error", "no request within \(idleTimeout) s")
-                writer.finish(code: 64)
+                writer.finish(code: .usage)
                 finished.append(index)
             }
             for index in finished.sorted(by: >) { pending.remove(at: index) }
@@ -223,7 +223,7 @@ public final class ControlServer: @unchecked Sendable {
                 logger.debug("control socket: dropped a client that sent no request in time to make room")
                 let writer = ReplyWriter(descriptor: evicted.descriptor)
                 writer.send("error", "busy: dropped to make room (send the request at once)")
-                writer.finish(code: 75)
+                writer.finish(code: .temporaryFailure)
             }
             pending.append(Pending(descriptor: client, accepted: .now))
         }
@@ -243,7 +243,7 @@ public final class ControlServer: @unchecked Sendable {
             }
             if count == 0 {
                 // Gone before finishing a line.
-                ReplyWriter(descriptor: connection.descriptor).finish(code: 64)
+                ReplyWriter(descriptor: connection.descriptor).finish(code: .usage)
                 return true
             }
             connection.line.append(contentsOf: chunk[0..<count])
@@ -254,7 +254,7 @@ public final class ControlServer: @unchecked Sendable {
             if connection.line.count > ControlRequest.maximumLength {
                 let writer = ReplyWriter(descriptor: connection.descriptor)
                 writer.send("error", ControlRequest.ParseError.tooLong.description)
-                writer.finish(code: 64)
+                writer.finish(code: .usage)
                 return true
             }
         }
@@ -266,19 +266,19 @@ public final class ControlServer: @unchecked Sendable {
         var peerPID: pid_t = 0, peerUID: uid_t = 0, peerGID: gid_t = 0
         guard quoted_peer_credentials(client, &peerPID, &peerUID, &peerGID) == 0 else {
             writer.send("error", "cannot read peer credentials")
-            writer.finish(code: 77)
+            writer.finish(code: .noPermission)
             return
         }
         let allowed = policy.allows(peerUID: peerUID, peerGID: peerGID) { PeerPolicy.groups(ofUser: peerUID) }
         guard allowed else {
             logger.warning("control socket: refused uid \(peerUID) (pid \(peerPID)): not root, our user or in our group")
             writer.send("error", "permission denied: not a member of the daemon's group")
-            writer.finish(code: 77)
+            writer.finish(code: .noPermission)
             return
         }
         guard let text = String(validating: line, as: UTF8.self) else {
             writer.send("error", "request is not UTF-8")
-            writer.finish(code: 64)
+            writer.finish(code: .usage)
             return
         }
         let request: ControlRequest
@@ -286,12 +286,12 @@ public final class ControlServer: @unchecked Sendable {
             request = try ControlRequest.parse(text)
         } catch {
             writer.send("error", error.description)
-            writer.finish(code: 64)
+            writer.finish(code: .usage)
             return
         }
         guard answering.increment(limit: Self.maximumAnswering) else {
             writer.send("error", "busy: \(Self.maximumAnswering) requests in progress, try again")
-            writer.finish(code: 75)
+            writer.finish(code: .temporaryFailure)
             return
         }
         logger.debug("control socket: \(request.line) from uid \(peerUID)")

@@ -245,15 +245,15 @@ public actor Daemon {
         switch request {
         case .status:
             for line in statusReplies() { writer.send(line) }
-            writer.finish(code: 0)
+            writer.finish(code: .success)
         case .reload:
             switch await reload() {
             case .success(let count):
                 writer.send("ok", "reloaded: \(count) sources enabled")
-                writer.finish(code: 0)
+                writer.finish(code: .success)
             case .failure(let error):
                 writer.send("error", "reload failed, the running configuration stays: \(error)")
-                writer.finish(code: 78)
+                writer.finish(code: .configuration)
             }
         case .sync(let names, let wait):
             let (started, unknown) = syncNow(names)
@@ -262,15 +262,15 @@ public actor Daemon {
             }
             for (name, _, joined) in started { writer.send(joined ? "joined" : "started", name) }
             guard wait else {
-                writer.finish(code: unknown.isEmpty ? 0 : 64)
+                writer.finish(code: unknown.isEmpty ? .success : .usage)
                 return
             }
-            var code: Int32 = unknown.isEmpty ? 0 : 64
+            var code: ExitCode = unknown.isEmpty ? .success : .usage
             await withTaskGroup(of: SourceReport.self) { group in
                 for (_, task, _) in started { group.addTask { await task.value } }
                 for await report in group {
                     writer.send(report.ok ? "ok" : "fail", TerminalSanitizer.clean(report.progressLine))
-                    if !report.ok { code = report.isConfigurationProblem ? 78 : max(code, 75) }
+                    if !report.ok { code = report.isConfigurationProblem ? .configuration : code == .configuration ? code : .temporaryFailure }
                 }
             }
             writer.finish(code: code)

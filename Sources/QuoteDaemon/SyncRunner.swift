@@ -1,5 +1,6 @@
 import CSystem
 import Foundation
+import QuoteBase
 import QuoteConfig
 import QuoteStore
 import QuoteSync
@@ -49,10 +50,10 @@ public struct ChildProcessRunner: SyncRunner {
                let report = reports.compactMap(SourceReport.init(json:)).first(where: { $0.source == settings.name }) {
                 return report
             }
-            let reason = status == 78 ? "configuration error (see the log)"
+            let reason = status == ExitCode.configuration.rawValue ? "configuration error (see the log)"
                 : status < 0 ? "sync process killed by signal \(-status)" : "sync process exited with status \(status)"
             return SourceReport(source: settings.name, ok: false, summary: reason, seconds: seconds,
-                                isConfigurationProblem: status == 78)
+                                isConfigurationProblem: status == ExitCode.configuration.rawValue)
         }
     }
 }

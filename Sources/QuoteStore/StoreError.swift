@@ -75,12 +75,12 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
 
     /// sysexits.h: 66 EX_NOINPUT, 73 EX_CANTCREAT, 75 EX_TEMPFAIL (busy: try again), 74 EX_IOERR (the rest,
     /// read-only and disk full included).
-    public var exitCode: Int32 {
+    public var exitCode: ExitCode {
         switch self {
-        case .missing: return 66
-        case .cannotCreate: return 73
-        case .busy: return 75
-        default: return 74
+        case .missing: return .noInput
+        case .cannotCreate: return .cannotCreate
+        case .busy: return .temporaryFailure
+        default: return .ioError
         }
     }
 }

@@ -12,7 +12,7 @@ struct Command: Sendable {
     /// Options that take a value, and flags, besides the global ones.
     let options: Set<String>
     let flags: Set<String>
-    let run: @Sendable (Arguments, inout Context) throws -> Int32
+    let run: @Sendable (Arguments, inout Context) throws -> ExitCode
 
     var help: String {
         var text = "OVERVIEW: \(overview)\n\nUSAGE: quotectl \(usage)\n\nOPTIONS:\n"

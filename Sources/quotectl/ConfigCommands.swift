@@ -17,14 +17,14 @@ let configCommand = Command(
         let option = arguments.value("--config")
         guard let location = Locations.configuration(option: option) else {
             Output.line("No configuration file (looked in $XDG_CONFIG_HOME/quoted/quoted.conf and /etc/quoted/quoted.conf); built-in defaults apply.")
-            return 0
+            return .success
         }
         let configuration: Configuration
         do throws(ConfigError) {
             configuration = try Configuration.load(path: location.path)
         } catch {
             Output.error(error.description)
-            return 78
+            return .configuration
         }
         for warning in configuration.warnings { Output.error("warning: \(warning)") }
         Output.safeLine("\(location.path): OK")
@@ -32,7 +32,7 @@ let configCommand = Command(
             Output.safeLine("  " + source.name.padding(20) + (source.enabled ? "enabled " : "disabled")
                             + "  every " + durationText(source.interval) + "  " + URLText.redacted(source.url))
         }
-        return 0
+        return .success
     })
 
 /// "1h", "30m", "1d 6h".
@@ -62,9 +62,9 @@ let forgetCommand = Command(
         let known = try store.run { try store.database.scalarInt("SELECT count(*) FROM sources WHERE name = ?1", [.text(source)]) ?? 0 }
         guard known > 0 else {
             Output.error("the store has no list \(source)")
-            return 66
+            return .noInput
         }
         let removed = try store.run { try store.database.transaction { try QuoteWriter(database: store.database).forget(source: source) } }
         Output.line("\(source): forgot \(removed) quotes")
-        return 0
+        return .success
     })

@@ -37,7 +37,7 @@ let charactersCommand = Command(
         let characters = try store.run { try Listings(database: store.database).characters(matching: name) }
         if characters.isEmpty, let name {
             Output.error("no character matches \"\(name)\"")
-            return 66
+            return .noInput
         }
         printList(characters, json: arguments.has("--json"),
                   empty: "No characters stored yet (they arrive with the breakingbad source: quoted sync --once --source breakingbad).",
@@ -59,7 +59,7 @@ let charactersCommand = Command(
             }
             return lines.joined(separator: "\n")
         }
-        return 0
+        return .success
     })
 
 let deathsCommand = Command(
@@ -81,7 +81,7 @@ let deathsCommand = Command(
             if let production = death.production { line += " [\(production)" + (death.episode.map { " \($0)]" } ?? "]") }
             return line
         }
-        return 0
+        return .success
     })
 
 let marketsCommand = Command(
@@ -113,7 +113,7 @@ let marketsCommand = Command(
             if !caution.isEmpty { line += "  [caution: \(caution)]" }
             return line
         }
-        return 0
+        return .success
     })
 
 let weatherCommand = Command(
@@ -138,7 +138,7 @@ let weatherCommand = Command(
             if let wind = observation.windSpeed { line += ", wind \(wind) " + (observation.units == "imperial" ? "mph" : "m/s") }
             return line + " (\(UnixTime.timestamp(observation.observedAt)))"
         }
-        return 0
+        return .success
     })
 
 extension String {

@@ -1,4 +1,5 @@
 import Glibc
+import QuoteBase
 import QuoteConfig
 import QuoteStore
 
@@ -33,7 +34,7 @@ enum Output {
                 // The reader went away (quotectl export | head): stop quietly, as cat does.
                 if errno == EPIPE { exit(0) }
                 error("cannot write to standard output: \(String(cString: strerror(errno)))")
-                exit(74)
+                exit(ExitCode.ioError.rawValue)
             }
             offset += written
         }

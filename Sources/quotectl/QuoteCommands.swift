@@ -29,13 +29,13 @@ func sourceOption(_ arguments: Arguments, command: String) throws(UsageError) ->
 }
 
 /// Prints the picked quote, or says on stderr that nothing matched (exit 66).
-func answer(_ quote: Quote?, filter: QuoteFilter, store: Store, json: Bool) -> Int32 {
+func answer(_ quote: Quote?, filter: QuoteFilter, store: Store, json: Bool) -> ExitCode {
     guard let quote else {
         Output.error(filter.isEmpty ? "the store at \(store.path) holds no quotes" : "no quote matches \(describe(filter))")
-        return 66
+        return .noInput
     }
     printQuote(quote, json: json)
-    return 0
+    return .success
 }
 
 /// A one-line description of a filter for "no quote matches ..." messages.
@@ -121,12 +121,12 @@ let searchCommand = Command(
         let results = try store.run { try QuotePicker(database: store.database).search(text, limit: limit) }
         if results.isEmpty {
             Output.error("no quote matches \"\(text)\"")
-            return 66
+            return .noInput
         }
         let json = arguments.has("--json")
         for (index, quote) in results.enumerated() {
             if index > 0 && !json { Output.line("") }
             printQuote(quote, json: json)
         }
-        return 0
+        return .success
     })

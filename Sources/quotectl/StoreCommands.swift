@@ -40,16 +40,16 @@ let importCommand = Command(
             validation = try CustomList.scan(bytes, source: source)
         } catch {
             Output.error("\(file): \(error); nothing imported")
-            return 65
+            return .dataError
         }
         if let problem = validation.problems.first {
             let more = validation.problems.count > 1 ? " (and \(validation.problems.count - 1) more)" : ""
             Output.error("\(file): \(problem)\(more); nothing imported")
-            return 65
+            return .dataError
         }
         if validation.validCount == 0 {
             Output.error("\(file): the list is empty; nothing imported (quotectl forget \(name) removes a list)")
-            return 65
+            return .dataError
         }
         let store = try context.store(.write)
         let now = UnixTime.now()
@@ -65,7 +65,7 @@ let importCommand = Command(
         }
         Output.line("\(source): \(validation.validCount) quotes (\(counts.inserted) inserted, \(counts.updated) updated, "
                     + "\(counts.removed) removed, \(counts.unchanged) unchanged)")
-        return 0
+        return .success
     })
 
 /// The largest file `import` reads unless told otherwise: the whole file is held in memory
@@ -95,9 +95,9 @@ let exportCommand = Command(
         if count == 0 {
             Output.flush()
             Output.error("no quotes" + (source.map { " from \($0)" } ?? "") + " to export")
-            return 66
+            return .noInput
         }
-        return 0
+        return .success
     })
 
 let statusCommand = Command(
@@ -115,7 +115,7 @@ let statusCommand = Command(
         if arguments.has("--json") {
             for source in sources { Output.line(source.json(now: now)) }
             Output.line(daemon.json)
-            return 0
+            return .success
         }
         Output.safeLine("Store: \(store.path)")
         Output.line("SOURCE".padding(18) + "ROWS".padding(28) + "LAST SUCCESS".padding(36) + "NEXT DUE")
@@ -144,5 +144,5 @@ let statusCommand = Command(
             if !source.configured { Output.safeLine("    no longer in the config: kept until 'quotectl forget \(source.name.dropFirst(7))'") }
         }
         Output.safeLine(daemon.summary)
-        return 0
+        return .success
     })

@@ -28,7 +28,7 @@ let syncCommand = Command(
                                                candidates: Locations.sockets(configured: configured))
         } catch {
             Output.error(controlFailureText(error))
-            return 77
+            return .noPermission
         }
         guard let client else {
             return runSyncOnce(sources: sources, context: &context)
@@ -40,15 +40,15 @@ let syncCommand = Command(
                 case "joined": Output.standardError("\(TerminalSanitizer.clean(reply.text)): joined the sync already running\n")
                 case "ok", "fail": Output.standardError(TerminalSanitizer.clean(reply.text) + "\n")
                 case "error": Output.error(reply.text)
-                case "end": return Int32(reply.text) ?? 75
+                case "end": return Int32(reply.text).map(ExitCode.init(rawValue:)) ?? .temporaryFailure
                 default: continue
                 }
             }
             Output.error("the daemon closed the connection before finishing")
-            return 75
+            return .temporaryFailure
         } catch let failure as ControlClient.Failure {
             Output.error(controlFailureText(failure))
-            return 75
+            return .temporaryFailure
         }
     })
 
@@ -61,7 +61,7 @@ func controlFailureText(_ failure: ControlClient.Failure) -> String {
 
 /// No daemon answers: become `quoted sync --once` (the binary beside quotectl, else
 /// from PATH). quotectl itself never links the networking code.
-func runSyncOnce(sources: [String], context: inout Context) -> Int32 {
+func runSyncOnce(sources: [String], context: inout Context) -> ExitCode {
     var candidates: [String] = []
     var buffer = [CChar](repeating: 0, count: 4_096)
     let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
@@ -74,7 +74,7 @@ func runSyncOnce(sources: [String], context: inout Context) -> Int32 {
     }
     guard let quoted = candidates.first(where: { access($0, X_OK) == 0 }) else {
         Output.error("daemon not running, and no quoted binary beside quotectl or in PATH to sync with")
-        return 69
+        return .unavailable
     }
     Output.standardError("quotectl: daemon not running; syncing with \(quoted) sync --once\n")
     var arguments = ["quoted", "sync", "--once"]
@@ -86,5 +86,5 @@ func runSyncOnce(sources: [String], context: inout Context) -> Int32 {
     pointers.append(nil)
     execv(quoted, &pointers)
     Output.error("cannot run \(quoted): \(String(cString: strerror(errno)))")
-    return 69
+    return .unavailable
 }

@@ -32,14 +32,14 @@ func topHelp() -> String {
     return text
 }
 
-func usageFailure(_ error: UsageError) -> Int32 {
+func usageFailure(_ error: UsageError) -> ExitCode {
     Output.error(error.message)
     let hint = error.command.map { "quotectl \($0) --help" } ?? "quotectl --help"
     Output.standardError("Try '\(hint)' for more.\n")
-    return 64
+    return .usage
 }
 
-@MainActor func runMain() -> Int32 {
+@MainActor func runMain() -> ExitCode {
     signal(SIGPIPE, SIG_IGN)
     let words = Array(CommandLine.arguments.dropFirst())
     // The subcommand is the first word that is neither an option nor a global option's value.
@@ -53,9 +53,9 @@ func usageFailure(_ error: UsageError) -> Int32 {
     guard let commandIndex else {
         do {
             let arguments = try Arguments(words, options: Command.globalOptions, flags: Command.globalFlags, command: nil)
-            if arguments.has("--version") { Output.line("quotectl \(version)"); return 0 }
+            if arguments.has("--version") { Output.line("quotectl \(version)"); return .success }
             Output.write(topHelp())
-            return arguments.has("--help") ? 0 : usageFailure(UsageError(message: "missing subcommand", command: nil))
+            return arguments.has("--help") ? .success : usageFailure(UsageError(message: "missing subcommand", command: nil))
         } catch {
             return usageFailure(error)
         }
@@ -64,7 +64,7 @@ func usageFailure(_ error: UsageError) -> Int32 {
     if name == "help" {
         let topic = words.dropFirst(commandIndex + 1).first
         if let topic, let command = commands.first(where: { $0.name == topic }) { Output.write(command.help) } else { Output.write(topHelp()) }
-        return 0
+        return .success
     }
     guard let command = commands.first(where: { $0.name == name }) else {
         return usageFailure(UsageError(message: "unknown subcommand '\(name)'", command: nil))
@@ -74,8 +74,8 @@ func usageFailure(_ error: UsageError) -> Int32 {
     do {
         let arguments = try Arguments(rest, options: command.options.union(Command.globalOptions),
                                       flags: command.flags.union(Command.globalFlags), command: name)
-        if arguments.has("--help") { Output.write(command.help); return 0 }
-        if arguments.has("--version") { Output.line("quotectl \(version)"); return 0 }
+        if arguments.has("--help") { Output.write(command.help); return .success }
+        if arguments.has("--version") { Output.line("quotectl \(version)"); return .success }
         var context = Context(configOption: arguments.value("--config"), dbOption: arguments.value("--db"))
         return try command.run(arguments, &context)
     } catch let error as UsageError {
@@ -83,7 +83,7 @@ func usageFailure(_ error: UsageError) -> Int32 {
     } catch let error as ConfigError {
         Output.flush()
         Output.error(error.description)
-        return 78
+        return .configuration
     } catch let error as StoreError {
         Output.flush()
         Output.error(error.description)
@@ -91,10 +91,10 @@ func usageFailure(_ error: UsageError) -> Int32 {
     } catch {
         Output.flush()
         Output.error("\(error)")
-        return 70
+        return .software
     }
 }
 
 let status = runMain()
 Output.flush()
-exit(status)
+exit(status.rawValue)

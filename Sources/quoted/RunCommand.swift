@@ -25,14 +25,14 @@ enum RunCommand {
 
         """
 
-    static func run(_ words: [String]) async -> Int32 {
+    static func run(_ words: [String]) async -> ExitCode {
         let arguments: Arguments
         do {
             arguments = try Arguments(words, options: ["--config", "--db", "--log-level"], flags: ["--help"], command: "run")
         } catch {
             return usageFailure(error)
         }
-        if arguments.has("--help") { printOut(help); return 0 }
+        if arguments.has("--help") { printOut(help); return .success }
         guard arguments.positionals.isEmpty else {
             return usageFailure(UsageError(message: "unexpected argument '\(arguments.positionals[0])'", command: "run"))
         }
@@ -42,7 +42,7 @@ enum RunCommand {
             configuration = try ConfigFile.load(option: configOption)
         } catch {
             printError("quoted: \(error)")
-            return 78
+            return .configuration
         }
         let levelName = arguments.value("--log-level") ?? configuration.logLevel ?? "info"
         guard let level = Logger.Level(name: levelName) else {
@@ -64,7 +64,7 @@ enum RunCommand {
             return error.exitCode
         } catch {
             logger.error("store \(storePath): \(error)")
-            return 74
+            return .ioError
         }
         let socketPath = Locations.sockets(configured: configuration.socketPath)[0]
         let server = ControlServer(path: socketPath, logger: logger) { request, writer in
@@ -92,6 +92,6 @@ enum RunCommand {
         await daemon.drain()
         withExtendedLifetime(signals) {}
         logger.info("stopped")
-        return 0
+        return .success
     }
 }

@@ -28,7 +28,7 @@ enum SyncOnceCommand {
 
         """
 
-    static func run(_ words: [String]) async -> Int32 {
+    static func run(_ words: [String]) async -> ExitCode {
         let arguments: Arguments
         do {
             arguments = try Arguments(words, options: ["--source", "--config", "--config-name", "--db"],
@@ -36,7 +36,7 @@ enum SyncOnceCommand {
         } catch {
             return usageFailure(error)
         }
-        if arguments.has("--help") { printOut(help); return 0 }
+        if arguments.has("--help") { printOut(help); return .success }
         guard arguments.has("--once") else {
             return usageFailure(UsageError(message: "sync needs --once (the daemon is 'quoted run'; 'quotectl sync --now' asks it)", command: "sync"))
         }
@@ -52,7 +52,7 @@ enum SyncOnceCommand {
             }
         } catch {
             printError("quoted: \(error)")
-            return 78
+            return .configuration
         }
         for warning in configuration.warnings { printError("quoted: warning: \(warning)") }
 
@@ -67,7 +67,7 @@ enum SyncOnceCommand {
                 }
                 if settings.kind == .weather, settings.apiKey == nil {
                     printError("quoted: \(configuration.file ?? "configuration"): [source.weather] needs api_key or api_key_file")
-                    return 78
+                    return .configuration
                 }
                 if !sources.contains(where: { $0.name == name }) { sources.append(settings) }
             }
@@ -81,7 +81,7 @@ enum SyncOnceCommand {
         }
         if sources.isEmpty {
             printError("quoted: no source is enabled")
-            return 0
+            return .success
         }
         let quiet = arguments.has("--quiet")
         let reports = await SyncEngine(storePath: storePath).sync(sources) { report in
@@ -95,15 +95,16 @@ enum SyncOnceCommand {
             object.addRaw("sources", json: "[" + reports.map(\.json).joined(separator: ",") + "]")
             printOut(object.result)
         }
-        if reports.contains(where: \.isConfigurationProblem) { return 78 }
+        if reports.contains(where: \.isConfigurationProblem) { return .configuration }
         // The store's own failure (74 I/O, 75 busy) says more than "a source failed".
-        if let store = reports.compactMap(\.storeExitCode).min() { return store }
-        return ok ? 0 : 75
+        let storeCodes = reports.compactMap(\.storeExitCode)
+        if !storeCodes.isEmpty { return storeCodes.contains(.ioError) ? .ioError : .temporaryFailure }
+        return ok ? .success : .temporaryFailure
     }
 }
 
-func usageFailure(_ error: UsageError) -> Int32 {
+func usageFailure(_ error: UsageError) -> ExitCode {
     printError("quoted: \(error.message)")
     printError("Try 'quoted \(error.command.map { "\($0) " } ?? "")--help' for more.")
-    return 64
+    return .usage
 }

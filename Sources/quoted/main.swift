@@ -24,16 +24,16 @@ let topHelp = """
 
 signal(SIGPIPE, SIG_IGN)
 let words = Array(CommandLine.arguments.dropFirst())
-let status: Int32
+let status: ExitCode
 switch words.first {
 case "sync":
     status = await SyncOnceCommand.run(Array(words.dropFirst()))
 case "--version":
     printOut("quoted \(QuotedVersion.current)")
-    status = 0
+    status = .success
 case "--help", "-h", "help":
     printOut(topHelp)
-    status = 0
+    status = .success
 case "run":
     status = await RunCommand.run(Array(words.dropFirst()))
 case let first? where !first.hasPrefix("-"):
@@ -42,4 +42,4 @@ default:
     // No subcommand, or options only: run the daemon (`quoted --config X` is `quoted run --config X`).
     status = await RunCommand.run(words)
 }
-exit(status)
+exit(status.rawValue)

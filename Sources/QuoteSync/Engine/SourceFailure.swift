@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteStore
 /// Why one source's sync failed: one line for status and logs, with the HTTP
 /// status and the earliest next attempt when the upstream said.
@@ -12,12 +13,12 @@ public struct SourceFailure: Error, Sendable, Equatable, CustomStringConvertible
     /// without touching the upstream's backoff.
     public var isLocal: Bool { storeExitCode != nil }
     /// For a local failure: 75 when the store was busy (try again), else 74.
-    public var storeExitCode: Int32?
+    public var storeExitCode: ExitCode?
 
     /// "store: disk full" and the like, from what the store said.
     public static func local(_ error: StoreError) -> SourceFailure {
         var failure = SourceFailure("store: " + Self.shortReason(error))
-        failure.storeExitCode = error.exitCode == 75 ? 75 : 74
+        failure.storeExitCode = error.exitCode == .temporaryFailure ? .temporaryFailure : .ioError
         return failure
     }
 

@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteStore
 
 /// The outcome of one source's sync, for progress lines, `--json` and the daemon's STATUS.
@@ -13,7 +14,7 @@ public struct SourceReport: Sendable, Equatable {
     public var seconds: Double
     public var isConfigurationProblem = false
     /// Set when the store failed (74 I/O, 75 busy) rather than the upstream.
-    public var storeExitCode: Int32?
+    public var storeExitCode: ExitCode?
 
     /// "upbit: 536 markets, 3 changed, 0.41 s" / "happiness: HTTP 503, retry after 7 s".
     public var progressLine: String {
@@ -39,7 +40,7 @@ public struct SourceReport: Sendable, Equatable {
         object.add("next_due", nextDue)
         object.add("seconds", (seconds * 1000).rounded() / 1000)
         object.add("configuration_problem", isConfigurationProblem)
-        object.add("store_exit_code", storeExitCode.map(Int.init))
+        object.add("store_exit_code", storeExitCode.map { Int($0.rawValue) })
         return object.result
     }
 
@@ -57,12 +58,12 @@ public struct SourceReport: Sendable, Equatable {
         nextDue = object["next_due"]?.int
         seconds = object["seconds"]?.double ?? 0
         isConfigurationProblem = object["configuration_problem"]?.bool ?? false
-        storeExitCode = object["store_exit_code"]?.int.flatMap { Int32(exactly: $0) }
+        storeExitCode = object["store_exit_code"]?.int.flatMap { Int32(exactly: $0) }.map(ExitCode.init(rawValue:))
     }
 
     public init(source: String, ok: Bool, httpStatus: Int? = nil, counts: ChangeCounts = ChangeCounts(), summary: String,
                 retryAfter: Int? = nil, nextDue: Int? = nil, seconds: Double, isConfigurationProblem: Bool = false,
-                storeExitCode: Int32? = nil) {
+                storeExitCode: ExitCode? = nil) {
         self.source = source
         self.ok = ok
         self.httpStatus = httpStatus

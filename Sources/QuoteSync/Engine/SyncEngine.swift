@@ -142,7 +142,7 @@ public final class SyncEngine: Sendable {
 
     /// How soon a sync that failed on the store is tried again: a busy store soon, a full
     /// or broken one later. The upstream's backoff and failure count are left alone.
-    static func localRetryDelay(_ failure: SourceFailure) -> Int { failure.storeExitCode == 75 ? 60 : 300 }
+    static func localRetryDelay(_ failure: SourceFailure) -> Int { failure.storeExitCode == .temporaryFailure ? 60 : 300 }
 
     private func recordLocalFailure(_ failure: SourceFailure, of settings: SourceSettings, in database: Database,
                                     now: Int, seconds: Double) -> SourceReport {
