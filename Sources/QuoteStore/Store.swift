@@ -113,7 +113,7 @@ public final class Store {
     }
 
     private static func openError(_ error: DatabaseError, path: String) -> StoreError {
-        if error.code == SQLITE_CANTOPEN || error.code == SQLITE_PERM || error.code == SQLITE_READONLY {
+        if error.resultCode == .cannotOpen || error.resultCode == .readOnly {
             let reason = errno == EACCES ? "permission denied" : error.message
             // A store that is there but cannot be written (its folder or file read-only
             // for this user) is not a missing store.

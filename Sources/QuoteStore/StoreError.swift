@@ -19,6 +19,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     /// The disk (or the quota) is full: nothing was written.
     case full(path: String)
     case io(path: String, reason: String)
+    /// A name that is not a source's (a caller's mistake, not SQLite's).
+    case invalidSourceName(String)
 
     /// Runs `body`, turning whatever it throws into a StoreError that names `path`.
     static func mapping<T>(path: String, databaseError: ((DatabaseError) -> StoreError)? = nil,
@@ -34,12 +36,13 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
         }
     }
 
+    /// The one place a database failure becomes a store failure (and so an exit code).
     public init(_ error: DatabaseError, path: String) {
-        switch error.code {
-        case _ where error.isCorrupt: self = .notADatabase(path: path)
-        case SQLITE_BUSY, SQLITE_LOCKED: self = .busy(path: path)
-        case SQLITE_FULL: self = .full(path: path)
-        case SQLITE_READONLY: self = .readOnly(path: path, reason: Path.writableProblem(path) ?? "read-only")
+        switch error.resultCode {
+        case .corrupt: self = .notADatabase(path: path)
+        case .busy: self = .busy(path: path)
+        case .full: self = .full(path: path)
+        case .readOnly: self = .readOnly(path: path, reason: Path.writableProblem(path) ?? "read-only")
         default: self = .io(path: path, reason: error.description)
         }
     }
@@ -70,6 +73,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             return "\(path): disk full; nothing was written"
         case .io(let path, let reason):
             return "\(path): \(reason)"
+        case .invalidSourceName(let name):
+            return "not a source name: \(name)"
         }
     }
 

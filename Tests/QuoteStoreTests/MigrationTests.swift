@@ -105,3 +105,44 @@ import Testing
         #expect(try second.database.scalarInt("SELECT count(*) FROM quotes") == count)
     }
 }
+
+/// Migrations run as GRDB runs them: foreign keys off, then checked before each commit.
+@Suite struct MigrationForeignKeyTests {
+    let folder = TemporaryFolder()
+
+    func migrations(_ extra: String) -> Migrator {
+        Migrator(migrations: [
+            EmbeddedMigration(name: "0001_base", sql: """
+                CREATE TABLE parents (id INTEGER PRIMARY KEY, name TEXT);
+                CREATE TABLE children (id INTEGER PRIMARY KEY, parent INTEGER NOT NULL REFERENCES parents(id) ON DELETE CASCADE);
+                INSERT INTO parents VALUES (1, 'p'); INSERT INTO children VALUES (10, 1);
+                """),
+            EmbeddedMigration(name: "0002_change", sql: extra),
+        ])
+    }
+
+    /// A table rebuild (new table, copy, drop, rename) must not cascade into its children.
+    @Test func aTableRebuildKeepsTheRowsThatReferToIt() throws {
+        let database = try Database(path: folder.file("rebuild.db"), mode: .readWriteCreate)
+        try migrations("""
+            CREATE TABLE parents_new (id INTEGER PRIMARY KEY, name TEXT, extra TEXT);
+            INSERT INTO parents_new (id, name) SELECT id, name FROM parents;
+            DROP TABLE parents;
+            ALTER TABLE parents_new RENAME TO parents;
+            """).migrate(database)
+        #expect(try database.scalarInt("SELECT count(*) FROM children") == 1)
+        #expect(try database.scalarInt("PRAGMA foreign_keys") == 1)
+    }
+
+    @Test func aMigrationThatLeavesDanglingReferencesFails() throws {
+        let database = try Database(path: folder.file("dangling.db"), mode: .readWriteCreate)
+        let error = #expect(throws: StoreError.self) {
+            try migrations("DELETE FROM parents").migrate(database)
+        }
+        guard case .migrationFailed(let name, let underlying)? = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(name == "0002_change")
+        #expect(underlying.resultCode == .constraint)
+        #expect(try database.scalarInt("SELECT count(*) FROM parents") == 1)
+        #expect(try Migrator.appliedVersion(of: database) == 1)
+    }
+}

@@ -63,10 +63,8 @@ public struct QuoteWriter {
     }
 
     /// Makes sure the `sources` row exists (quotes reference it).
-    public func ensureSource(_ name: String, url: String? = nil, now: Int) throws(DatabaseError) {
-        guard let kind = SourceName.kind(of: name) else {
-            throw DatabaseError(extendedCode: 1, message: "not a source name: \(name)")
-        }
+    public func ensureSource(_ name: String, url: String? = nil, now: Int) throws {
+        guard let kind = SourceName.kind(of: name) else { throw StoreError.invalidSourceName(name) }
         try database.run("""
             INSERT INTO sources (name, kind, url, configured, created_at) VALUES (?1, ?2, ?3, 1, ?4)
             ON CONFLICT (name) DO UPDATE SET url = coalesce(excluded.url, url)

@@ -17,8 +17,45 @@ public struct DatabaseError: Error, CustomStringConvertible, Equatable {
     /// The primary result code (SQLITE_BUSY, SQLITE_CONSTRAINT, ...).
     public var code: Int32 { extendedCode & 0xFF }
 
-    public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
-    public var isCorrupt: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
+    /// What kind of failure this is, to match on (`case .busy`), as GRDB's ResultCode does.
+    public var resultCode: ResultCode { ResultCode(primary: code) }
+
+    public var isBusy: Bool { resultCode == .busy }
+    public var isCorrupt: Bool { resultCode == .corrupt }
+
+    /// The kinds of failure the project tells apart; the rest are `.other(code)`.
+    public enum ResultCode: Equatable, Sendable {
+        /// Another connection holds a lock (SQLITE_BUSY, SQLITE_LOCKED): try again.
+        case busy
+        /// The disk or quota is full (SQLITE_FULL).
+        case full
+        /// The file or its folder cannot be written (SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN for a writer).
+        case readOnly
+        /// Not a database, or a damaged one (SQLITE_CORRUPT, SQLITE_NOTADB).
+        case corrupt
+        /// A CHECK, UNIQUE, FOREIGN KEY or NOT NULL constraint refused a row.
+        case constraint
+        /// The file could not be opened (SQLITE_CANTOPEN).
+        case cannotOpen
+        /// Stopped on purpose (sqlite3_interrupt: a shutdown abandoning a sync).
+        case interrupted
+        case ioError
+        case other(Int32)
+
+        init(primary: Int32) {
+            switch primary {
+            case SQLITE_BUSY, SQLITE_LOCKED: self = .busy
+            case SQLITE_FULL: self = .full
+            case SQLITE_READONLY, SQLITE_PERM: self = .readOnly
+            case SQLITE_CORRUPT, SQLITE_NOTADB: self = .corrupt
+            case SQLITE_CONSTRAINT: self = .constraint
+            case SQLITE_CANTOPEN: self = .cannotOpen
+            case SQLITE_INTERRUPT: self = .interrupted
+            case SQLITE_IOERR: self = .ioError
+            default: self = .other(primary)
+            }
+        }
+    }
 
     public var description: String {
         var text = "SQLite error \(extendedCode): \(message)"

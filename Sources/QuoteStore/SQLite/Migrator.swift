@@ -1,3 +1,4 @@
+import CSQLite
 import QuoteBase
 /// One `Migrations/NNNN_name.sql` file, as compiled into the binary.
 public struct EmbeddedMigration: Sendable {
@@ -81,7 +82,16 @@ public struct Migrator: Sendable {
                     version INTEGER PRIMARY KEY, name TEXT NOT NULL,
                     checksum TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT
                 """)
-            for migration in migrations where migration.version > current {
+            let pending = migrations.filter { $0.version > current }
+            guard !pending.isEmpty else { return }
+            // As GRDB runs migrations: foreign keys off around them (a table rebuild would
+            // otherwise cascade-delete what refers to it — 0005's rebuild applied to `sources`
+            // would take every quote), and PRAGMA foreign_key_check before each commit, so a
+            // migration that leaves a dangling reference fails instead. The pragma cannot change
+            // inside a transaction, hence around the loop.
+            try database.execute("PRAGMA foreign_keys = OFF")
+            defer { try? database.execute("PRAGMA foreign_keys = ON") }
+            for migration in pending {
                 try database.transaction {
                     // Re-read inside the write lock: another process may have migrated meanwhile.
                     guard try Self.appliedVersion(of: database) < migration.version else { return }
@@ -94,6 +104,13 @@ public struct Migrator: Sendable {
                         "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?1, ?2, ?3, ?4)",
                         [.integer(migration.version), .text(migration.name), .text(migration.checksum), .integer(now)])
                     try database.execute("PRAGMA user_version = \(migration.version)")
+                    let violations = try database.prepare("PRAGMA foreign_key_check")
+                    if try violations.step() {
+                        throw StoreError.migrationFailed(
+                            name: migration.name,
+                            underlying: DatabaseError(extendedCode: SQLITE_CONSTRAINT | (3 << 8),  // SQLITE_CONSTRAINT_FOREIGNKEY (a macro Swift does not import)
+                                                      message: "leaves rows in \(violations.string(0)) pointing at missing rows in \(violations.string(2))"))
+                    }
                 }
             }
         }
