@@ -41,6 +41,9 @@ public struct Configuration: Sendable {
 
     public var enabledSources: [SourceSettings] { sources.filter(\.enabled) }
 
+    /// The names (`custom.NAME`) of the custom lists this configuration holds.
+    public var customListNames: [String] { sources.filter { $0.kind == .custom }.map(\.name) }
+
     /// Reads and validates `path`.
     public static func load(path: String) throws(ConfigError) -> Configuration {
         let bytes: [UInt8]

@@ -49,21 +49,16 @@ public actor Daemon {
     /// Opens the store (creating it if needed) and plans the first syncs from the
     /// next-due times it holds.
     public func prepare() throws {
-        try CustomListRegistry.reconcile(configuration, storePath: storePath)
+        try Store.reconcileCustomLists(configuration.customListNames, storePath: storePath)
         let store = try Store(path: storePath, access: .write)
         var stored: [String: Int] = [:]
-        let statement = try store.database.prepare("""
-            SELECT state.source, state.next_due, state.consecutive_failures, state.last_success, sources.url
-              FROM sync_state AS state LEFT JOIN sources ON sources.name = state.source
-            """)
-        while try statement.step() {
-            let name = statement.string(0)
+        for entry in try store.run({ try SyncStateRepository(database: store.database).entries() }) {
             // A next due time (a backoff, a block) recorded for another URL does not carry over.
-            let sameURL = configuration.source(named: name).map { settings in
-                statement.optionalString(4).map { $0 == settings.url || $0 == URLText.redacted(settings.url) } ?? true
+            let sameURL = configuration.source(named: entry.source).map { settings in
+                entry.url.map { $0 == settings.url || $0 == URLText.redacted(settings.url) } ?? true
             } ?? true
-            if sameURL, let next = statement.optionalInt(1) { stored[name] = next }
-            lastOK[name] = statement.int(2) == 0 && statement.optionalInt(3) != nil
+            if sameURL, let next = entry.nextDue { stored[entry.source] = next }
+            lastOK[entry.source] = entry.consecutiveFailures == 0 && entry.lastSuccess != nil
         }
         plan(stored: stored)
     }
@@ -220,7 +215,7 @@ public actor Daemon {
             // The store may make us wait for its write lock: that wait happens on a thread of its
             // own, not on the actor (which keeps answering) nor on the shared async threads.
             let storePath = self.storePath, timeout = storeBusyTimeout
-            try await Blocking.run { try CustomListRegistry.reconcile(fresh, storePath: storePath, busyTimeoutMilliseconds: timeout) }
+            try await Blocking.run { try Store.reconcileCustomLists(fresh.customListNames, storePath: storePath, busyTimeoutMilliseconds: timeout) }
             for warning in fresh.warnings { logger.warning(warning) }
             let previous = configuration
             configuration = fresh

@@ -124,6 +124,16 @@ public final class Store {
         return StoreError(error, path: path)
     }
 
+    /// Marks which custom lists the configuration names, in one transaction (a list removed
+    /// from the configuration stops syncing; its quotes stay until `quotectl forget`).
+    public static func reconcileCustomLists(_ configured: [String], storePath: String,
+                                            busyTimeoutMilliseconds: Int32 = defaultBusyTimeout) throws(StoreError) {
+        let store = try Store(path: storePath, access: .write, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        try store.run {
+            try store.database.transaction { try QuoteWriter(database: store.database).markConfiguredLists(configured) }
+        }
+    }
+
     /// Runs `body` and turns any database error into a StoreError naming this store.
     public func run<T>(_ body: () throws -> T) throws(StoreError) -> T {
         try StoreError.mapping(path: path, body)

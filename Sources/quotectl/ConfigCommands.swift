@@ -59,8 +59,8 @@ let forgetCommand = Command(
             throw UsageError(message: "'\(given)' is not a custom list name (only custom lists can be forgotten)", command: "forget")
         }
         let store = try context.store(.write)
-        let known = try store.run { try store.database.scalarInt("SELECT count(*) FROM sources WHERE name = ?1", [.text(source)]) ?? 0 }
-        guard known > 0 else {
+        let known = try store.run { try QuoteWriter(database: store.database).hasSource(source) }
+        guard known else {
             Output.error("the store has no list \(source)")
             return .noInput
         }

@@ -74,7 +74,7 @@ enum SyncOnceCommand {
         }
         let storePath = Locations.store(option: arguments.value("--db"), configured: configuration.storePath, writing: true)
         do {
-            try CustomListRegistry.reconcile(configuration, storePath: storePath)
+            try Store.reconcileCustomLists(configuration.customListNames, storePath: storePath)
         } catch {
             printError("quoted: \(error)")
             return error.exitCode

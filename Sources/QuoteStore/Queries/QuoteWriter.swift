@@ -198,6 +198,27 @@ public struct QuoteWriter {
             """, [.text(source), .text(upstreamID), .text(day)])
     }
 
+    /// The latest day's quote of `source` is `day`'s quote too (the upstream said "unchanged").
+    public func repeatLatestDailyQuote(source: String, day: String) throws(DatabaseError) {
+        try database.run("""
+            INSERT OR REPLACE INTO daily_quotes (source, day, quote_id)
+            SELECT source, ?2, quote_id FROM daily_quotes WHERE source = ?1 ORDER BY day DESC LIMIT 1
+            """, [.text(source), .text(day)])
+    }
+
+    /// Whether the store knows `source` at all.
+    public func hasSource(_ source: String) throws(DatabaseError) -> Bool {
+        try database.scalarInt("SELECT count(*) FROM sources WHERE name = ?1", [.text(source)]) ?? 0 > 0
+    }
+
+    /// Records which custom lists the configuration names: a list removed from it stops
+    /// syncing, but its quotes stay until `quotectl forget NAME`.
+    public func markConfiguredLists(_ names: [String]) throws(DatabaseError) {
+        try database.run("UPDATE sources SET configured = 0 WHERE kind = 'custom' AND url IS NOT NULL")
+        let mark = try database.prepare("UPDATE sources SET configured = 1 WHERE name = ?1")
+        for name in names { try mark.run([.text(name)]) }
+    }
+
     /// Deletes a source and everything it brought (`quotectl forget`).
     public func forget(source: String) throws(DatabaseError) -> Int {
         let count = try database.scalarInt("SELECT count(*) FROM quotes WHERE source = ?1", [.text(source)]) ?? 0

@@ -1,13 +1,8 @@
 import QuoteStore
 
-/// The ETag and Last-Modified of one URL, kept raw and sent back verbatim,
-/// and the SHA-256 of the body that was applied.
-public struct Validators: Sendable, Equatable {
-    public var url: String
-    public var etag: String?
-    public var lastModified: String?
-    public var bodySHA256: String?
-}
+/// The ETag and Last-Modified of one URL, kept raw and sent back verbatim, and the
+/// SHA-256 of the body that was applied (the store's type: it keeps them).
+public typealias Validators = SyncStateRepository.Validators
 
 /// What a source adapter hands the engine: everything decoded and validated,
 /// and the writes to make, which the engine runs in ONE transaction together

@@ -2,25 +2,25 @@ import QuoteBase
 import QuoteConfig
 import QuoteStore
 
-/// What a source adapter works with during one sync: its settings, the HTTP
-/// client, the per-host gate, and read access to the store (for validators and
-/// what is already known). Adapters never write: they return a SourceUpdate.
+/// What a source adapter works with during one sync: its settings, the HTTP client, the
+/// per-host gate, and named read-only questions to the store (validators, what is already
+/// known). Adapters never write, and hold no SQL: they return a SourceUpdate.
 public final class SyncContext {
     public let settings: SourceSettings
     public let client: HTTPClient
     public let gate: HostGate
-    public let database: Database
+    public let knowledge: UpstreamKnowledge
     public let now: Int
     /// The overall deadline of this source's sync.
     public let deadline: ContinuousClock.Instant
     /// Requests made so far, for budgets and summaries.
     public private(set) var requests = 0
 
-    init(settings: SourceSettings, client: HTTPClient, gate: HostGate, database: Database, now: Int) {
+    init(settings: SourceSettings, client: HTTPClient, gate: HostGate, knowledge: UpstreamKnowledge, now: Int) {
         self.settings = settings
         self.client = client
         self.gate = gate
-        self.database = database
+        self.knowledge = knowledge
         self.now = now
         self.deadline = ContinuousClock.now + .seconds(settings.deadline)
     }
@@ -108,16 +108,15 @@ public final class SyncContext {
     }
 
     func storedValidators(for url: String) throws(SourceFailure) -> Validators? {
+        try known { () throws(DatabaseError) in try knowledge.validators(source: settings.name, url: url) }
+    }
+
+    /// Asks the store; its failure is the store's, not the upstream's.
+    public func known<T>(_ question: () throws(DatabaseError) -> T) throws(SourceFailure) -> T {
         do {
-            let statement = try database.prepare(
-                "SELECT etag, last_modified, body_sha256 FROM http_validators WHERE source = ?1 AND url = ?2")
-            try statement.bind(settings.name, at: 1)
-            try statement.bind(url, at: 2)
-            guard try statement.step() else { return nil }
-            return Validators(url: url, etag: statement.optionalString(0), lastModified: statement.optionalString(1),
-                              bodySHA256: statement.optionalString(2))
+            return try question()
         } catch {
-            throw SourceFailure.local(StoreError(error, path: database.path))
+            throw SourceFailure.local(StoreError(error, path: knowledge.path))
         }
     }
 

@@ -1,24 +1,6 @@
-import Foundation
 import QuoteBase
 import QuoteConfig
 import QuoteStore
-
-/// Records which custom lists the configuration names: a list removed from it
-/// stops syncing, but its quotes stay until `quotectl forget NAME`.
-public enum CustomListRegistry {
-    public static func reconcile(_ configuration: Configuration, storePath: String,
-                                 busyTimeoutMilliseconds: Int32 = Store.defaultBusyTimeout) throws(StoreError) {
-        let store = try Store(path: storePath, access: .write, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        let configured = configuration.sources.filter { $0.kind == .custom }.map(\.name)
-        try store.run {
-            try store.database.transaction {
-                try store.database.run("UPDATE sources SET configured = 0 WHERE kind = 'custom' AND url IS NOT NULL")
-                let mark = try store.database.prepare("UPDATE sources SET configured = 1 WHERE name = ?1")
-                for name in configured { try mark.run([.text(name)]) }
-            }
-        }
-    }
-}
 
 /// Runs sources: fetch and validate (the adapter), then apply everything in ONE
 /// transaction with the sync state, or — on any failure — record the failure and
@@ -73,17 +55,15 @@ public final class SyncEngine: Sendable {
         }
         // A block is the upstream's word about the URL it was recorded for: a source pointed
         // at another URL starts afresh.
-        if let until = try? database.scalarInt("""
-            SELECT state.retry_after FROM sync_state AS state JOIN sources ON sources.name = state.source
-             WHERE state.source = ?1 AND sources.url IN (?2, ?3)
-            """, [.text(settings.name), .text(settings.url), .text(URLText.redacted(settings.url))]),
-           until > now {
+        let state = SyncStateRepository(database: database)
+        if let until = try? state.block(source: settings.name, urls: [settings.url, URLText.redacted(settings.url)]), until > now {
             // The upstream asked us to wait (Retry-After, or an Upbit 418 block): no request at all.
             return SourceReport(source: settings.name, ok: false,
                                 summary: "not contacted: the upstream asked to wait until \(UnixTime.timestamp(until)) (\(until - now) s)",
                                 retryAfter: until, nextDue: until, seconds: 0)
         }
-        let context = SyncContext(settings: settings, client: client, gate: gate, database: database, now: now)
+        let context = SyncContext(settings: settings, client: client, gate: gate,
+                                  knowledge: UpstreamKnowledge(database: database), now: now)
         do {
             let update = try await fetch(settings, context)
             if Task.isCancelled { throw SourceFailure("cancelled") }
@@ -98,9 +78,10 @@ public final class SyncEngine: Sendable {
                     counts = try update.apply(database, now)
                     counts.skipped += update.skipped
                     summary = update.describe(counts)
-                    try StateRecorder(database: database).recordSuccess(
-                    source: settings.name, url: settings.url, validators: update.validators, httpStatus: update.httpStatus,
-                    counts: counts, summary: summary, nextDue: nextDue, now: now, finished: now + Int(elapsed()))
+                    let outcome = SyncStateRepository.Outcome(ok: true, httpStatus: update.httpStatus, counts: counts,
+                                                              message: summary, started: now, finished: now + Int(elapsed()))
+                    try state.recordSuccess(source: settings.name, url: URLText.redacted(settings.url),
+                                            validators: update.validators, outcome: outcome, nextDue: nextDue)
                 }
             } onCancel: {
                 interrupt.interrupt()
@@ -150,9 +131,9 @@ public final class SyncEngine: Sendable {
         var summary = failure.message
         do {
             try database.transaction {
-                try StateRecorder(database: database).recordLocalFailure(
-                    source: settings.name, url: settings.url, message: failure.message, nextDue: nextDue, now: now,
-                    finished: now + Int(seconds))
+                try SyncStateRepository(database: database).recordLocalFailure(
+                    source: settings.name, url: URLText.redacted(settings.url), outcome: outcome(failure, now: now, seconds: seconds),
+                    nextDue: nextDue)
             }
         } catch {
             summary += " (not recorded: the store refused that too)"
@@ -161,19 +142,23 @@ public final class SyncEngine: Sendable {
                             storeExitCode: failure.storeExitCode)
     }
 
+    private func outcome(_ failure: SourceFailure, now: Int, seconds: Double) -> SyncStateRepository.Outcome {
+        SyncStateRepository.Outcome(ok: false, httpStatus: failure.httpStatus, message: failure.message,
+                                    started: now, finished: now + Int(seconds))
+    }
+
     private func recordFailure(_ failure: SourceFailure, of settings: SourceSettings, in database: Database,
                                now: Int, seconds: Double) -> SourceReport {
         var generator = SystemRandomNumberGenerator()
-        let previous = (try? database.scalarInt("SELECT consecutive_failures FROM sync_state WHERE source = ?1",
-                                                [.text(settings.name)])) ?? 0
+        let previous = (try? SyncStateRepository(database: database).consecutiveFailures(source: settings.name)) ?? 0
         let nextDue = schedule.nextDue(afterFailure: previous + 1, of: settings, at: now,
                                        retryAfter: failure.retryAfter, using: &generator)
         var summary = failure.message
         do {
             try database.transaction {
-                try StateRecorder(database: database).recordFailure(
-                    source: settings.name, url: settings.url, failure: failure, nextDue: nextDue, now: now,
-                    finished: now + Int(seconds))
+                try SyncStateRepository(database: database).recordFailure(
+                    source: settings.name, url: URLText.redacted(settings.url), outcome: outcome(failure, now: now, seconds: seconds),
+                    retryAfter: failure.retryAfter, nextDue: nextDue)
             }
         } catch {
             summary += " (and the failure could not be recorded: \(error))"

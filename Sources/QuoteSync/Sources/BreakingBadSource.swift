@@ -40,10 +40,12 @@ enum BreakingBadSource {
     static func sync(_ context: SyncContext) async throws(SourceFailure) -> SourceUpdate {
         let settings = context.settings
         let base = settings.url.hasSuffix("/") ? String(settings.url.dropLast()) : settings.url
-        var run = Run(known: try storedStrings("SELECT upstream_id FROM quotes WHERE source = 'breakingbad'", context),
-                      stored: try storedDraws(context),
-                      settled: try storedStrings("SELECT lower(name) FROM characters", context).union(try storedStrings(
-                          "SELECT lower(name) FROM unknown_characters WHERE checked_at > \(context.now - unknownRecheck)", context)))
+        let store = context.knowledge
+        var run = Run(known: try context.known { () throws(DatabaseError) in try store.quoteIDs(source: SourceName.breakingbad) },
+                      stored: try context.known { () throws(DatabaseError) in try store.samplingDraws(source: SourceName.breakingbad) },
+                      settled: try context.known { () throws(DatabaseError) in
+                          try store.settledCharacterNames(unknownSince: context.now - unknownRecheck)
+                      })
 
         // 1. Deaths, whole (one request).
         var deaths: [RecordWriter.DeathRecord]?
@@ -70,8 +72,9 @@ enum BreakingBadSource {
         }
 
         // 2. Characters already named by stored quotes and deaths, or by the new deaths.
-        var named = try storedStrings("SELECT DISTINCT author FROM quotes WHERE source = 'breakingbad' AND author IS NOT NULL", context)
-        named.formUnion(try storedStrings("SELECT DISTINCT character FROM deaths", context))
+        var named = try context.known { () throws(DatabaseError) in
+            try store.authors(source: SourceName.breakingbad).union(try store.deathCharacters())
+        }
         named.formUnion((deaths ?? []).map(\.character))
         for name in named.sorted() where !run.settled.contains(name.lowercased()) {
             guard context.requests < settings.requestBudget else { break }
@@ -168,19 +171,6 @@ enum BreakingBadSource {
         }
     }
 
-    /// Draw counts kept from earlier runs, by production and quote id.
-    static func storedDraws(_ context: SyncContext) throws(SourceFailure) -> [String: [String: Int]] {
-        do {
-            let statement = try context.database.prepare(
-                "SELECT production, upstream_id, draws FROM sampling_counts WHERE source = 'breakingbad'")
-            var draws: [String: [String: Int]] = [:]
-            while try statement.step() { draws[statement.string(0), default: [:]][statement.string(1)] = statement.int(2) }
-            return draws
-        } catch {
-            throw SourceFailure.local(StoreError(error, path: context.database.path))
-        }
-    }
-
     static func quote(from value: JSONValue) -> Quote? {
         guard let object = value.object, let id = object["quote_id"]?.int,
               let text = try? RecordText.required(object["quote"], field: "quote"),
@@ -239,16 +229,5 @@ enum BreakingBadSource {
             }
         }
         return out
-    }
-
-    static func storedStrings(_ sql: String, _ context: SyncContext) throws(SourceFailure) -> Set<String> {
-        do {
-            let statement = try context.database.prepare(sql)
-            var values = Set<String>()
-            while try statement.step() { values.insert(statement.string(0)) }
-            return values
-        } catch {
-            throw SourceFailure.local(StoreError(error, path: context.database.path))
-        }
     }
 }

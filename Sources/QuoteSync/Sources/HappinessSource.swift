@@ -14,10 +14,7 @@ enum HappinessSource {
             // Same body as last time: the quote we already have is today's quote too.
             var update = SourceUpdate.unchanged(what: "", validators: [validators], status: status)
             update.apply = { database, _ in
-                try database.run("""
-                    INSERT OR REPLACE INTO daily_quotes (source, day, quote_id)
-                    SELECT source, ?1, quote_id FROM daily_quotes WHERE source = 'happiness' ORDER BY day DESC LIMIT 1
-                    """, [.text(day)])
+                try QuoteWriter(database: database).repeatLatestDailyQuote(source: SourceName.happiness, day: day)
                 return ChangeCounts()
             }
             return update
