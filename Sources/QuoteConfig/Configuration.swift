@@ -92,11 +92,10 @@ public struct Configuration: Sendable {
                     configuration.logLevel = level.value
                 }
             case let name where name.hasPrefix("source.custom."):
-                let listName = String(name.dropFirst("source.custom.".count))
-                guard SourceName.isValidListName(listName) else {
+                guard let sourceName = SourceName.custom(String(name.dropFirst("source.custom.".count))) else {
                     throw reader.error(section.line, "[\(name)]: a list name takes letters, digits, '-', '_' and '.'")
                 }
-                var settings = SourceSettings(name: "custom." + listName, kind: .custom, enabled: true, url: "", interval: 3_600)
+                var settings = SourceSettings(name: sourceName, kind: .custom, enabled: true, url: "", interval: 3_600)
                 try reader.apply(section, to: &settings)
                 customLists.append(settings)
             case let name where name.hasPrefix("source."):

@@ -1,9 +1,10 @@
+import QuoteStore
+
 import QuoteBase
 /// One upstream's settings, after validation. Times in seconds, sizes in bytes.
 public struct SourceSettings: Sendable, Equatable {
-    public enum Kind: String, Sendable {
-        case custom, happiness, breakingbad, upbit, weather
-    }
+    /// The store's vocabulary (`builtin` is never configured).
+    public typealias Kind = SourceKind
 
     /// The source name used everywhere: `happiness`, `custom.NAME`, ...
     public var name: String
@@ -53,13 +54,13 @@ public struct SourceSettings: Sendable, Equatable {
 
     public static func defaults() -> [SourceSettings] {
         [
-            SourceSettings(name: "happiness", kind: .happiness, enabled: true,
+            SourceSettings(name: SourceName.happiness, kind: .happiness, enabled: true,
                            url: "https://api.sobabear.com/happiness/random-quote", interval: 86_400),
-            SourceSettings(name: "breakingbad", kind: .breakingbad, enabled: true,
+            SourceSettings(name: SourceName.breakingbad, kind: .breakingbad, enabled: true,
                            url: "https://breaking-bad-api-six.vercel.app/api", interval: 6 * 3_600),
-            SourceSettings(name: "upbit", kind: .upbit, enabled: true,
+            SourceSettings(name: SourceName.upbit, kind: .upbit, enabled: true,
                            url: "https://api.upbit.com/v1/market/all?is_details=true", interval: 3_600),
-            SourceSettings(name: "weather", kind: .weather, enabled: false,
+            SourceSettings(name: SourceName.weather, kind: .weather, enabled: false,
                            url: "https://api.openweathermap.org/data/2.5/weather", interval: 30 * 60),
         ]
     }

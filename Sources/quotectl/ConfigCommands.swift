@@ -54,8 +54,7 @@ let forgetCommand = Command(
     options: [], flags: [],
     run: { arguments, context in
         let given = try arguments.requirePositionals(["NAME"], command: "forget")[0]
-        let listName = given.hasPrefix(SourceName.customPrefix) ? String(given.dropFirst(SourceName.customPrefix.count)) : given
-        guard let source = SourceName.custom(listName) else {
+        guard let source = SourceName.custom(named: given) else {
             throw UsageError(message: "'\(given)' is not a custom list name (only custom lists can be forgotten)", command: "forget")
         }
         let store = try context.store(.write)

@@ -141,7 +141,7 @@ let statusCommand = Command(
                 if let retry = source.retryAfter, retry > now { detail += "; upstream asked to wait until \(UnixTime.timestamp(retry))" }
                 Output.safeLine(detail)
             }
-            if !source.configured { Output.safeLine("    no longer in the config: kept until 'quotectl forget \(source.name.dropFirst(7))'") }
+            if !source.configured { Output.safeLine("    no longer in the config: kept until 'quotectl forget \(SourceName.listName(of: source.name) ?? source.name)'") }
         }
         Output.safeLine(daemon.summary)
         return .success

@@ -17,7 +17,7 @@ let syncCommand = Command(
         guard arguments.has("--now") else { throw UsageError(message: "sync needs --now", command: "sync") }
         _ = try arguments.requirePositionals([], command: "sync")
         let sources = arguments.all("--source")
-        for source in sources where !SourceName.isValidFilter(source) || source == "custom" || source == SourceName.builtin {
+        for source in sources where SourceName.kind(of: source) == nil || SourceName.kind(of: source) == .builtin {
             throw UsageError(message: "'\(source)' is not a source that syncs (happiness, breakingbad, upbit, weather, custom.NAME)",
                              command: "sync")
         }

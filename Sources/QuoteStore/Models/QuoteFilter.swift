@@ -32,7 +32,7 @@ public struct QuoteFilter: Equatable, Sendable {
             conditions.append(condition.replacingPlaceholder(with: values.count))
         }
         if let source {
-            if source == "custom" {
+            if source == SourceKind.custom.rawValue {  // every custom list
                 conditions.append("source >= 'custom.' AND source < 'custom/'")
             } else {
                 add("source = ?", .text(source))

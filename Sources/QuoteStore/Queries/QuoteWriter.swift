@@ -68,7 +68,7 @@ public struct QuoteWriter {
         try database.run("""
             INSERT INTO sources (name, kind, url, configured, created_at) VALUES (?1, ?2, ?3, 1, ?4)
             ON CONFLICT (name) DO UPDATE SET url = coalesce(excluded.url, url)
-            """, [.text(name), .text(kind), url.map(SQLValue.text) ?? .null, .integer(now)])
+            """, [.text(name), .text(kind.rawValue), url.map(SQLValue.text) ?? .null, .integer(now)])
     }
 
     /// Applies `quotes` to `source`. With `removeMissing` the batch is the whole

@@ -113,6 +113,7 @@ public final class SyncEngine: Sendable {
         case .breakingbad: return try await BreakingBadSource.sync(context)
         case .upbit: return try await UpbitSource.sync(context)
         case .weather: return try await WeatherSource.sync(context)
+        case .builtin: throw SourceFailure("the built-in starter set does not sync", isConfiguration: true)
         }
     }
 
