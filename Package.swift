@@ -34,8 +34,13 @@ let package = Package(
             dependencies: ["CSQLite", "QuoteBase"],
             plugins: ["EmbedMigrations"]
         ),
-        // The configuration file (shared by quoted and quotectl). No Foundation.
+        // The configuration: the INI file, its validated settings and their ranges (shared
+        // by quoted and quotectl). No Foundation.
         .target(name: "QuoteConfig", dependencies: ["QuoteBase", "QuoteStore"]),
+        // The control socket's line protocol and its client (quotectl's side). No Foundation.
+        .target(name: "QuoteControl", dependencies: ["QuoteBase", "QuoteStore"]),
+        // Command-line arguments and usage errors, for quoted and quotectl. No Foundation.
+        .target(name: "QuoteCommandLine"),
         // libcurl's variadic setopt/getinfo as typed C functions (Debian: libcurl4-openssl-dev).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         // HTTP (libcurl), the five upstreams and the sync engine.
@@ -43,15 +48,15 @@ let package = Package(
         // Linux socket calls Swift's Glibc module leaves out (SO_PEERCRED, accept4).
         .target(name: "CSystem"),
         // The daemon's parts: scheduler, control socket, sd_notify, logging.
-        .target(name: "QuoteDaemon", dependencies: ["CSystem", "QuoteBase", "QuoteSync", "QuoteStore", "QuoteConfig"]),
+        .target(name: "QuoteDaemon", dependencies: ["CSystem", "QuoteBase", "QuoteSync", "QuoteStore", "QuoteConfig", "QuoteControl"]),
         // The daemon and `quoted sync --once`.
-        .executableTarget(name: "quoted", dependencies: ["QuoteBase", "QuoteDaemon", "QuoteSync", "QuoteStore", "QuoteConfig"]),
+        .executableTarget(name: "quoted", dependencies: ["QuoteBase", "QuoteCommandLine", "QuoteDaemon", "QuoteSync", "QuoteStore", "QuoteConfig", "QuoteControl"]),
         // A local HTTP/1.1 server that imitates the upstreams, for tests only.
         .target(name: "TestUpstream", path: "Tests/TestUpstream"),
         // The CLI. No Foundation: it must start like a C program.
         .executableTarget(
             name: "quotectl",
-            dependencies: ["QuoteBase", "QuoteStore", "QuoteConfig"],
+            dependencies: ["QuoteBase", "QuoteCommandLine", "QuoteStore", "QuoteConfig", "QuoteControl"],
             // Release builds link fully statically (glibc and libsqlite3.a included):
             // measured here, that halves start-up (1.3 ms -> 0.6 ms for an empty
             // program), which is most of what `quotectl random` costs.
@@ -60,7 +65,7 @@ let package = Package(
 
         .testTarget(name: "QuoteStoreTests", dependencies: ["QuoteStore", "TestUpstream"]),
         .testTarget(name: "QuoteConfigTests", dependencies: ["QuoteConfig", "QuoteStore", "TestUpstream"]),
-        .testTarget(name: "QuoteDaemonTests", dependencies: ["QuoteDaemon", "QuoteSync", "QuoteConfig", "QuoteStore", "TestUpstream"]),
+        .testTarget(name: "QuoteDaemonTests", dependencies: ["QuoteDaemon", "QuoteSync", "QuoteConfig", "QuoteControl", "QuoteStore", "TestUpstream"]),
         .testTarget(name: "QuoteSyncTests", dependencies: ["QuoteSync", "QuoteStore", "QuoteConfig", "TestUpstream"]),
         .testTarget(name: "QuotectlTests", dependencies: ["quotectl", "quoted", "QuoteStore", "TestUpstream"]),
     ],

@@ -2,6 +2,7 @@ import CSystem
 import Foundation
 import QuoteBase
 import QuoteConfig
+import QuoteControl
 import QuoteStore
 import Synchronization
 

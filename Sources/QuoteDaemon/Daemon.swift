@@ -1,6 +1,7 @@
 import Foundation
 import QuoteBase
 import QuoteConfig
+import QuoteControl
 import QuoteStore
 import QuoteSync
 

@@ -1,4 +1,5 @@
 import QuoteBase
+import QuoteCommandLine
 import QuoteConfig
 import QuoteStore
 

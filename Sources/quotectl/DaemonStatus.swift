@@ -1,5 +1,6 @@
 import QuoteBase
 import QuoteConfig
+import QuoteControl
 import QuoteStore
 
 /// What the running daemon says of itself, for `quotectl status`.

@@ -1,6 +1,8 @@
 import Glibc
 import QuoteBase
+import QuoteCommandLine
 import QuoteConfig
+import QuoteControl
 import QuoteStore
 
 let syncCommand = Command(

@@ -1,5 +1,6 @@
 import Glibc
 import QuoteBase
+import QuoteCommandLine
 import QuoteConfig
 import QuoteStore
 

@@ -1,5 +1,6 @@
 import Foundation
 import QuoteBase
+import QuoteCommandLine
 import QuoteConfig
 import QuoteDaemon
 import QuoteStore

@@ -1,5 +1,6 @@
 import Foundation
 import QuoteBase
+import QuoteCommandLine
 import QuoteConfig
 import QuoteStore
 import QuoteSync

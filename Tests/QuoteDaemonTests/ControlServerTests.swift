@@ -1,5 +1,6 @@
 import Foundation
 import QuoteConfig
+import QuoteControl
 @testable import QuoteDaemon
 import Testing
 

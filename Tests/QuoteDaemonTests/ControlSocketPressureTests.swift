@@ -1,6 +1,7 @@
 import Foundation
 import QuoteBase
 import QuoteConfig
+import QuoteControl
 @testable import QuoteDaemon
 import Synchronization
 import Testing
