@@ -41,16 +41,20 @@ let package = Package(
         .target(name: "QuoteControl", dependencies: ["QuoteBase", "QuoteStore"]),
         // Command-line arguments and usage errors, for quoted and quotectl. No Foundation.
         .target(name: "QuoteCommandLine"),
+        // When sources are due (intervals, backoff, blocks, catch-up) and what a sync reports:
+        // the policy shared by the daemon and `quoted sync --once`. No networking.
+        .target(name: "QuoteScheduling", dependencies: ["QuoteBase", "QuoteStore", "QuoteConfig"]),
         // libcurl's variadic setopt/getinfo as typed C functions (Debian: libcurl4-openssl-dev).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         // HTTP (libcurl), the five upstreams and the sync engine.
-        .target(name: "QuoteSync", dependencies: ["QuoteBase", "QuoteStore", "QuoteConfig", "CCurl"]),
+        .target(name: "QuoteSync", dependencies: ["QuoteBase", "QuoteStore", "QuoteConfig", "QuoteScheduling", "CCurl"]),
         // Linux socket calls Swift's Glibc module leaves out (SO_PEERCRED, accept4).
         .target(name: "CSystem"),
-        // The daemon's parts: scheduler, control socket, sd_notify, logging.
-        .target(name: "QuoteDaemon", dependencies: ["CSystem", "QuoteBase", "QuoteSync", "QuoteStore", "QuoteConfig", "QuoteControl"]),
+        // The daemon's parts: scheduler, control socket, sd_notify, signals, logging. It links
+        // no networking: each sync runs as a child `quoted sync --once`.
+        .target(name: "QuoteDaemon", dependencies: ["CSystem", "QuoteBase", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling"]),
         // The daemon and `quoted sync --once`.
-        .executableTarget(name: "quoted", dependencies: ["QuoteBase", "QuoteCommandLine", "QuoteDaemon", "QuoteSync", "QuoteStore", "QuoteConfig", "QuoteControl"]),
+        .executableTarget(name: "quoted", dependencies: ["QuoteBase", "QuoteCommandLine", "QuoteDaemon", "QuoteSync", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling"]),
         // A local HTTP/1.1 server that imitates the upstreams, for tests only.
         .target(name: "TestUpstream", path: "Tests/TestUpstream"),
         // The CLI. No Foundation: it must start like a C program.
@@ -65,8 +69,8 @@ let package = Package(
 
         .testTarget(name: "QuoteStoreTests", dependencies: ["QuoteStore", "TestUpstream"]),
         .testTarget(name: "QuoteConfigTests", dependencies: ["QuoteConfig", "QuoteStore", "TestUpstream"]),
-        .testTarget(name: "QuoteDaemonTests", dependencies: ["QuoteDaemon", "QuoteSync", "QuoteConfig", "QuoteControl", "QuoteStore", "TestUpstream"]),
-        .testTarget(name: "QuoteSyncTests", dependencies: ["QuoteSync", "QuoteStore", "QuoteConfig", "TestUpstream"]),
+        .testTarget(name: "QuoteDaemonTests", dependencies: ["QuoteDaemon", "QuoteSync", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteStore", "TestUpstream"]),
+        .testTarget(name: "QuoteSyncTests", dependencies: ["QuoteSync", "QuoteStore", "QuoteConfig", "QuoteScheduling", "TestUpstream"]),
         .testTarget(name: "QuotectlTests", dependencies: ["quotectl", "quoted", "QuoteStore", "TestUpstream"]),
     ],
     swiftLanguageModes: [.v6]

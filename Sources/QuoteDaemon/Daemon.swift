@@ -3,7 +3,7 @@ import QuoteBase
 import QuoteConfig
 import QuoteControl
 import QuoteStore
-import QuoteSync
+import QuoteScheduling
 
 /// The long-running scheduler: each enabled source is synced when due, one sync
 /// per source at a time (different sources concurrently), next-due times kept in

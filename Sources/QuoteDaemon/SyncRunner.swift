@@ -3,7 +3,7 @@ import Foundation
 import QuoteBase
 import QuoteConfig
 import QuoteStore
-import QuoteSync
+import QuoteScheduling
 
 /// How the daemon runs one source's sync.
 public protocol SyncRunner: Sendable {
@@ -157,18 +157,5 @@ final class ChildProcess: @unchecked Sendable {
         lock.withLock { pid = 0 }
         let exited = status & 0x7F == 0
         return .finished(exited ? (status >> 8) & 0xFF : -(status & 0x7F), output)
-    }
-}
-
-/// Runs syncs in this process, through the engine (for tests and tools).
-public struct EngineRunner: SyncRunner {
-    public let engine: SyncEngine
-
-    public init(engine: SyncEngine) {
-        self.engine = engine
-    }
-
-    public func sync(_ settings: SourceSettings, configuration: Configuration) async -> SourceReport {
-        await engine.sync(settings)
     }
 }

@@ -1,4 +1,5 @@
 import QuoteConfig
+import QuoteScheduling
 @testable import QuoteSync
 import Testing
 import TestUpstream

@@ -1,6 +1,7 @@
 import Foundation
 import QuoteBase
 import QuoteConfig
+import QuoteScheduling
 import QuoteStore
 @testable import QuoteSync
 import TestUpstream

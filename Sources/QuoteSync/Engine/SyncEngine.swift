@@ -1,5 +1,6 @@
 import QuoteBase
 import QuoteConfig
+import QuoteScheduling
 import QuoteStore
 
 /// Runs sources: fetch and validate (the adapter), then apply everything in ONE
@@ -58,9 +59,11 @@ public final class SyncEngine: Sendable {
         let state = SyncStateRepository(database: database)
         if let until = try? state.block(source: settings.name, urls: [settings.url, URLText.redacted(settings.url)]), until > now {
             // The upstream asked us to wait (Retry-After, or an Upbit 418 block): no request at all.
-            return SourceReport(source: settings.name, ok: false,
-                                summary: "not contacted: the upstream asked to wait until \(UnixTime.timestamp(until)) (\(until - now) s)",
-                                retryAfter: until, nextDue: until, seconds: 0)
+            var report = SourceReport(source: settings.name, ok: false,
+                                      summary: "not contacted: the upstream asked to wait until \(UnixTime.timestamp(until)) (\(until - now) s)",
+                                      retryAfter: until, nextDue: until, seconds: 0)
+            report.notContacted = true
+            return report
         }
         let context = SyncContext(settings: settings, client: client, gate: gate,
                                   knowledge: UpstreamKnowledge(database: database), now: now)
@@ -122,13 +125,9 @@ public final class SyncEngine: Sendable {
         return schedule.nextDue(afterSuccessOf: settings, at: now, using: &generator)
     }
 
-    /// How soon a sync that failed on the store is tried again: a busy store soon, a full
-    /// or broken one later. The upstream's backoff and failure count are left alone.
-    static func localRetryDelay(_ failure: SourceFailure) -> Int { failure.storeExitCode == .temporaryFailure ? 60 : 300 }
-
     private func recordLocalFailure(_ failure: SourceFailure, of settings: SourceSettings, in database: Database,
                                     now: Int, seconds: Double) -> SourceReport {
-        let nextDue = now + Self.localRetryDelay(failure)
+        let nextDue = schedule.nextDue(afterLocalFailure: failure.storeExitCode == .temporaryFailure, at: now)
         var summary = failure.message
         do {
             try database.transaction {

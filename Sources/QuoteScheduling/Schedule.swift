@@ -37,6 +37,23 @@ public struct Schedule: Sendable {
 }
 
 extension Schedule {
+    /// After the store itself failed (not the upstream): a busy store is tried again in a
+    /// minute, a full, read-only or damaged one in five. The upstream's backoff is untouched.
+    public func nextDue(afterLocalFailure busy: Bool, at now: Int) -> Int {
+        now + (busy ? 60 : 300)
+    }
+
+    /// When a source is next due after `report`, given its failures in a row before it:
+    /// the one decision the daemon and `quoted sync --once` share.
+    public func nextDue<G: RandomNumberGenerator>(after report: SourceReport, of settings: SourceSettings,
+                                                  previousFailures: Int, at now: Int, using generator: inout G) -> Int {
+        if report.ok { return nextDue(afterSuccessOf: settings, at: now, using: &generator) }
+        if let store = report.storeExitCode { return nextDue(afterLocalFailure: store == .temporaryFailure, at: now) }
+        // Not contacted at all: the upstream's block stands, nothing else changed.
+        if report.notContacted, let until = report.retryAfter { return until }
+        return nextDue(afterFailure: previousFailures + 1, of: settings, at: now, retryAfter: report.retryAfter, using: &generator)
+    }
+
     /// After a start: a source keeps its stored next due time when that is still
     /// ahead (a restart restarts no clock); one that is overdue (the daemon or the
     /// machine was off) or never synced is due now — but the overdue ones are

@@ -15,6 +15,8 @@ public struct SourceReport: Sendable, Equatable {
     public var isConfigurationProblem = false
     /// Set when the store failed (74 I/O, 75 busy) rather than the upstream.
     public var storeExitCode: ExitCode?
+    /// No request was made: the upstream's block (`retryAfter`) had not passed.
+    public var notContacted = false
 
     /// "upbit: 536 markets, 3 changed, 0.41 s" / "happiness: HTTP 503, retry after 7 s".
     public var progressLine: String {
@@ -41,6 +43,7 @@ public struct SourceReport: Sendable, Equatable {
         object.add("seconds", (seconds * 1000).rounded() / 1000)
         object.add("configuration_problem", isConfigurationProblem)
         object.add("store_exit_code", storeExitCode.map { Int($0.rawValue) })
+        object.add("not_contacted", notContacted)
         return object.result
     }
 
@@ -59,6 +62,7 @@ public struct SourceReport: Sendable, Equatable {
         seconds = object["seconds"]?.double ?? 0
         isConfigurationProblem = object["configuration_problem"]?.bool ?? false
         storeExitCode = object["store_exit_code"]?.int.flatMap { Int32(exactly: $0) }.map(ExitCode.init(rawValue:))
+        notContacted = object["not_contacted"]?.bool ?? false
     }
 
     public init(source: String, ok: Bool, httpStatus: Int? = nil, counts: ChangeCounts = ChangeCounts(), summary: String,
