@@ -1,6 +1,10 @@
 #define _GNU_SOURCE
-#include <stddef.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include "csystem.h"
@@ -21,4 +25,34 @@ int quoted_accept_cloexec(int fd) {
 
 int quoted_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
+}
+
+static int quoted_signal_write_end = -1;
+
+static void quoted_signal_handler(int number) {
+    int saved = errno;
+    unsigned char byte = (unsigned char)number;
+    (void)write(quoted_signal_write_end, &byte, 1);
+    errno = saved;
+}
+
+int quoted_signal_pipe(const int *numbers, int count) {
+    int ends[2];
+    if (pipe2(ends, O_CLOEXEC) != 0) return -1;
+    /* A full pipe must never block a handler: the write end alone is non-blocking. */
+    fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK);
+    quoted_signal_write_end = ends[1];
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = quoted_signal_handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    sigset_t unblock;
+    sigemptyset(&unblock);
+    for (int i = 0; i < count; i++) {
+        if (sigaction(numbers[i], &action, NULL) != 0) return -1;
+        sigaddset(&unblock, numbers[i]);
+    }
+    pthread_sigmask(SIG_UNBLOCK, &unblock, NULL);
+    return ends[0];
 }

@@ -47,4 +47,33 @@ public enum URLText {
         }
         return text
     }
+
+    /// Percent-encodes everything but ASCII letters, digits and "-._~" (RFC 3986's
+    /// unreserved characters), for a value in a query.
+    public static func queryEncoded(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".unicodeScalars)
+        var out = String.UnicodeScalarView()
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.append(Unicode.Scalar(byte))
+            default:
+                out.append("%")
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            }
+        }
+        return String(out)
+    }
+
+    /// `url` with `parameters` added to its query (after any it has), in order.
+    public static func adding(_ parameters: [(String, String)], to url: String) -> String {
+        let fragmentStart = url.firstIndex(of: "#") ?? url.endIndex
+        let base = String(url[..<fragmentStart])
+        let query = parameters.map { queryEncoded($0.0) + "=" + queryEncoded($0.1) }.joined(separator: "&")
+        guard !query.isEmpty else { return url }
+        let separator = base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
+        return base + separator + query + url[fragmentStart...]
+    }
 }

@@ -1,5 +1,5 @@
 import CSystem
-import Foundation
+import Glibc
 import QuoteBase
 import QuoteConfig
 import QuoteControl
@@ -7,28 +7,38 @@ import QuoteStore
 import Synchronization
 
 /// Writes reply lines to one control client. Writes after the client left are dropped.
-public final class ReplyWriter: @unchecked Sendable {
+/// Whether it is closed lives inside the lock that serialises the writes.
+public final class ReplyWriter: Sendable {
     private let descriptor: Int32
-    private let lock = NSLock()
-    private var closed = false
+    private struct State {
+        /// False once the client stopped reading (or left): later lines are dropped.
+        var writable = true
+        /// The descriptor is closed; nothing more happens.
+        var finished = false
+    }
 
-    init(descriptor: Int32) {
+    private let state = Mutex(State())
+    /// Called once, when the reply is finished (the server counts requests in progress).
+    private let onFinish: @Sendable () -> Void
+
+    init(descriptor: Int32, onFinish: @escaping @Sendable () -> Void = {}) {
         self.descriptor = descriptor
+        self.onFinish = onFinish
     }
 
     public func send(_ reply: ControlReply) {
-        lock.withLock {
-            guard !closed else { return }
+        state.withLock { state in
+            guard state.writable, !state.finished else { return }
             let bytes = Array((reply.line + "\n").utf8)
             var sent = 0
             while sent < bytes.count {
                 // Never blocks: a client that does not read its replies (the socket buffer,
                 // about 200 KB, is full) is dropped rather than allowed to stall the daemon.
                 let count = bytes[sent...].withUnsafeBytes {
-                    Foundation.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                    Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
                 }
                 if count < 0 && errno == EINTR { continue }
-                if count <= 0 { closed = true; return }  // gone or not reading: stop writing, nothing else
+                if count <= 0 { state.writable = false; return }  // gone or not reading: stop writing, nothing else
                 sent += count
             }
         }
@@ -38,8 +48,9 @@ public final class ReplyWriter: @unchecked Sendable {
 
     public func finish(code: ExitCode) {
         send("end", String(code.rawValue))
-        lock.withLock {
-            closed = true
+        let wasOpen = state.withLock { state -> Bool in
+            guard !state.finished else { return false }
+            state.finished = true
             shutdown(descriptor, Int32(SHUT_WR))
             // Unread request bytes would make close() reset the connection and the client
             // would lose our reply: read what is waiting first.
@@ -52,7 +63,9 @@ public final class ReplyWriter: @unchecked Sendable {
                 drained += count
             }
             close(descriptor)
+            return true
         }
+        if wasOpen { onFinish() }
     }
 }
 
@@ -65,23 +78,22 @@ public final class ReplyWriter: @unchecked Sendable {
 /// may be waiting for their request at once, and when a new one arrives beyond that,
 /// the oldest waiting one is dropped to make room, so idle clients can never lock out a
 /// well-behaved one. Peers are checked with SO_PEERCRED once their request is read.
-public final class ControlServer: @unchecked Sendable {
+/// Requests come out of `serve`, each answered in a child task of the caller's tree.
+public final class ControlServer: Sendable {
     public typealias Handler = @Sendable (ControlRequest, ReplyWriter) async -> Void
 
     public let path: String
     private let policy: PeerPolicy
     private let logger: Logger
-    private let handler: Handler
     private let idleTimeout: Int
-    /// The listener and the stop pipe; written by start() before the loop starts and by
-    /// stop() under the lock.
-    private let lock = NSLock()
-    private var listener: Int32 = -1
-    private var wakeWriter: Int32 = -1
+    /// The listener and the write end of the stop pipe, while serving.
+    private let endpoints = Mutex<(listener: Int32, wake: Int32)>((-1, -1))
     static let maximumPending = 64
     /// Requests being answered at once (a `sync` waits for its syncs): beyond this, "busy".
     static let maximumAnswering = 256
     private let answering = ManagedCounter()
+    private let requests: AsyncStream<(ControlRequest, ReplyWriter)>
+    private let incoming: AsyncStream<(ControlRequest, ReplyWriter)>.Continuation
 
     public enum StartError: Error, CustomStringConvertible {
         case alreadyRunning(String)
@@ -106,12 +118,23 @@ public final class ControlServer: @unchecked Sendable {
         }
     }
 
-    public init(path: String, policy: PeerPolicy = PeerPolicy(), logger: Logger, idleTimeout: Int = 5, handler: @escaping Handler) {
+    public init(path: String, policy: PeerPolicy = PeerPolicy(), logger: Logger, idleTimeout: Int = 5) {
         self.path = path
         self.policy = policy
         self.logger = logger
         self.idleTimeout = idleTimeout
-        self.handler = handler
+        (requests, incoming) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    /// Answers each request with `handler`, each in a child task, until the calling task is
+    /// cancelled; then stops listening and returns once every answer in progress is done.
+    public func serve(_ handler: @escaping Handler) async {
+        await withDiscardingTaskGroup { answers in
+            for await (request, writer) in requests {
+                answers.addTask { await handler(request, writer) }
+            }
+        }
+        stop()
     }
 
     /// Binds and starts serving on a thread of its own.
@@ -141,21 +164,20 @@ public final class ControlServer: @unchecked Sendable {
         guard listen(fd, SOMAXCONN) == 0 else { close(fd); throw .system("listen: \(String(cString: strerror(errno)))") }
         var wake: [Int32] = [-1, -1]
         guard quoted_pipe_cloexec(&wake) == 0 else { close(fd); throw .system("pipe: \(String(cString: strerror(errno)))") }
-        lock.withLock {
-            listener = fd
-            wakeWriter = wake[1]
-        }
+        endpoints.withLock { $0 = (fd, wake[1]) }
         let wakeReader = wake[0]
-        let thread = Thread { [self] in serveLoop(listener: fd, wake: wakeReader) }
-        thread.name = "control-socket"
-        thread.start()
+        guard BackgroundThread.start({ [self] in serveLoop(listener: fd, wake: wakeReader) }) else {
+            stop()
+            throw .system("cannot start the control socket's thread")
+        }
     }
 
     public func stop() {
-        let (fd, wake) = lock.withLock { () -> (Int32, Int32) in
-            defer { listener = -1; wakeWriter = -1 }
-            return (listener, wakeWriter)
+        let (fd, wake) = endpoints.withLock { endpoints in
+            defer { endpoints = (-1, -1) }
+            return endpoints
         }
+        incoming.finish()
         guard fd >= 0 else { return }
         unlink(path)
         // The loop closes the listener and every pending connection when it sees this.
@@ -262,6 +284,7 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     private func respond(to line: [UInt8], on client: Int32) {
+        // Refusals are written here; an accepted request gets a writer that counts it.
         let writer = ReplyWriter(descriptor: client)
         // The peer is checked once its request is read, so a refusal never races its request.
         var peerPID: pid_t = 0, peerUID: uid_t = 0, peerGID: gid_t = 0
@@ -296,11 +319,11 @@ public final class ControlServer: @unchecked Sendable {
             return
         }
         logger.debug("control socket: \(request.line) from uid \(peerUID)")
-        let handler = self.handler
         let answering = self.answering
-        Task {
-            await handler(request, writer)
-            answering.decrement()
+        let counted = ReplyWriter(descriptor: client) { answering.decrement() }
+        if case .terminated = incoming.yield((request, counted)) {
+            counted.send("error", "the daemon is stopping")
+            counted.finish(code: .temporaryFailure)
         }
     }
 }

@@ -1,40 +1,58 @@
-import Foundation
+import Glibc
 import QuoteBase
 import QuoteConfig
 import QuoteControl
-import QuoteStore
 import QuoteScheduling
+import QuoteStore
 
-/// The long-running scheduler: each enabled source is synced when due, one sync
-/// per source at a time (different sources concurrently), next-due times kept in
-/// the store so a restart catches up instead of restarting every clock. It sleeps
-/// until the next due time or a command, and reports to systemd as it goes.
+/// The long-running scheduler: each enabled source is synced when due, one sync per source
+/// at a time (different sources concurrently, never two to one host), next-due times kept
+/// in the store so a restart catches up instead of restarting every clock. It sleeps until
+/// the next due time or a command, and reports to systemd as it goes.
+///
+/// `run` is the whole daemon as ONE task tree: the signal watcher, the control server (and
+/// the answer to each request), the scheduler, and every running sync are tasks of one
+/// group; stopping is cancelling that group, which cancels each sync (its child process gets
+/// SIGTERM, its transaction never commits) and waits for all of them.
 public actor Daemon {
     private var configuration: Configuration
     public let storePath: String
     private let runner: any SyncRunner
     private let logger: Logger
     private let notifier: SystemdNotifier
-    private let events = EventQueue()
+    private let wakeup = Wakeup()
     private let schedule = Schedule()
     private let loadConfiguration: @Sendable () throws -> Configuration
     private let wallClock: @Sendable () -> Int
     private let storeBusyTimeout: Int32
 
     private var due: [String: Int] = [:]
-    private var running: [String: Task<SourceReport, Never>] = [:]
-    /// Whether each source's last sync succeeded, and its last failure for STATUS.
+    private var running: Set<String> = []
+    /// Sources asked for by `syncNow`, started by the scheduler at its next turn.
+    private var requested: [String] = []
+    /// Whether each source's last sync succeeded, its failures in a row, and its last
+    /// failure for STATUS.
     private var lastOK: [String: Bool] = [:]
+    private var failures: [String: Int] = [:]
     private var lastFailure: [String: SourceReport] = [:]
-    private var stopping = false
+    /// Clients waiting for a sync's report, by ticket; a report that arrives before its
+    /// client asks is kept under the ticket.
+    private var tickets: [Int: Ticket] = [:]
+    private var nextTicket = 0
     private let startedAt = ContinuousClock.now
     private let watchdogInterval: Duration?
     private var nextWatchdog: ContinuousClock.Instant?
 
+    private struct Ticket {
+        let source: String
+        var report: SourceReport?
+        var waiter: CheckedContinuation<SourceReport, Never>?
+    }
+
     public init(configuration: Configuration, storePath: String, runner: any SyncRunner, logger: Logger,
                 notifier: SystemdNotifier, watchdogInterval: Duration? = nil,
                 loadConfiguration: @escaping @Sendable () throws -> Configuration,
-                wallClock: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) },
+                wallClock: @escaping @Sendable () -> Int = { UnixTime.now() },
                 storeBusyTimeout: Int32 = Store.defaultBusyTimeout) {
         self.storeBusyTimeout = storeBusyTimeout
         self.configuration = configuration
@@ -60,6 +78,7 @@ public actor Daemon {
             } ?? true
             if sameURL, let next = entry.nextDue { stored[entry.source] = next }
             lastOK[entry.source] = entry.consecutiveFailures == 0 && entry.lastSuccess != nil
+            failures[entry.source] = entry.consecutiveFailures
         }
         plan(stored: stored)
     }
@@ -76,92 +95,154 @@ public actor Daemon {
         for name in due.keys where !enabled.contains(name) { due[name] = nil }
     }
 
-    /// The scheduler loop; returns after `stop()`.
-    public func run() async {
-        if let watchdogInterval { nextWatchdog = .now + watchdogInterval / 2 }
-        updateStatus()
-        while !stopping {
-            let now = wallClock()
-            for settings in configuration.enabledSources where running[settings.name] == nil {
-                // Never two syncs (so never two requests) at once to one host: wait for the other.
-                if let time = due[settings.name], time <= now, !hostIsBusy(settings) { start(settings) }
-            }
-            // Proof of progress: only this loop pets the watchdog, so a wedged loop lets systemd restart us.
-            if let interval = watchdogInterval, let next = nextWatchdog, ContinuousClock.now >= next {
-                notifier.watchdog()
-                nextWatchdog = .now + interval / 2
-            }
-            var deadline: ContinuousClock.Instant?
-            let waiting = configuration.enabledSources.filter { running[$0.name] == nil }.compactMap { due[$0.name] }
-            if let soonest = waiting.min() { deadline = .now + .seconds(max(0, soonest - now)) }
-            if let next = nextWatchdog { deadline = deadline.map { min($0, next) } ?? next }
-            if await events.next(until: deadline) == .stop { break }
+    // MARK: The task tree
+
+    /// Runs the daemon until SIGTERM or SIGINT arrives on `signals` (or the calling task is
+    /// cancelled): signals, the control server and the scheduler with its syncs, in one group.
+    public func run(signals: AsyncStream<Int32>? = nil, server: ControlServer? = nil) async {
+        await withTaskGroup(of: Void.self) { group in
+            if let signals { group.addTask { await self.watch(signals) } }
+            if let server { group.addTask { await server.serve { request, writer in await self.handle(request, writer) } } }
+            group.addTask { await self.scheduleSyncs() }
+            // The first task to end — the signal watcher, on a stop signal — ends them all.
+            _ = await group.next()
+            stopping()
+            group.cancelAll()
         }
+        logger.info("stopped")
     }
 
-    /// Begins shutting down: running syncs are cancelled (their transactions roll back).
-    public func stop() {
-        guard !stopping else { return }
-        stopping = true
+    private func stopping() {
         notifier.stopping()
         logger.info("stopping: \(running.count) sync(s) in flight abandoned")
-        for task in running.values { task.cancel() }
-        events.post(.stop)
     }
 
-    /// Waits for cancelled syncs to wind down, at most `limit`.
-    public func drain(limit: Duration = .seconds(8)) async {
-        let tasks = Array(running.values)
-        let deadline = ContinuousClock.now + limit
-        for task in tasks {
-            let remaining = deadline - .now
-            if remaining <= .zero { break }
-            _ = await withTaskGroup(of: Bool.self) { group in
-                group.addTask { _ = await task.value; return true }
-                group.addTask { try? await Task.sleep(for: remaining); return false }
-                let first = await group.next() ?? false
-                group.cancelAll()
-                return first
+    /// Returns on SIGTERM or SIGINT; SIGHUP reloads, SIGUSR1 syncs every source now.
+    private func watch(_ signals: AsyncStream<Int32>) async {
+        for await number in signals {
+            switch number {
+            case SIGTERM, SIGINT: return
+            case SIGHUP: await reload()
+            case SIGUSR1: _ = syncNow([])
+            default: continue
             }
         }
+    }
+
+    /// The scheduler: starts what is due as child tasks, sleeps until the next due time, a
+    /// watchdog ping or a command. Cancelled, it cancels its syncs and waits for them.
+    private func scheduleSyncs() async {
+        if let watchdogInterval { nextWatchdog = .now + watchdogInterval / 2 }
+        updateStatus()
+        await withDiscardingTaskGroup { syncs in
+            while !Task.isCancelled {
+                startDue(in: &syncs)
+                // Proof of progress: only this loop pets the watchdog, so a wedged loop lets systemd restart us.
+                if let interval = watchdogInterval, let next = nextWatchdog, ContinuousClock.now >= next {
+                    notifier.watchdog()
+                    nextWatchdog = .now + interval / 2
+                }
+                await wakeup.wait(until: nextDeadline())
+            }
+        }
+        // Every sync has ended; nobody may wait for a report that will never come.
+        for (number, ticket) in tickets where ticket.report == nil {
+            let cancelled = SourceReport(source: ticket.source, ok: false, summary: "cancelled: the daemon is stopping", seconds: 0)
+            if let waiter = ticket.waiter {
+                tickets[number] = nil
+                waiter.resume(returning: cancelled)
+            } else {
+                tickets[number]?.report = cancelled
+            }
+        }
+    }
+
+    private func startDue(in syncs: inout DiscardingTaskGroup) {
+        let now = wallClock()
+        let asked = Set(requested)
+        requested = []
+        for settings in configuration.enabledSources + configuration.sources.filter({ !$0.enabled && asked.contains($0.name) })
+        where !running.contains(settings.name) {
+            // Never two syncs (so never two requests) at once to one host: wait for the other.
+            guard asked.contains(settings.name) || (due[settings.name].map { $0 <= now } ?? false), !hostIsBusy(settings) else {
+                if asked.contains(settings.name) { requested.append(settings.name) }
+                continue
+            }
+            due[settings.name] = nil
+            running.insert(settings.name)
+            logger.debug("\(settings.name): sync started")
+            let runner = self.runner, configuration = self.configuration
+            syncs.addTask {
+                let report = await runner.sync(settings, configuration: configuration)
+                await self.finished(settings, report: report)
+            }
+        }
+        updateStatus()
+    }
+
+    private func nextDeadline() -> ContinuousClock.Instant? {
+        let now = wallClock()
+        var deadline: ContinuousClock.Instant?
+        let waiting = configuration.enabledSources.filter { !running.contains($0.name) }.compactMap { due[$0.name] }
+        if let soonest = waiting.min() { deadline = .now + .seconds(max(0, soonest - now)) }
+        if let next = nextWatchdog { deadline = deadline.map { min($0, next) } ?? next }
+        return deadline
     }
 
     private func hostIsBusy(_ settings: SourceSettings) -> Bool {
         let host = URLText.schemeAndHost(settings.url)?.host
-        return running.keys.contains { name in
+        return running.contains { name in
             name != settings.name && configuration.source(named: name).flatMap { URLText.schemeAndHost($0.url)?.host } == host
         }
     }
 
-    private func start(_ settings: SourceSettings) {
-        due[settings.name] = nil
-        let runner = self.runner
-        let configuration = self.configuration
-        let task = Task { await runner.sync(settings, configuration: configuration) }
-        running[settings.name] = task
-        logger.debug("\(settings.name): sync started")
-        Task {
-            let report = await task.value
-            self.finished(settings, report: report)
-        }
-    }
-
-    private func finished(_ settings: SourceSettings, report: SourceReport) {
-        running[settings.name] = nil
-        if stopping { return }
+    /// A sync reported; the daemon decides when the source is next due (the same policy
+    /// `quoted sync --once` records), keeps that in the store, and hands the report on.
+    private func finished(_ settings: SourceSettings, report: SourceReport) async {
+        running.remove(settings.name)
+        deliver(report)
+        guard !Task.isCancelled else { return }
         let now = wallClock()
-        due[settings.name] = report.nextDue ?? now + settings.interval
+        var generator = SystemRandomNumberGenerator()
+        let previous = failures[settings.name] ?? 0
+        let next = schedule.nextDue(after: report, of: settings, previousFailures: previous, at: now, using: &generator)
+        due[settings.name] = next
+        if report.ok {
+            failures[settings.name] = 0
+        } else if report.storeExitCode == nil, !report.notContacted {
+            failures[settings.name] = previous + 1
+        }
         lastOK[settings.name] = report.ok
         if report.ok {
             lastFailure[settings.name] = nil
             logger.info(TerminalSanitizer.clean(report.progressLine))
         } else {
             lastFailure[settings.name] = report
-            let next = due[settings.name].map { ", next attempt \(UnixTime.timestamp($0))" } ?? ""
-            logger.log(report.isConfigurationProblem ? .error : .warning, TerminalSanitizer.clean(report.progressLine) + next)
+            logger.log(report.isConfigurationProblem ? .error : .warning,
+                       TerminalSanitizer.clean(report.progressLine) + ", next attempt \(UnixTime.timestamp(next))")
         }
         updateStatus()
-        events.post(.wake)
+        wakeup.post()
+        let storePath = self.storePath, timeout = storeBusyTimeout, name = settings.name
+        do {
+            try await Blocking.run {
+                let store = try Store(path: storePath, access: .write, busyTimeoutMilliseconds: timeout)
+                try store.run { try SyncStateRepository(database: store.database).setNextDue(source: name, next) }
+            }
+        } catch {
+            logger.warning("\(name): could not keep its next due time in the store: \(error)")
+        }
+    }
+
+    private func deliver(_ report: SourceReport) {
+        for (number, ticket) in tickets where ticket.source == report.source && ticket.report == nil {
+            if let waiter = ticket.waiter {
+                tickets[number] = nil
+                waiter.resume(returning: report)
+            } else {
+                tickets[number]?.report = report
+            }
+        }
     }
 
     /// "4/5 sources fresh; upbit: HTTP 429, retry 12:04" for systemctl status.
@@ -169,7 +250,7 @@ public actor Daemon {
         let enabled = configuration.enabledSources
         let fresh = enabled.filter { lastOK[$0.name] == true }.count
         var text = "\(fresh)/\(enabled.count) sources fresh"
-        if !running.isEmpty { text += "; syncing " + running.keys.sorted().joined(separator: ", ") }
+        if !running.isEmpty { text += "; syncing " + running.sorted().joined(separator: ", ") }
         for settings in enabled {
             guard let failure = lastFailure[settings.name] else { continue }
             text += "; \(settings.name): " + (failure.httpStatus.map { "HTTP \($0)" } ?? String(failure.summary.prefix(40)))
@@ -187,22 +268,45 @@ public actor Daemon {
 
     // MARK: Commands (signals and the control socket)
 
-    /// Syncs now: the named sources, or every enabled one. A sync already running is joined.
-    public func syncNow(_ names: [String]) -> (started: [(String, Task<SourceReport, Never>, Bool)], unknown: [String]) {
+    /// What `syncNow` did for one source, and the ticket to wait for its report with.
+    public struct Started: Sendable {
+        public let source: String
+        /// A sync of it was already running: this one joins it.
+        public let joined: Bool
+        public let ticket: Int?
+    }
+
+    /// Syncs now: the named sources, or every enabled one. A sync already running is joined,
+    /// not started twice. With `wait`, each gets a ticket for `report(_:)`.
+    public func syncNow(_ names: [String], wait: Bool = false) -> (started: [Started], unknown: [String]) {
         let targets = names.isEmpty ? configuration.enabledSources.map(\.name) : names
-        var started: [(String, Task<SourceReport, Never>, Bool)] = []
+        var started: [Started] = []
         var unknown: [String] = []
         for name in targets {
-            guard let settings = configuration.source(named: name) else { unknown.append(name); continue }
-            if let task = running[name] {
-                started.append((name, task, true))
-            } else {
-                start(settings)
-                started.append((name, running[name]!, false))
+            guard configuration.source(named: name) != nil else { unknown.append(name); continue }
+            let joined = running.contains(name)
+            if !joined, !requested.contains(name) { requested.append(name) }
+            var ticket: Int?
+            if wait {
+                nextTicket += 1
+                tickets[nextTicket] = Ticket(source: name)
+                ticket = nextTicket
             }
+            started.append(Started(source: name, joined: joined, ticket: ticket))
         }
-        updateStatus()
+        wakeup.post()
         return (started, unknown)
+    }
+
+    /// The report of the sync a ticket from `syncNow` waits for.
+    public func report(_ ticket: Int) async -> SourceReport {
+        if let report = tickets[ticket]?.report {
+            tickets[ticket] = nil
+            return report
+        }
+        return await withCheckedContinuation { continuation in
+            tickets[ticket]?.waiter = continuation
+        }
     }
 
     /// Re-reads the configuration; a bad file keeps the running one and says why.
@@ -216,19 +320,22 @@ public actor Daemon {
             // The store may make us wait for its write lock: that wait happens on a thread of its
             // own, not on the actor (which keeps answering) nor on the shared async threads.
             let storePath = self.storePath, timeout = storeBusyTimeout
-            try await Blocking.run { try Store.reconcileCustomLists(fresh.customListNames, storePath: storePath, busyTimeoutMilliseconds: timeout) }
+            try await Blocking.run {
+                try Store.reconcileCustomLists(fresh.customListNames, storePath: storePath, busyTimeoutMilliseconds: timeout)
+            }
             for warning in fresh.warnings { logger.warning(warning) }
             let previous = configuration
             configuration = fresh
             // A source pointed at another URL starts afresh: the old URL's block or backoff is not its own.
             for settings in fresh.sources {
-                if let old = previous.source(named: settings.name), old.url != settings.url, running[settings.name] == nil {
+                if let old = previous.source(named: settings.name), old.url != settings.url, !running.contains(settings.name) {
                     due[settings.name] = nil
+                    failures[settings.name] = 0
                 }
             }
             plan(stored: [:])
             logger.info("configuration reloaded: \(fresh.enabledSources.count) sources enabled")
-            events.post(.wake)
+            wakeup.post()
             return .success(fresh.enabledSources.count)
         } catch {
             logger.error("reload failed, keeping the running configuration: \(error)")
@@ -252,22 +359,16 @@ public actor Daemon {
                 writer.finish(code: .configuration)
             }
         case .sync(let names, let wait):
-            let (started, unknown) = syncNow(names)
+            let (started, unknown) = syncNow(names, wait: wait)
             if !unknown.isEmpty {
                 writer.send("error", "unknown source: " + unknown.joined(separator: ", "))
             }
-            for (name, _, joined) in started { writer.send(joined ? "joined" : "started", name) }
-            guard wait else {
-                writer.finish(code: unknown.isEmpty ? .success : .usage)
-                return
-            }
+            for entry in started { writer.send(entry.joined ? "joined" : "started", entry.source) }
             var code: ExitCode = unknown.isEmpty ? .success : .usage
-            await withTaskGroup(of: SourceReport.self) { group in
-                for (_, task, _) in started { group.addTask { await task.value } }
-                for await report in group {
-                    writer.send(report.ok ? "ok" : "fail", TerminalSanitizer.clean(report.progressLine))
-                    if !report.ok { code = report.isConfigurationProblem ? .configuration : code == .configuration ? code : .temporaryFailure }
-                }
+            for ticket in started.compactMap(\.ticket) {
+                let report = await report(ticket)
+                writer.send(report.ok ? "ok" : "fail", TerminalSanitizer.clean(report.progressLine))
+                if !report.ok { code = report.isConfigurationProblem ? .configuration : code == .configuration ? code : .temporaryFailure }
             }
             writer.finish(code: code)
         }
@@ -286,12 +387,11 @@ public actor Daemon {
             var source = JSONObjectBuilder()
             source.add("source", settings.name)
             source.add("enabled", settings.enabled)
-            source.add("running", running[settings.name] != nil)
+            source.add("running", running.contains(settings.name))
             source.add("next_due", due[settings.name])
             source.add("interval", settings.interval)
             replies.append(ControlReply(kind: "source", text: source.result))
         }
         return replies
     }
-
 }

@@ -1,10 +1,12 @@
-import Foundation
+import Glibc
+import QuoteBase
+import Synchronization
 
 /// One line per event on stderr. Under systemd (JOURNAL_STREAM set) each line
 /// starts with its syslog priority (`<3>` error ... `<7>` debug) and carries no
 /// timestamp — the journal adds one; otherwise a timestamp and the level.
 /// Callers never pass secrets or whole response bodies.
-public final class Logger: @unchecked Sendable {
+public final class Logger: Sendable {
     public enum Level: Int, Comparable, Sendable, CaseIterable {
         case error = 3, warning = 4, info = 6, debug = 7
 
@@ -30,21 +32,20 @@ public final class Logger: @unchecked Sendable {
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
-    private let lock = NSLock()
-    private var threshold: Level
+    private let threshold: Mutex<Level>
     private let journal: Bool
     private let write: @Sendable (String) -> Void
 
-    public init(level: Level = .info, journal: Bool = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil,
-                write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
-        self.threshold = level
+    public init(level: Level = .info, journal: Bool = Environment.variable("JOURNAL_STREAM") != nil,
+                write: @escaping @Sendable (String) -> Void = Logger.standardError) {
+        self.threshold = Mutex(level)
         self.journal = journal
         self.write = write
     }
 
     public var level: Level {
-        get { lock.withLock { threshold } }
-        set { lock.withLock { threshold = newValue } }
+        get { threshold.withLock { $0 } }
+        set { threshold.withLock { $0 = newValue } }
     }
 
     public func error(_ message: String) { log(.error, message) }
@@ -60,6 +61,18 @@ public final class Logger: @unchecked Sendable {
             write("<\(level.rawValue)>\(flat)\n")
         } else {
             write("\(Self.timestamp()) \(level.name): \(flat)\n")
+        }
+    }
+
+    /// One write(2) per line: lines from several threads never interleave.
+    public static let standardError: @Sendable (String) -> Void = { line in
+        var bytes = Array(line.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return }
+            written += count
         }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Who may use the control socket: root, the daemon's own user, and members of
 /// the daemon's group (primary or supplementary). Everyone else is refused.

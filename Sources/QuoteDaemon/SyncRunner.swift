@@ -1,8 +1,9 @@
 import CSystem
-import Foundation
+import Glibc
 import QuoteBase
 import QuoteConfig
 import QuoteStore
+import Synchronization
 import QuoteScheduling
 
 /// How the daemon runs one source's sync.
@@ -28,7 +29,10 @@ public struct ChildProcessRunner: SyncRunner {
     }
 
     public static func ownExecutable() -> String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var buffer = [CChar](repeating: 0, count: 4_096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return CommandLine.arguments[0] }
+        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     public func sync(_ settings: SourceSettings, configuration: Configuration) async -> SourceReport {
@@ -60,7 +64,7 @@ public struct ChildProcessRunner: SyncRunner {
 
 /// A child process with its stdout captured, spawned with posix_spawn (no Foundation
 /// Process: the daemon stays small) and waited for on a thread of its own.
-final class ChildProcess: @unchecked Sendable {
+final class ChildProcess: Sendable {
     enum Outcome: Sendable {
         case failedToStart(String)
         /// Exit status (negative: killed by that signal) and everything written to stdout.
@@ -69,26 +73,37 @@ final class ChildProcess: @unchecked Sendable {
 
     private let arguments: [String]
     private let input: [UInt8]
-    private let lock = NSLock()
-    private var pid: pid_t = 0
-    private var terminated = false
+    /// The child's pid while it runs (0 before and after), and whether it was told to stop.
+    private let state = Mutex<(pid: pid_t, terminated: Bool)>((0, false))
+    /// How long a child told to stop (SIGTERM) has before it is killed (SIGKILL).
+    static let stopGrace: Duration = .seconds(8)
 
     init(arguments: [String], input: [UInt8]) {
         self.arguments = arguments
         self.input = input
     }
 
+    /// SIGTERM now (the child's transaction never commits), SIGKILL if it is still there
+    /// after `stopGrace`: a stop of the daemon is bounded.
     func terminate() {
-        lock.withLock {
-            terminated = true
-            if pid > 0 { kill(pid, SIGTERM) }
+        let pid = state.withLock { state -> pid_t in
+            state.terminated = true
+            if state.pid > 0 { kill(state.pid, SIGTERM) }
+            return state.pid
+        }
+        guard pid > 0 else { return }
+        BackgroundThread.start { [self] in
+            let deadline = ContinuousClock.now + Self.stopGrace
+            while ContinuousClock.now < deadline {
+                if state.withLock({ $0.pid != pid }) { return }
+                usleep(50_000)
+            }
+            state.withLock { if $0.pid == pid { kill(pid, SIGKILL) } }
         }
     }
 
     func run() async -> Outcome {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: self.spawnAndWait()) }
-        }
+        await BackgroundThread.run { self.spawnAndWait() }
     }
 
     private func spawnAndWait() -> Outcome {
@@ -121,10 +136,10 @@ final class ChildProcess: @unchecked Sendable {
         argv.append(nil)
         defer { for pointer in argv { free(pointer) } }
         var child: pid_t = 0
-        let spawned = lock.withLock { () -> Int32 in
-            guard !terminated else { return ECANCELED }
+        let spawned = state.withLock { state -> Int32 in
+            guard !state.terminated else { return ECANCELED }
             let result = posix_spawn(&child, arguments[0], &actions, &attributes, argv, environ)
-            if result == 0 { pid = child }
+            if result == 0 { state.pid = child }
             return result
         }
         close(pipe[1])
@@ -154,7 +169,7 @@ final class ChildProcess: @unchecked Sendable {
         close(pipe[0])
         var status: Int32 = 0
         while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-        lock.withLock { pid = 0 }
+        state.withLock { $0.pid = 0 }
         let exited = status & 0x7F == 0
         return .finished(exited ? (status >> 8) & 0xFF : -(status & 0x7F), output)
     }

@@ -1,21 +1,25 @@
-import Foundation
+import Glibc
 import QuoteBase
 import QuoteConfig
+import Synchronization
 
 /// sd_notify(3), written by hand (no libsystemd): datagrams to $NOTIFY_SOCKET,
 /// a path or an abstract name starting with '@'.
-public final class SystemdNotifier: @unchecked Sendable {
+public final class SystemdNotifier: Sendable {
     private let socketPath: String?
-    private let lock = NSLock()
+    /// One notification at a time (nothing else to guard: the path never changes).
+    private let sending = Mutex(())
 
-    public init(socketPath: String? = ProcessInfo.processInfo.environment["NOTIFY_SOCKET"]) {
+    public init(socketPath: String? = Environment.variable("NOTIFY_SOCKET")) {
         self.socketPath = socketPath.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     public var isEnabled: Bool { socketPath != nil }
 
     /// The watchdog interval systemd asked for (WATCHDOG_USEC, for this pid), if any.
-    public static func watchdogInterval(environment: [String: String] = ProcessInfo.processInfo.environment) -> Duration? {
+    public static func watchdogInterval(environment: [String: String] = [
+        "WATCHDOG_USEC": Environment.variable("WATCHDOG_USEC"), "WATCHDOG_PID": Environment.variable("WATCHDOG_PID"),
+    ].compactMapValues { $0 }) -> Duration? {
         guard let text = environment["WATCHDOG_USEC"], let microseconds = Int64(text), microseconds > 0 else { return nil }
         if let pid = environment["WATCHDOG_PID"], Int32(pid) != getpid() { return nil }
         return .microseconds(microseconds)
@@ -45,7 +49,7 @@ public final class SystemdNotifier: @unchecked Sendable {
     @discardableResult
     public func send(_ message: String) -> Bool {
         guard let socketPath else { return false }
-        return lock.withLock {
+        return sending.withLock { _ in
             let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
             guard fd >= 0 else { return false }
             defer { close(fd) }

@@ -2,15 +2,20 @@ import Glibc
 import QuoteBase
 import QuoteConfig
 import QuoteStore
+import Synchronization
 
 /// Buffered standard output, written with write(2) so a closed pipe is an error
 /// we can see (SIGPIPE is ignored) rather than a silent death mid-line.
 enum Output {
-    nonisolated(unsafe) private static var buffer: [UInt8] = []
+    /// quotectl writes from one thread; the lock costs nanoseconds and makes that a fact.
+    private static let buffer = Mutex<[UInt8]>([])
 
     static func write(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= 1 << 16 { flush() }
+        let full = buffer.withLock { buffer in
+            buffer.append(contentsOf: text.utf8)
+            return buffer.count >= 1 << 16
+        }
+        if full { flush() }
     }
 
     static func line(_ text: String) {
@@ -24,21 +29,26 @@ enum Output {
     }
 
     static func flush() {
-        var offset = 0
-        while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { bytes in
-                Glibc.write(1, bytes.baseAddress! + offset, bytes.count - offset)
+        let failure = buffer.withLock { buffer -> Int32? in
+            defer { buffer.removeAll(keepingCapacity: true) }
+            var offset = 0
+            while offset < buffer.count {
+                let written = buffer.withUnsafeBytes { bytes in
+                    Glibc.write(1, bytes.baseAddress! + offset, bytes.count - offset)
+                }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
             }
-            if written < 0 {
-                if errno == EINTR { continue }
-                // The reader went away (quotectl export | head): stop quietly, as cat does.
-                if errno == EPIPE { exit(0) }
-                error("cannot write to standard output: \(String(cString: strerror(errno)))")
-                exit(ExitCode.ioError.rawValue)
-            }
-            offset += written
+            return nil
         }
-        buffer.removeAll(keepingCapacity: true)
+        guard let failure else { return }
+        // The reader went away (quotectl export | head): stop quietly, as cat does.
+        if failure == EPIPE { exit(0) }
+        error("cannot write to standard output: \(String(cString: strerror(failure)))")
+        exit(ExitCode.ioError.rawValue)
     }
 
     /// One line on standard error, prefixed with the program name.

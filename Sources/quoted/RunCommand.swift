@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import QuoteBase
 import QuoteCommandLine
 import QuoteConfig
@@ -68,31 +68,19 @@ enum RunCommand {
             return .ioError
         }
         let socketPath = Locations.sockets(configured: configuration.socketPath)[0]
-        let server = ControlServer(path: socketPath, logger: logger) { request, writer in
-            await daemon.handle(request, writer)
-        }
+        let server = ControlServer(path: socketPath, logger: logger)
         do {
             try server.start()
         } catch {
             logger.error("control socket: \(error)")
             return error.exitCode
         }
-        // Kept alive until the end: the signal sources live as long as the watcher.
-        let signals = SignalWatcher()
-        signals.install([
-            SIGTERM: { Task { await daemon.stop() } },
-            SIGINT: { Task { await daemon.stop() } },
-            SIGHUP: { Task { await daemon.reload() } },
-            SIGUSR1: { Task { _ = await daemon.syncNow([]) } },
-        ])
+        // Handlers are in place before readiness is announced: an early signal is neither lost nor fatal.
+        let signals = Signals.stream()
         logger.info("quoted \(QuotedVersion.current) started: store \(storePath), control socket \(socketPath), "
                     + "\(configuration.enabledSources.count) sources enabled")
         notifier.ready()
-        await daemon.run()
-        server.stop()
-        await daemon.drain()
-        withExtendedLifetime(signals) {}
-        logger.info("stopped")
+        await daemon.run(signals: signals, server: server)
         return .success
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import QuoteBase
 import QuoteSync
 

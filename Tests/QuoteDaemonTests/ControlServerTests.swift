@@ -8,13 +8,13 @@ import Testing
 /// and unauthorized clients, and many at once.
 @Suite struct ControlServerTests {
     let folder: String
-    let server: ControlServer
+    let server: ServingControlServer
     var path: String { server.path }
 
     init() throws {
         folder = NSTemporaryDirectory() + "quoted-control-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        server = ControlServer(path: folder + "/run/control.sock", logger: Logger(level: .error), idleTimeout: 3) { request, writer in
+        server = ControlServer.answering(path: folder + "/run/control.sock", logger: Logger(level: .error), idleTimeout: 3) { request, writer in
             switch request {
             case .status:
                 writer.send("daemon", #"{"pid": 1}"#)
@@ -125,7 +125,7 @@ import Testing
     }
 
     @Test func aSecondDaemonOnTheSameSocketIsRefusedAndAStaleSocketIsReplaced() throws {
-        let second = ControlServer(path: path, logger: Logger(level: .error)) { _, writer in writer.finish(code: 0) }
+        let second = ControlServer.answering(path: path, logger: Logger(level: .error)) { _, writer in writer.finish(code: 0) }
         #expect(throws: ControlServer.StartError.self) { try second.start() }
         server.stop()
         // A socket file left behind by a crash: nothing listens, so the next start replaces it.
@@ -135,7 +135,7 @@ import Testing
         withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in Array(path.utf8).enumerated() { raw[i] = b } }
         _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
         close(stale)
-        let third = ControlServer(path: path, logger: Logger(level: .error)) { _, writer in writer.finish(code: 0) }
+        let third = ControlServer.answering(path: path, logger: Logger(level: .error)) { _, writer in writer.finish(code: 0) }
         try third.start()
         third.stop()
     }

@@ -11,12 +11,12 @@ import Testing
 /// destroys what is there.
 @Suite(.serialized) struct ControlSocketPressureTests {
     let folder: String
-    let server: ControlServer
+    let server: ServingControlServer
 
     init() throws {
         folder = NSTemporaryDirectory() + "quoted-pressure-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        server = ControlServer(path: folder + "/control.sock", logger: Logger(level: .error)) { _, writer in
+        server = ControlServer.answering(path: folder + "/control.sock", logger: Logger(level: .error)) { _, writer in
             writer.send("daemon", #"{"pid": 1}"#)
             writer.finish(code: 0)
         }
@@ -111,7 +111,7 @@ import Testing
     @Test func onlyASocketIsEverReplaced() throws {
         let precious = folder + "/quotes.db"
         try Data("precious".utf8).write(to: URL(fileURLWithPath: precious))
-        let wrong = ControlServer(path: precious, logger: Logger(level: .error)) { _, writer in writer.finish(code: 0) }
+        let wrong = ControlServer.answering(path: precious, logger: Logger(level: .error)) { _, writer in writer.finish(code: 0) }
         let error = #expect(throws: ControlServer.StartError.self) { try wrong.start() }
         #expect(error?.exitCode == 78)
         #expect(FileManager.default.contents(atPath: precious) == Data("precious".utf8))

@@ -76,9 +76,11 @@ import TestUpstream
         guard case .success = await daemon.reload() else { Issue.record("the reload should have worked"); return }
         #expect((now...(now + 10)).contains(await nextDue(daemon)["custom.fresh"] ?? -1))
         // An on-demand sync runs it, and a second request while it runs joins it.
-        let (started, unknown) = await daemon.syncNow(["custom.fresh", "custom.nope"])
+        let loop = Task { await daemon.run() }
+        defer { loop.cancel() }
+        let (started, unknown) = await daemon.syncNow(["custom.fresh", "custom.nope"], wait: true)
         #expect(unknown == ["custom.nope"])
-        let report = await started[0].1.value
+        let report = await daemon.report(started[0].ticket!)
         #expect(report.ok, "\(report.summary)")
         #expect(report.counts.inserted == 1)
     }

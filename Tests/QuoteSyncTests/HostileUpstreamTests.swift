@@ -153,31 +153,43 @@ import TestUpstream
         #expect(QuoteText.length("e\u{301}") == 2)
     }
 
-    /// The store's write lock held by another process for longer than the busy timeout:
-    /// recorded as a local failure, the upstream's failure count and block untouched.
+    /// The store's write lock held by another process for the whole sync: the failure is
+    /// the store's (busy, exit 75), not the upstream's — its failure count, block and last
+    /// success stay as they were.
     @Test func aBusyStoreIsALocalFailure() async throws {
         let harness = try SyncHarness { _ in .json(Self.good) }
         let settings = harness.settings(.custom, path: "/list")
         #expect(await harness.sync(settings).ok)
-        // Held past the sync's busy timeout (1 s here), then let go so the failure can be recorded.
-        let locked = DispatchSemaphore(value: 0)
-        let path = harness.storePath
-        Thread.detachNewThread {
-            let holder = try! Database(path: path, mode: .readWrite)
-            try! holder.execute("BEGIN IMMEDIATE")
-            locked.signal()
-            Thread.sleep(forTimeInterval: 1.5)
-            try! holder.execute("ROLLBACK")
-        }
-        locked.wait()
+        let before = try harness.state("custom.test")
+        let holder = try Database(path: harness.storePath, mode: .readWrite)
+        try holder.execute("BEGIN IMMEDIATE")
         harness.server.answer { _ in .json(listJSON([(1, "one"), (2, "two"), (3, "three")])) }
-        let report = await SyncEngine(storePath: harness.storePath, busyTimeoutMilliseconds: 1_000).sync(settings)
+        let report = await SyncEngine(storePath: harness.storePath, busyTimeoutMilliseconds: 300).sync(settings)
+        try holder.execute("ROLLBACK")
         #expect(!report.ok)
         #expect(report.summary.hasPrefix("store: busy"), "\(report.summary)")
         #expect(report.storeExitCode == 75)
-        let state = try harness.state("custom.test")
-        #expect(state.failures == 0)
-        #expect(state.retryAfter == nil)
-        #expect(state.error == report.summary)
+        let after = try harness.state("custom.test")
+        #expect(after.failures == before.failures)
+        #expect(after.retryAfter == before.retryAfter)
+        #expect(after.lastSuccess == before.lastSuccess)
+    }
+
+    /// What a local failure records: its message and a retry time; never the upstream's count or block.
+    @Test func aLocalFailureKeepsTheUpstreamsCountAndBlock() throws {
+        let harness = try SyncHarness()
+        let database = try harness.database()
+        let state = SyncStateRepository(database: database)
+        let upstream = SyncStateRepository.Outcome(ok: false, httpStatus: 503, message: "HTTP 503", started: 1_000, finished: 1_001)
+        try database.transaction {
+            try state.recordFailure(source: "custom.test", url: "http://x/l", outcome: upstream, retryAfter: 9_000, nextDue: 9_000)
+            try state.recordFailure(source: "custom.test", url: "http://x/l", outcome: upstream, retryAfter: 9_000, nextDue: 9_000)
+        }
+        let local = SyncStateRepository.Outcome(ok: false, httpStatus: nil, message: "store: disk full", started: 2_000, finished: 2_000)
+        try database.transaction { try state.recordLocalFailure(source: "custom.test", url: "http://x/l", outcome: local, nextDue: 2_300) }
+        let recorded = try harness.state("custom.test")
+        #expect(recorded.failures == 2)
+        #expect(recorded.retryAfter == 9_000)
+        #expect(recorded.error == "store: disk full")
     }
 }

@@ -14,4 +14,9 @@ int quoted_accept_cloexec(int fd);
 /* pipe2(fds, O_CLOEXEC): a pipe whose ends no other child process inherits. */
 int quoted_pipe_cloexec(int fds[2]);
 
+/* Makes the given signals write their number (one byte) to a pipe, from an async-signal-safe
+   handler, and returns the pipe's read end (blocking, close-on-exec), or -1. Every thread may
+   receive them: none is lost, none runs its default action. Call once. */
+int quoted_signal_pipe(const int *numbers, int count);
+
 #endif

@@ -117,6 +117,9 @@ public final class Database {
     /// and the transaction rolls back. Valid while the connection is open.
     public var interruptHandle: InterruptHandle { InterruptHandle(handle: handle) }
 
+    /// @unchecked Sendable: it holds a C connection pointer, and the only call made with it,
+    /// sqlite3_interrupt, is documented as safe from any thread while the connection is open
+    /// (the engine keeps the Database alive around the interruptible work).
     public struct InterruptHandle: @unchecked Sendable {
         let handle: OpaquePointer
 

@@ -1,4 +1,3 @@
-import Foundation
 
 /// One request at a time per host, and no more requests in a second than the
 /// host said it allows (Upbit's `Remaining-Req: group=market; min=600; sec=9`).
@@ -49,8 +48,9 @@ public actor HostGate {
     static func secondsBudget(_ header: String?) -> Int? {
         guard let header else { return nil }
         for part in header.split(separator: ";") {
-            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            if pair.count == 2, pair[0] == "sec" { return Int(pair[1]) }
+            let pair = part.split(separator: "=", maxSplits: 1).map { Substring($0).trimmingASCIIWhitespace() }
+            // The upstream's number: a budget beyond 10,000 a second is no budget at all.
+            if pair.count == 2, pair[0] == "sec", let budget = Int(pair[1]) { return min(max(budget, 0), 10_000) }
         }
         return nil
     }

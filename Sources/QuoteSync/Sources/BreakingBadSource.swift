@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteConfig
 import QuoteStore
 
@@ -214,20 +215,6 @@ enum BreakingBadSource {
         JSONWriter.serialize(.array((value?.array ?? []).compactMap { $0.string.map(JSONValue.string) }))
     }
 
-    /// Percent-encodes everything but ASCII letters and digits (a production or a name in a query).
-    static func encode(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
-                out.unicodeScalars.append("%")
-                out.unicodeScalars.append(hex[Int(byte >> 4)])
-                out.unicodeScalars.append(hex[Int(byte & 0xF)])
-            }
-        }
-        return out
-    }
+    /// A production or a name, as a query value.
+    static func encode(_ text: String) -> String { URLText.queryEncoded(text) }
 }

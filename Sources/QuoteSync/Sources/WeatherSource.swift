@@ -1,4 +1,3 @@
-import Foundation
 import QuoteBase
 import QuoteConfig
 import QuoteStore
@@ -12,15 +11,10 @@ enum WeatherSource {
         guard let key = settings.apiKey else {
             throw SourceFailure("no API key configured (api_key or api_key_file)", isConfiguration: true)
         }
-        var components = URLComponents(string: settings.url)
-        var query = components?.queryItems ?? []
-        query += [URLQueryItem(name: "lat", value: String(settings.latitude)),
-                  URLQueryItem(name: "lon", value: String(settings.longitude)),
-                  URLQueryItem(name: "appid", value: key),
-                  URLQueryItem(name: "units", value: settings.units)]
-        if let language = settings.language { query.append(URLQueryItem(name: "lang", value: language)) }
-        components?.queryItems = query
-        guard let url = components?.url?.absoluteString else { throw SourceFailure("invalid url", isConfiguration: true) }
+        var parameters = [("lat", String(settings.latitude)), ("lon", String(settings.longitude)), ("appid", key),
+                          ("units", settings.units)]
+        if let language = settings.language { parameters.append(("lang", language)) }
+        let url = URLText.adding(parameters, to: settings.url)
         let response = try await context.send(HTTPRequest(url: url, timeout: settings.timeout, maxBytes: settings.maxBytes,
                                                           allowHTTP: settings.allowHTTP))
         switch response.status {

@@ -1,0 +1,32 @@
+import CSystem
+import Glibc
+import QuoteBase
+
+/// Signals as an async sequence. A C handler (async-signal-safe: one write(2)) puts each
+/// signal's number into a pipe, and a thread of its own reads the pipe into the stream —
+/// whichever thread the kernel picked to deliver it. Call `stream` before announcing
+/// readiness: from then on no watched signal is lost or runs its default action.
+public enum Signals {
+    public static let watched: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGUSR1]
+
+    /// The signals as they arrive; empty (finished) when the handlers could not be set.
+    public static func stream(_ numbers: [Int32] = watched) -> AsyncStream<Int32> {
+        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+        let readEnd = numbers.withUnsafeBufferPointer { quoted_signal_pipe($0.baseAddress, Int32($0.count)) }
+        guard readEnd >= 0 else {
+            continuation.finish()
+            return stream
+        }
+        let started = BackgroundThread.start {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(readEnd, &byte, 1)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { return }
+                if case .terminated = continuation.yield(Int32(byte)) { return }
+            }
+        }
+        if !started { continuation.finish() }
+        return stream
+    }
+}
