@@ -28,14 +28,19 @@ public struct Quote: Equatable, Sendable {
         self.lastSeen = lastSeen
     }
 
-    /// The columns read by `init(row:)`, in order.
-    static let columns = "id, source, upstream_id, text, author, category, production, episode, lang, first_seen, last_seen"
+    /// The columns `init(row:)` reads: select them with `Column.sql()`.
+    enum Column: String, ColumnList {
+        case id, source, upstream_id, text, author, category, production, episode, lang, first_seen, last_seen
+    }
+
+    static let columns = Column.sql()
 
     init(row: Statement) {
-        self.init(id: row.int(0), source: row.string(1), upstreamID: row.string(2), text: row.string(3),
-                  author: row.optionalString(4), category: row.optionalString(5),
-                  production: row.optionalString(6), episode: row.optionalInt(7),
-                  lang: row.optionalString(8), firstSeen: row.int(9), lastSeen: row.int(10))
+        self.init(id: row.int(Column.id), source: row.string(Column.source), upstreamID: row.string(Column.upstream_id),
+                  text: row.string(Column.text), author: row.optionalString(Column.author),
+                  category: row.optionalString(Column.category), production: row.optionalString(Column.production),
+                  episode: row.optionalInt(Column.episode), lang: row.optionalString(Column.lang),
+                  firstSeen: row.int(Column.first_seen), lastSeen: row.int(Column.last_seen))
     }
 
     /// What identifies a change worth writing: every field the upstream controls.

@@ -69,13 +69,19 @@ public struct Death: Equatable, Sendable {
         self.episode = episode
     }
 
-    static let columns = "death_id, character, cause, details, responsible, last_words, production, episode"
+    /// The columns `init(row:after:)` reads: select them with `Column.sql()`.
+    enum Column: String, ColumnList {
+        case death_id, character, cause, details, responsible, last_words, production, episode
+    }
 
-    init(row: Statement, from first: Int32 = 0) {
-        self.init(deathID: row.int(first), character: row.string(first + 1), cause: row.optionalString(first + 2),
-                  details: row.optionalString(first + 3), responsible: row.string(first + 4),
-                  lastWords: row.optionalString(first + 5), production: row.optionalString(first + 6),
-                  episode: row.optionalInt(first + 7))
+    /// A death from `row`, its columns starting after `offset` others.
+    init(row: Statement, after offset: Int32 = 0) {
+        self.init(deathID: row.int(Column.death_id, after: offset), character: row.string(Column.character, after: offset),
+                  cause: row.optionalString(Column.cause, after: offset), details: row.optionalString(Column.details, after: offset),
+                  responsible: row.string(Column.responsible, after: offset),
+                  lastWords: row.optionalString(Column.last_words, after: offset),
+                  production: row.optionalString(Column.production, after: offset),
+                  episode: row.optionalInt(Column.episode, after: offset))
     }
 
     public var json: String {

@@ -83,9 +83,8 @@ public struct QuotePicker {
 
     /// Full-text search, best matches first (bm25).
     public func search(_ text: String, limit: Int) throws(DatabaseError) -> [Quote] {
-        let columns = Quote.columns.split(separator: ",").map { "q." + $0.trimmingPrefix(" ") }.joined(separator: ", ")
         let statement = try database.prepare("""
-            SELECT \(columns) FROM quotes_fts JOIN quotes q ON q.id = quotes_fts.rowid
+            SELECT \(Quote.Column.sql(table: "q")) FROM quotes_fts JOIN quotes q ON q.id = quotes_fts.rowid
              WHERE quotes_fts MATCH ?1 ORDER BY rank LIMIT ?2
             """)
         try statement.bind(FullTextQuery.make(text), at: 1)
