@@ -55,8 +55,9 @@ let package = Package(
         .target(name: "QuoteDaemon", dependencies: ["CSystem", "QuoteBase", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling"]),
         // The daemon and `quoted sync --once`.
         .executableTarget(name: "quoted", dependencies: ["QuoteBase", "QuoteCommandLine", "QuoteDaemon", "QuoteSync", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling"]),
-        // A local HTTP/1.1 server that imitates the upstreams, for tests only.
-        .target(name: "TestUpstream", path: "Tests/TestUpstream"),
+        // What the tests share: a local HTTP/1.1 server that imitates the upstreams (and
+        // misbehaves on request), compressed bodies, a seeded generator, temporary folders.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         // The CLI. No Foundation: it must start like a C program.
         .executableTarget(
             name: "quotectl",
@@ -67,11 +68,11 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
 
-        .testTarget(name: "QuoteStoreTests", dependencies: ["QuoteStore", "TestUpstream"]),
-        .testTarget(name: "QuoteConfigTests", dependencies: ["QuoteConfig", "QuoteStore", "TestUpstream"]),
-        .testTarget(name: "QuoteDaemonTests", dependencies: ["QuoteDaemon", "QuoteSync", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteStore", "TestUpstream"]),
-        .testTarget(name: "QuoteSyncTests", dependencies: ["QuoteSync", "QuoteStore", "QuoteConfig", "QuoteScheduling", "TestUpstream"]),
-        .testTarget(name: "QuotectlTests", dependencies: ["quotectl", "quoted", "QuoteStore", "TestUpstream"]),
+        .testTarget(name: "QuoteStoreTests", dependencies: ["QuoteStore", "TestSupport"]),
+        .testTarget(name: "QuoteConfigTests", dependencies: ["QuoteConfig", "QuoteStore", "TestSupport"]),
+        .testTarget(name: "QuoteDaemonTests", dependencies: ["QuoteDaemon", "QuoteSync", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteStore", "TestSupport"]),
+        .testTarget(name: "QuoteSyncTests", dependencies: ["QuoteSync", "QuoteStore", "QuoteConfig", "QuoteScheduling", "TestSupport"]),
+        .testTarget(name: "QuotectlTests", dependencies: ["quotectl", "quoted", "QuoteStore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

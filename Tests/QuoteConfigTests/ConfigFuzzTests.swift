@@ -1,7 +1,7 @@
 import Foundation
 @testable import QuoteConfig
 import Testing
-import TestUpstream
+import TestSupport
 
 /// Random and mutated configuration files through the whole parser (INI, then every
 /// section and value reader): each either parses or fails with a ConfigError naming a

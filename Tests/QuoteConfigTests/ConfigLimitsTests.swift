@@ -3,6 +3,7 @@ import QuoteBase
 @testable import QuoteConfig
 import QuoteStore
 import Testing
+import TestSupport
 
 /// Every numeric setting at its extremes: refused with the file, the line and exit 78's
 /// ConfigError, never a trap, never accepted out of range.
@@ -93,9 +94,8 @@ import Testing
     }
 
     @Test func onlyRegularFilesOfReasonableSizeAreRead() throws {
-        let folder = NSTemporaryDirectory() + "quoted-limits-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let temporary = TemporaryFolder("quoted-limits")
+        let folder = temporary.path
         let fifo = folder + "/fifo.conf"
         #expect(mkfifo(fifo, 0o600) == 0)
         let started = Date()
@@ -111,9 +111,8 @@ import Testing
     }
 
     @Test func theSocketPathMayOnlyBeASocket() throws {
-        let folder = NSTemporaryDirectory() + "quoted-socket-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let temporary = TemporaryFolder("quoted-socket")
+        let folder = temporary.path
         let store = folder + "/quotes.db"
         try Data("precious".utf8).write(to: URL(fileURLWithPath: store))
         let same = #expect(throws: ConfigError.self) {

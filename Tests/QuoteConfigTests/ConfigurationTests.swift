@@ -2,6 +2,7 @@ import Foundation
 import QuoteBase
 @testable import QuoteConfig
 import Testing
+import TestSupport
 
 @Suite struct ConfigurationTests {
     func parse(_ text: String) throws -> Configuration {
@@ -136,9 +137,8 @@ import Testing
     }
 
     @Test func aWorldReadableInlineKeyIsWarnedAbout() throws {
-        let folder = NSTemporaryDirectory() + "quoted-config-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let temporary = TemporaryFolder("quoted-config")
+        let folder = temporary.path
         let path = folder + "/quoted.conf"
         try "[source.weather]\nenabled = true\napi_key = s3cret\n".write(toFile: path, atomically: true, encoding: .utf8)
         chmod(path, 0o644)

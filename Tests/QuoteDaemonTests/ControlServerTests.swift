@@ -3,18 +3,18 @@ import QuoteConfig
 import QuoteControl
 @testable import QuoteDaemon
 import Testing
+import TestSupport
 
 /// The control socket with a stand-in handler: good, malformed, oversized, silent
 /// and unauthorized clients, and many at once.
 @Suite struct ControlServerTests {
-    let folder: String
+    let temporary = TemporaryFolder("quoted-control")
+    var folder: String { temporary.path }
     let server: ServingControlServer
     var path: String { server.path }
 
     init() throws {
-        folder = NSTemporaryDirectory() + "quoted-control-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        server = ControlServer.answering(path: folder + "/run/control.sock", logger: Logger(level: .error), idleTimeout: 3) { request, writer in
+        server = ControlServer.answering(path: temporary.path + "/run/control.sock", logger: Logger(level: .error), idleTimeout: 3) { request, writer in
             switch request {
             case .status:
                 writer.send("daemon", #"{"pid": 1}"#)
@@ -31,14 +31,14 @@ import Testing
 
     /// Sends raw bytes and returns every reply line until the server closes. Blocking
     /// socket calls run on a thread of their own, never on the test's executor.
-    func exchange(_ bytes: [UInt8], wait: Double = 0) async throws -> [String] {
+    func exchange(_ bytes: [UInt8]) async throws -> [String] {
         let path = self.path
         return await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: Self.blockingExchange(path: path, bytes, wait: wait)) }
+            Thread.detachNewThread { continuation.resume(returning: Self.blockingExchange(path: path, bytes)) }
         }
     }
 
-    static func blockingExchange(path: String, _ bytes: [UInt8], wait: Double) -> [String] {
+    static func blockingExchange(path: String, _ bytes: [UInt8]) -> [String] {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_un()
@@ -50,7 +50,6 @@ import Testing
         }
         guard connected == 0 else { return ["connect failed"] }
         if !bytes.isEmpty { _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
-        if wait > 0 { Thread.sleep(forTimeInterval: wait) }
         var received = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 4_096)
         // Generous: on a loaded machine (the whole suite runs in parallel) a 3 s server timeout can run late.

@@ -5,18 +5,18 @@ import QuoteControl
 @testable import QuoteDaemon
 import Synchronization
 import Testing
+import TestSupport
 
 /// The control socket under slow and greedy clients: trickling clients never lock out a
 /// well-behaved one, a flood of clients is answered in full, a wrong socket path never
 /// destroys what is there.
 @Suite(.serialized) struct ControlSocketPressureTests {
-    let folder: String
+    let temporary = TemporaryFolder("quoted-pressure")
+    var folder: String { temporary.path }
     let server: ServingControlServer
 
     init() throws {
-        folder = NSTemporaryDirectory() + "quoted-pressure-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        server = ControlServer.answering(path: folder + "/control.sock", logger: Logger(level: .error)) { _, writer in
+        server = ControlServer.answering(path: temporary.path + "/control.sock", logger: Logger(level: .error)) { _, writer in
             writer.send("daemon", #"{"pid": 1}"#)
             writer.finish(code: 0)
         }
@@ -33,7 +33,7 @@ import Testing
     /// `quotectl status`'s own client: connect, send, read to `end`.
     static func status(path: String) -> (answered: Bool, seconds: Double) {
         let started = Date()
-        guard let client = try? ControlClient.connect(sending: .status, candidates: [path], timeout: 5) else {
+        guard let client = try? ControlClient.connect(sending: .status, candidates: [path], timeout: 30) else {
             return (false, Date().timeIntervalSince(started))
         }
         var sawDaemon = false
@@ -64,15 +64,15 @@ import Testing
             stop.set()
             for fd in tricklers { close(fd) }
         }
-        try await Task.sleep(for: .milliseconds(300))
         let path = server.path
         for _ in 0..<3 {
             let (answered, seconds) = await onThread { Self.status(path: path) }
             #expect(answered)
-            // In-process, the handler shares the test runner's few threads with every other
-            // test: the one-second figure is checked against the real daemon in
-            // DaemonEndToEndTests; here the point is that the answer comes at all.
-            #expect(seconds < 5, "status took \(seconds) s")
+            // In-process, the handler shares the test runner's two threads with every other
+            // test (some block them for seconds): the one-second figure is checked against the
+            // real daemon in DaemonEndToEndTests; here the point is that the answer comes at
+            // all — before, the trickling clients held every slot for 40 s.
+            #expect(seconds < 30, "status took \(seconds) s")
         }
     }
 

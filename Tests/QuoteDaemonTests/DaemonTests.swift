@@ -4,17 +4,16 @@ import QuoteConfig
 import QuoteStore
 import QuoteSync
 import Testing
-import TestUpstream
+import TestSupport
 
 /// The daemon in-process, with an injected wall clock and syncs that run through the engine.
 @Suite struct DaemonTests {
-    let folder: String
+    let temporary = TemporaryFolder("quoted-daemon")
+    var folder: String { temporary.path }
     var storePath: String { folder + "/quotes.db" }
     let now = 1_900_000_000
 
     init() throws {
-        folder = NSTemporaryDirectory() + "quoted-daemon-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }
 
     func configuration(_ text: String) throws -> Configuration {

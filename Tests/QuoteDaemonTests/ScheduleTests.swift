@@ -2,7 +2,7 @@ import QuoteConfig
 import QuoteScheduling
 @testable import QuoteSync
 import Testing
-import TestUpstream
+import TestSupport
 
 /// The scheduling policy under an injected clock (plain Unix seconds) and a seeded generator.
 @Suite struct ScheduleTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import QuoteStore
+import TestSupport
 
 @Suite struct CustomListTests {
     let folder = TemporaryFolder()

@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import Testing
 @testable import QuoteStore
+import TestSupport
 
 @Suite struct DatabaseTests {
     let folder = TemporaryFolder()

@@ -1,7 +1,7 @@
 import Foundation
 @testable import QuoteStore
 import Testing
-import TestUpstream
+import TestSupport
 
 /// Random bytes and mutated upstream payloads through the JSON parser and the custom-list
 /// scanner: each parses or throws; none traps (deep nesting, huge numbers, broken UTF-8,

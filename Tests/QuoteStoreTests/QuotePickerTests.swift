@@ -2,6 +2,7 @@ import Foundation
 import QuoteBase
 import Testing
 @testable import QuoteStore
+import TestSupport
 
 @Suite struct QuotePickerTests {
     let folder = TemporaryFolder()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import QuoteStore
+import TestSupport
 
 /// The store is only ever a quoted store: another program's file is left byte for byte,
 /// an empty file becomes a store, a store from a newer quoted is refused.

@@ -1,20 +1,6 @@
 import Foundation
-@_exported import TestUpstream
+@_exported import TestSupport
 @testable import QuoteStore
-
-/// A fresh folder under /tmp, removed when the test's value goes away.
-final class TemporaryFolder {
-    let path: String
-
-    init() {
-        path = NSTemporaryDirectory() + "quoted-tests-" + UUID().uuidString
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
 
 /// Pearson's chi-square statistic of observed counts against a uniform expectation.
 func chiSquare(_ counts: [Int]) -> Double {

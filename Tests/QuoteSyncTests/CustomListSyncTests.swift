@@ -4,7 +4,7 @@ import QuoteConfig
 import QuoteStore
 @testable import QuoteSync
 import Testing
-import TestUpstream
+import TestSupport
 
 @Suite struct CustomListSyncTests {
     @Test func firstSyncThenConditionalResyncWritesNothing() async throws {

@@ -4,7 +4,7 @@ import QuoteConfig
 import QuoteStore
 @testable import QuoteSync
 import Testing
-import TestUpstream
+import TestSupport
 
 /// An upstream that attacks: compression bombs, endless bodies, lying lengths, header
 /// floods, absurd numbers. Every case fails the one source with a one-line reason, fast,

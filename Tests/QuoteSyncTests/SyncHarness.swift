@@ -4,25 +4,23 @@ import QuoteConfig
 import QuoteScheduling
 import QuoteStore
 @testable import QuoteSync
-import TestUpstream
+import TestSupport
 
 /// A store in a temporary folder, a local upstream, and the engine between them.
 final class SyncHarness: @unchecked Sendable {
-    let folder: String
+    private let temporary = TemporaryFolder("quoted-sync")
+    var folder: String { temporary.path }
     let server: TestUpstream
     let engine: SyncEngine
     var storePath: String { folder + "/quotes.db" }
 
     init(_ handler: @escaping TestUpstream.Handler = { _ in .status(404) }) throws {
-        folder = NSTemporaryDirectory() + "quoted-sync-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         server = try TestUpstream(handler)
-        engine = SyncEngine(storePath: folder + "/quotes.db")
+        engine = SyncEngine(storePath: temporary.file("quotes.db"))
     }
 
     deinit {
         server.stop()
-        try? FileManager.default.removeItem(atPath: folder)
     }
 
     func settings(_ kind: SourceSettings.Kind, path: String, name: String? = nil) -> SourceSettings {

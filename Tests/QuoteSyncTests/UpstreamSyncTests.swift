@@ -4,7 +4,7 @@ import QuoteConfig
 import QuoteStore
 @testable import QuoteSync
 import Testing
-import TestUpstream
+import TestSupport
 
 /// The happiness envelope, as the NestJS server writes it.
 func happiness(id: Int, content: String, author: String? = "Jonathan Haidt, 사회심리학자") -> String {

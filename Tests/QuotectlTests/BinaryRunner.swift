@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs a built product (quotectl, quoted) as a user would: a real process with
 /// its own environment, capturing stdout, stderr and the exit status.
@@ -107,22 +108,5 @@ extension BinaryRunner {
     }
 }
 
-/// A fresh folder under /tmp, removed when the value goes away.
-final class Scratch {
-    let path: String
-
-    init() {
-        path = NSTemporaryDirectory() + "quotectl-e2e-" + UUID().uuidString
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    func write(_ name: String, _ text: String) -> String {
-        let target = file(name)
-        try! Data(text.utf8).write(to: URL(fileURLWithPath: target))
-        return target
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
+/// The end-to-end tests' scratch folder: the shared temporary folder.
+typealias Scratch = TemporaryFolder

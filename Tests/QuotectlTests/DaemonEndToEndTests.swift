@@ -1,7 +1,7 @@
 import Foundation
 import QuoteStore
 import Testing
-import TestUpstream
+import TestSupport
 
 /// The daemon as systemd would run it: the real binary, NOTIFY_SOCKET pointing at a
 /// datagram socket the test owns, signals, and quotectl talking over the control socket.
@@ -155,7 +155,6 @@ import TestUpstream
             return fd
         }
         defer { for fd in tricklers { close(fd) } }
-        Thread.sleep(forTimeInterval: 0.5)
         var slowest = 0.0
         for round in 0..<3 {
             if round == 1 { for fd in tricklers { _ = send(fd, "t", 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) } }
@@ -203,7 +202,6 @@ import TestUpstream
         let waitStart = Date()
         while server.requests.isEmpty && Date().timeIntervalSince(waitStart) < 10 { Thread.sleep(forTimeInterval: 0.05) }
         #expect(!server.requests.isEmpty)
-        Thread.sleep(forTimeInterval: 0.2)
         let start = Date()
         daemon.terminate()
         #expect(waitForExit(daemon, seconds: 10))
@@ -227,7 +225,6 @@ import TestUpstream
         kill(daemon.processIdentifier, SIGHUP)
         let reload = notify.waitFor("READY=1")
         #expect(reload.contains { $0.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") }, "\(reload)")
-        Thread.sleep(forTimeInterval: 0.3)
         #expect(daemon.isRunning)
         // Syncs still run with the configuration the daemon kept, not the bad file on disk.
         let sync = try BinaryRunner("quotectl", home: scratch.path).run(["--config", scratch.file("client.conf"), "sync", "--now"])

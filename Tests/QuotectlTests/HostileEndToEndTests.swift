@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestUpstream
+import TestSupport
 
 /// The release-shaped binaries against hostile input, measured as a user would see them:
 /// peak memory of `quoted sync --once` whatever the server sends, exit codes and messages

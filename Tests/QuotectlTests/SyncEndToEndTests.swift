@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestUpstream
+import TestSupport
 
 /// `quoted sync --once` against a local imitation of all five upstreams, then
 /// quotectl reading what it stored: the binaries as a user runs them.
