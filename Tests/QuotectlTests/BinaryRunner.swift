@@ -21,6 +21,9 @@ struct BinaryRunner {
         return folder
     }()
 
+    /// Configuration lines that turn the fixed sources off: a test then syncs only what it lists.
+    static let fixedSourcesOff = ["happiness", "breakingbad", "upbit"].map { "[source.\($0)]\nenabled = false" }.joined(separator: "\n")
+
     let name: String
     var environment: [String: String]
 

@@ -43,12 +43,7 @@ import TestSupport
             url = \(server.baseURL)/list.json
             interval = \(interval)
             timeout = 30s
-            [source.happiness]
-            enabled = false
-            [source.breakingbad]
-            enabled = false
-            [source.upbit]
-            enabled = false
+            \(BinaryRunner.fixedSourcesOff)
             """)
     }
 

@@ -24,12 +24,7 @@ import TestSupport
             path = \(scratch.file("quotes.db"))
             [source.custom.hostile]
             url = \(url)
-            [source.happiness]
-            enabled = false
-            [source.breakingbad]
-            enabled = false
-            [source.upbit]
-            enabled = false
+            \(BinaryRunner.fixedSourcesOff)
             """)
     }
 
