@@ -40,7 +40,7 @@ let package = Package(
         // The control socket's line protocol and its client (quotectl's side). No Foundation.
         .target(name: "QuoteControl", dependencies: ["QuoteBase", "QuoteStore"]),
         // Command-line arguments and usage errors, for quoted and quotectl. No Foundation.
-        .target(name: "QuoteCommandLine"),
+        .target(name: "QuoteCommandLine", dependencies: ["QuoteBase"]),
         // When sources are due (intervals, backoff, blocks, catch-up) and what a sync reports:
         // the policy shared by the daemon and `quoted sync --once`. No networking.
         .target(name: "QuoteScheduling", dependencies: ["QuoteBase", "QuoteStore", "QuoteConfig"]),

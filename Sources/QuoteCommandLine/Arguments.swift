@@ -7,19 +7,27 @@ public struct UsageError: Error, Sendable {
         self.message = message
         self.command = command
     }
+
+    /// What a usage mistake prints on stderr: the message, then where help is.
+    public func lines(program: String) -> String {
+        "\(program): \(message)\nTry '\(program) \(command.map { "\($0) " } ?? "")--help' for more.\n"
+    }
 }
 
-/// Hand-written argument parsing (no Foundation, no packages): options in
-/// `--name value` or `--name=value` form, flags, positionals, and `--` to end options.
+/// The words of a command line, parsed against a spec (no Foundation, no packages):
+/// `--name value`, `--name=value`, `-n value`, `-nvalue`, flags, positionals, and `--` to
+/// end options. Unknown options and subcommands get a "did you mean".
 public struct Arguments: Sendable {
-    private(set) var values: [String: [String]] = [:]
-    private(set) var flags: Set<String> = []
+    private var values: [String: [String]] = [:]
+    private var flags: Set<String> = []
     public private(set) var positionals: [String] = []
+    public let command: String?
 
-    /// Parses `words` for a command that accepts `options` (taking a value) and `flags`.
-    public init(_ words: [String], options: Set<String>, flags allowedFlags: Set<String>, command: String?) throws(UsageError) {
+    public init(_ words: [String], options: [Option], command: String?) throws(UsageError) {
+        self.command = command
         var index = 0
         var onlyPositionals = false
+        func fail(_ message: String) -> UsageError { UsageError(message: message, command: command) }
         while index < words.count {
             let word = words[index]
             index += 1
@@ -31,53 +39,114 @@ public struct Arguments: Sendable {
                 onlyPositionals = true
                 continue
             }
-            var name = word
-            var inlineValue: String?
-            if let equals = word.firstIndex(of: "=") {
-                name = String(word[..<equals])
-                inlineValue = String(word[word.index(after: equals)...])
+            let option: Option
+            var attached: String?
+            if word.hasPrefix("--") {
+                var name = word.dropFirst(2)
+                if let equals = name.firstIndex(of: "=") {
+                    attached = String(name[name.index(after: equals)...])
+                    name = name[..<equals]
+                }
+                guard let found = options.first(where: { $0.long == name }) else {
+                    throw fail("unknown option '--\(name)'" + Suggestion.didYouMean(String(name), among: options.filter { !$0.hidden }.map(\.long), prefix: "--"))
+                }
+                option = found
+            } else {
+                let letter = word.dropFirst().first!
+                guard let found = options.first(where: { $0.short == letter }) else {
+                    throw fail("unknown option '-\(letter)'")
+                }
+                option = found
+                let rest = word.dropFirst(2)
+                if !rest.isEmpty {
+                    guard option.valueName != nil else {
+                        throw fail("-\(letter) takes no value; write each flag separately")
+                    }
+                    attached = String(rest)
+                }
             }
-            if name == "-h" { name = "--help" }
-            if options.contains(name) {
-                if let inlineValue {
-                    values[name, default: []].append(inlineValue)
+            switch option.kind {
+            case .flag:
+                if let attached {
+                    throw fail("\(option.spelling) is a flag and takes no value (given '\(attached)'): write \(option.spelling) alone")
+                }
+                flags.insert(option.long)
+            case .value(let valueName):
+                let value: String
+                if let attached {
+                    value = attached
                 } else if index < words.count {
-                    values[name, default: []].append(words[index])
+                    value = words[index]
                     index += 1
                 } else {
-                    throw UsageError(message: "\(name) needs a value", command: command)
+                    throw fail("\(option.spelling) needs a value (\(valueName))")
                 }
-            } else if allowedFlags.contains(name), inlineValue == nil {
-                flags.insert(name)
-            } else {
-                throw UsageError(message: "unknown option '\(name)'", command: command)
+                if !option.repeatable, values[option.long] != nil {
+                    throw fail("\(option.spelling) given twice")
+                }
+                values[option.long, default: []].append(value)
             }
         }
     }
 
-    public func value(_ name: String) -> String? { values[name]?.last }
+    public func value(_ option: Option) -> String? { values[option.long]?.last }
 
-    public func all(_ name: String) -> [String] { values[name] ?? [] }
+    public func all(_ option: Option) -> [String] { values[option.long] ?? [] }
 
-    public func has(_ flag: String) -> Bool { flags.contains(flag) }
+    public func has(_ option: Option) -> Bool { flags.contains(option.long) || values[option.long] != nil }
 
     /// A positive whole number, or a usage error naming the option.
-    public func positiveInt(_ name: String, command: String) throws(UsageError) -> Int? {
-        guard let text = value(name) else { return nil }
+    public func positiveInt(_ option: Option) throws(UsageError) -> Int? {
+        guard let text = value(option) else { return nil }
         guard let number = Int(text), number > 0 else {
-            throw UsageError(message: "\(name) takes a positive whole number, not '\(text)'", command: command)
+            throw UsageError(message: "\(option.spelling) takes a positive whole number, not '\(text)'", command: command)
         }
         return number
     }
 
-    /// Exactly `count` positionals, named in the message when missing or extra.
-    public func requirePositionals(_ names: [String], command: String) throws(UsageError) -> [String] {
-        if positionals.count < names.count {
-            throw UsageError(message: "missing \(names[positionals.count])", command: command)
+    /// The positionals a command declares: required ones must be there, no extra ones.
+    public func positionals(for spec: CommandSpec) throws(UsageError) -> [String] {
+        let required = spec.positionals.filter { !$0.optional }.count
+        if positionals.count < required {
+            throw UsageError(message: "missing \(spec.positionals[positionals.count].name)", command: command)
         }
-        if positionals.count > names.count {
-            throw UsageError(message: "unexpected argument '\(positionals[names.count])'", command: command)
+        if positionals.count > spec.positionals.count {
+            throw UsageError(message: "unexpected argument '\(positionals[spec.positionals.count])'", command: command)
         }
         return positionals
+    }
+}
+
+/// "did you mean" for a mistyped name: the closest candidate within two edits (or the one
+/// the typo is a prefix of).
+public enum Suggestion {
+    public static func closest(to word: String, among candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, distance(word, $0)) }
+        if let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(1, min(2, word.count / 3)) { return best.0 }
+        let prefixed = candidates.filter { $0.hasPrefix(word) }
+        return prefixed.count == 1 && word.count >= 2 ? prefixed[0] : nil
+    }
+
+    /// " (did you mean '--json'?)", or "".
+    public static func didYouMean(_ word: String, among candidates: [String], prefix: String = "") -> String {
+        closest(to: word, among: candidates).map { " (did you mean '\(prefix)\($0)'?)" } ?? ""
+    }
+
+    /// Damerau–Levenshtein (with adjacent transpositions), on characters.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1) }
+            }
+        }
+        return table[a.count][b.count]
     }
 }

@@ -77,10 +77,10 @@ public struct Configuration: Sendable {
         for section in ini.sections {
             switch section.name {
             case "store":
-                try reader.check(section, allowed: ["path"])
+                try reader.check(section, allowed: ConfigKey.allowed(in: .store))
                 configuration.storePath = try reader.path(section, "path")
             case "daemon":
-                try reader.check(section, allowed: ["socket", "log_level"])
+                try reader.check(section, allowed: ConfigKey.allowed(in: .daemon))
                 configuration.socketPath = try reader.path(section, "socket")
                 if let socket = configuration.socketPath, let entry = section.entries.first(where: { $0.key == "socket" }) {
                     try reader.checkSocketPath(socket, line: entry.line)

@@ -3,15 +3,6 @@ import QuoteBase
 struct SectionReader {
     let file: String
 
-    static let commonKeys: Set<String> = ["enabled", "url", "interval", "allow_http", "timeout", "max_bytes"]
-    static let keysByKind: [SourceSettings.Kind: Set<String>] = [
-        .custom: ["allow_shrink"],
-        .happiness: [],
-        .breakingbad: ["productions", "known_streak", "request_budget", "pause", "allow_shrink"],
-        .upbit: [],
-        .weather: ["api_key", "api_key_file", "lat", "lon", "units", "lang"],
-    ]
-
     func error(_ line: Int, _ message: String) -> ConfigError {
         ConfigError(file: file, line: line, message: message)
     }
@@ -38,7 +29,7 @@ struct SectionReader {
     }
 
     func apply(_ section: INIFile.Section, to settings: inout SourceSettings) throws(ConfigError) {
-        try check(section, allowed: Self.commonKeys.union(Self.keysByKind[settings.kind] ?? []))
+        try check(section, allowed: ConfigKey.allowed(in: .source([settings.kind])))
         settings.line = section.line
         var keyFromFile: String?
         for entry in section.entries {

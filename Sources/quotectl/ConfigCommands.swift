@@ -3,19 +3,16 @@ import QuoteCommandLine
 import QuoteConfig
 import QuoteStore
 
-let configCommand = Command(
+let configSpec = CommandSpec(
     name: "config",
     overview: "Check the daemon's configuration file: `quotectl config check` runs the same validation as quoted.",
-    usage: "config check [--config PATH]",
-    optionHelp: [
-        ("check", "Validate the file and list the sources it enables."),
-        ("--config PATH", "The file to check (env QUOTED_CONFIG; default: $XDG_CONFIG_HOME/quoted/quoted.conf, then /etc/quoted/quoted.conf)."),
-    ],
-    options: ["--config"], flags: [],
-    run: { arguments, _ in
-        let action = try arguments.requirePositionals(["check"], command: "config")[0]
+    positionals: [Positional("check", completion: .choices(["check"]), help: "Validate the file (--config PATH, or the one quoted would read) and list the sources it enables.")],
+    options: [])
+
+let configCommand = Command(configSpec) { arguments, _ in
+        let action = try arguments.positionals(for: configSpec)[0]
         guard action == "check" else { throw UsageError(message: "unknown action '\(action)' (config check)", command: "config") }
-        let option = arguments.value("--config")
+        let option = arguments.value(Options.config)
         guard let location = Locations.configuration(option: option) else {
             Output.line("No configuration file (looked in $XDG_CONFIG_HOME/quoted/quoted.conf and /etc/quoted/quoted.conf); built-in defaults apply.")
             return .success
@@ -34,7 +31,7 @@ let configCommand = Command(
                             + "  every " + durationText(source.interval) + "  " + URLText.redacted(source.url))
         }
         return .success
-    })
+}
 
 /// "1h", "30m", "1d 6h".
 func durationText(_ seconds: Int) -> String {
@@ -47,14 +44,14 @@ func durationText(_ seconds: Int) -> String {
     return parts.isEmpty ? "0s" : parts.joined(separator: " ")
 }
 
-let forgetCommand = Command(
+let forgetSpec = CommandSpec(
     name: "forget",
     overview: "Remove a custom list and its quotes from the store. A list still in the config is synced again on the next run.",
-    usage: "forget NAME",
-    optionHelp: [("NAME", "The list's name (NAME or custom.NAME).")],
-    options: [], flags: [],
-    run: { arguments, context in
-        let given = try arguments.requirePositionals(["NAME"], command: "forget")[0]
+    positionals: [Positional("NAME", completion: .sourceName, help: "The list's name (NAME or custom.NAME).")],
+    options: [])
+
+let forgetCommand = Command(forgetSpec) { arguments, context in
+        let given = try arguments.positionals(for: forgetSpec)[0]
         guard let source = SourceName.custom(named: given) else {
             throw UsageError(message: "'\(given)' is not a custom list name (only custom lists can be forgotten)", command: "forget")
         }
@@ -67,4 +64,4 @@ let forgetCommand = Command(
         let removed = try store.run { try store.database.transaction { try QuoteWriter(database: store.database).forget(source: source) } }
         Output.line("\(source): forgot \(removed) quotes")
         return .success
-    })
+}

@@ -23,13 +23,13 @@ private func listText(_ json: String) -> String {
 
 private let jsonFlag = ("--json", "One JSON object per line.")
 
-let charactersCommand = Command(
+let charactersSpec = CommandSpec(
     name: "characters",
     overview: "List Breaking Bad characters in the store, each with its death if any.",
-    usage: "characters [NAME] [--json]",
-    optionHelp: [("NAME", "Only characters whose name contains NAME (any case)."), jsonFlag],
-    options: [], flags: ["--json"],
-    run: { arguments, context in
+    positionals: [Positional("NAME", optional: true, help: "Only characters whose name contains NAME (any case).")],
+    options: [Options.json])
+
+let charactersCommand = Command(charactersSpec) { arguments, context in
         guard arguments.positionals.count <= 1 else {
             throw UsageError(message: "unexpected argument '\(arguments.positionals[1])'", command: "characters")
         }
@@ -40,7 +40,7 @@ let charactersCommand = Command(
             Output.error("no character matches \"\(name)\"")
             return .noInput
         }
-        printList(characters, json: arguments.has("--json"),
+        printList(characters, json: arguments.has(Options.json),
                   empty: "No characters stored yet (they arrive with the breakingbad source: quoted sync --once --source breakingbad).",
                   jsonLine: \.json) { character in
             var lines = [character.name + (character.fullName.map { $0 != character.name ? " (\($0))" : "" } ?? "")]
@@ -61,19 +61,15 @@ let charactersCommand = Command(
             return lines.joined(separator: "\n")
         }
         return .success
-    })
+}
 
-let deathsCommand = Command(
-    name: "deaths",
-    overview: "List the Breaking Bad deaths in the store.",
-    usage: "deaths [--json]",
-    optionHelp: [jsonFlag],
-    options: [], flags: ["--json"],
-    run: { arguments, context in
-        _ = try arguments.requirePositionals([], command: "deaths")
+let deathsSpec = CommandSpec(name: "deaths", overview: "List the Breaking Bad deaths in the store.", options: [Options.json])
+
+let deathsCommand = Command(deathsSpec) { arguments, context in
+        _ = try arguments.positionals(for: deathsSpec)
         let store = try context.store()
         let deaths = try store.run { try Listings(database: store.database).deaths() }
-        printList(deaths, json: arguments.has("--json"),
+        printList(deaths, json: arguments.has(Options.json),
                   empty: "No deaths stored yet (they arrive with the breakingbad source).",
                   jsonLine: \.json) { death in
             var line = death.character + ": " + (death.cause ?? "unknown cause")
@@ -83,29 +79,24 @@ let deathsCommand = Command(
             return line
         }
         return .success
-    })
+}
 
-let marketsCommand = Command(
+let marketsSpec = CommandSpec(
     name: "markets",
     overview: "List the Upbit markets in the store (pairs still listed).",
-    usage: "markets [--quote KRW|BTC|USDT] [--warning] [--json]",
-    optionHelp: [
-        ("--quote KRW|BTC|USDT", "Only pairs quoted in this currency."),
-        ("--warning", "Only pairs under an investment warning or a caution."),
-        jsonFlag,
-    ],
-    options: ["--quote"], flags: ["--warning", "--json"],
-    run: { arguments, context in
-        _ = try arguments.requirePositionals([], command: "markets")
-        let quote = arguments.value("--quote")?.uppercased()
+    options: [Options.quoteCurrency, Options.warning, Options.json])
+
+let marketsCommand = Command(marketsSpec) { arguments, context in
+        _ = try arguments.positionals(for: marketsSpec)
+        let quote = arguments.value(Options.quoteCurrency)?.uppercased()
         if let quote, !["KRW", "BTC", "USDT"].contains(quote) {
             throw UsageError(message: "--quote takes KRW, BTC or USDT, not '\(quote)'", command: "markets")
         }
         let store = try context.store()
         let markets = try store.run {
-            try Listings(database: store.database).markets(quoteCurrency: quote, warningOnly: arguments.has("--warning"))
+            try Listings(database: store.database).markets(quoteCurrency: quote, warningOnly: arguments.has(Options.warning))
         }
-        printList(markets, json: arguments.has("--json"),
+        printList(markets, json: arguments.has(Options.json),
                   empty: "No markets stored" + (quote.map { " for \($0)" } ?? "") + " (they arrive with the upbit source).",
                   jsonLine: \.json) { market in
             var line = market.market.padding(14) + (market.koreanName ?? "").padding(12) + (market.englishName ?? "")
@@ -115,19 +106,15 @@ let marketsCommand = Command(
             return line
         }
         return .success
-    })
+}
 
-let weatherCommand = Command(
-    name: "weather",
-    overview: "Show the latest weather observation of each place in the store.",
-    usage: "weather [--json]",
-    optionHelp: [jsonFlag],
-    options: [], flags: ["--json"],
-    run: { arguments, context in
-        _ = try arguments.requirePositionals([], command: "weather")
+let weatherSpec = CommandSpec(name: "weather", overview: "Show the latest weather observation of each place in the store.", options: [Options.json])
+
+let weatherCommand = Command(weatherSpec) { arguments, context in
+        _ = try arguments.positionals(for: weatherSpec)
         let store = try context.store()
         let observations = try store.run { try Listings(database: store.database).weather() }
-        printList(observations, json: arguments.has("--json"),
+        printList(observations, json: arguments.has(Options.json),
                   empty: "No weather stored (the weather source is off until it has an OpenWeatherMap key).",
                   jsonLine: \.json) { observation in
             let unit = observation.units == "metric" ? "°C" : observation.units == "imperial" ? "°F" : " K"
@@ -140,7 +127,7 @@ let weatherCommand = Command(
             return line + " (\(UnixTime.timestamp(observation.observedAt)))"
         }
         return .success
-    })
+}
 
 extension String {
     /// Pads with spaces to `width` characters (display width is not measured: Hangul is wide).

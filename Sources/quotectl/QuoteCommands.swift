@@ -20,11 +20,12 @@ func printQuote(_ quote: Quote, json: Bool) {
 }
 
 /// `--source NAME`, checked against the known source names.
-func sourceOption(_ arguments: Arguments, command: String) throws(UsageError) -> String? {
-    guard let source = arguments.value("--source") else { return nil }
+func sourceOption(_ arguments: Arguments, _ option: Option) throws(UsageError) -> String? {
+    guard let source = arguments.value(option) else { return nil }
     guard SourceName.isValidFilter(source) else {
-        throw UsageError(message: "unknown source '\(source)' (builtin, happiness, breakingbad, upbit, weather, custom, custom.NAME)",
-                         command: command)
+        let known = SourceName.fixed + ["custom"]
+        throw UsageError(message: "unknown source '\(source)' (builtin, happiness, breakingbad, upbit, weather, custom, custom.NAME)"
+                         + Suggestion.didYouMean(source, among: known), command: arguments.command)
     }
     return source
 }
@@ -52,82 +53,62 @@ func describe(_ filter: QuoteFilter) -> String {
     return parts.joined(separator: " ")
 }
 
-let randomCommand = Command(
+let randomSpec = CommandSpec(
     name: "random",
     overview: "Print a random quote from the store, uniformly among those that match.",
-    usage: "random [--source NAME] [--author TEXT] [--category TEXT] [--lang ko|en] [--character NAME] [--production NAME] [--max-length N] [--json]",
-    optionHelp: [
-        ("--source NAME", "Only quotes from NAME: builtin, happiness, breakingbad, custom.NAME, or custom for every custom list."),
-        ("--author TEXT", "Only quotes by this author (any case); if none has that exact name, authors whose name contains these words."),
-        ("--category TEXT", "Only quotes in this category (any case)."),
-        ("--lang ko|en", "Only Korean or English quotes."),
-        ("--character NAME", "Only Breaking Bad quotes spoken by this character."),
-        ("--production NAME", "Only quotes from this production (Breaking Bad, Better Call Saul, El Camino)."),
-        ("--max-length N", "Only quotes of at most N characters."),
-        ("--json", "Print the quote as one JSON object."),
-    ],
-    options: ["--source", "--author", "--category", "--lang", "--character", "--production", "--max-length"],
-    flags: ["--json"],
-    run: { arguments, context in
-        _ = try arguments.requirePositionals([], command: "random")
-        let lang = arguments.value("--lang")
+    options: [Options.source, Options.author, Options.category, Options.lang, Options.character, Options.production,
+              Options.maxLength, Options.json])
+
+let randomCommand = Command(randomSpec) { arguments, context in
+        _ = try arguments.positionals(for: randomSpec)
+        let lang = arguments.value(Options.lang)
         if let lang, lang != "ko", lang != "en" {
             throw UsageError(message: "--lang takes ko or en, not '\(lang)'", command: "random")
         }
         let filter = QuoteFilter(
-            source: try sourceOption(arguments, command: "random"), author: arguments.value("--author"),
-            category: arguments.value("--category"), lang: lang, character: arguments.value("--character"),
-            production: arguments.value("--production"),
-            maxLength: try arguments.positiveInt("--max-length", command: "random"))
+            source: try sourceOption(arguments, Options.source), author: arguments.value(Options.author),
+            category: arguments.value(Options.category), lang: lang, character: arguments.value(Options.character),
+            production: arguments.value(Options.production),
+            maxLength: try arguments.positiveInt(Options.maxLength))
         let store = try context.store()
         var generator = SystemRandomNumberGenerator()
         let quote = try store.run { try QuotePicker(database: store.database).random(filter, using: &generator) }
-        return answer(quote, filter: filter, store: store, json: arguments.has("--json"))
-    })
+        return answer(quote, filter: filter, store: store, json: arguments.has(Options.json))
+}
 
-let todayCommand = Command(
+let todaySpec = CommandSpec(
     name: "today",
     overview: "Print the quote of the day: the same all day, another one tomorrow.",
-    usage: "today [--source NAME] [--json]",
-    optionHelp: [
-        ("--source NAME", "The quote of the day from NAME; for happiness, the upstream's own quote of the day once synced."),
-        ("--json", "Print the quote as one JSON object."),
-    ],
-    options: ["--source"],
-    flags: ["--json"],
-    run: { arguments, context in
-        _ = try arguments.requirePositionals([], command: "today")
-        let filter = QuoteFilter(source: try sourceOption(arguments, command: "today"))
+    options: [Options.todaySource, Options.json])
+
+let todayCommand = Command(todaySpec) { arguments, context in
+        _ = try arguments.positionals(for: todaySpec)
+        let filter = QuoteFilter(source: try sourceOption(arguments, Options.todaySource))
         let store = try context.store()
         let quote = try store.run { try QuotePicker(database: store.database).today(now: UnixTime.now(), filter: filter) }
-        return answer(quote, filter: filter, store: store, json: arguments.has("--json"))
-    })
+        return answer(quote, filter: filter, store: store, json: arguments.has(Options.json))
+}
 
-let searchCommand = Command(
+let searchSpec = CommandSpec(
     name: "search",
     overview: "Search quote texts and authors (full-text, best matches first; words match as prefixes, so 행복 finds 행복은).",
-    usage: "search TEXT [--limit N] [--json]",
-    optionHelp: [
-        ("TEXT", "The words to look for; every word must match."),
-        ("--limit N", "At most N results (default 10)."),
-        ("--json", "One JSON object per line."),
-    ],
-    options: ["--limit"],
-    flags: ["--json"],
-    run: { arguments, context in
+    positionals: [Positional("TEXT...", help: "The words to look for; every word must match.")],
+    options: [Options.limit, Options.json])
+
+let searchCommand = Command(searchSpec) { arguments, context in
         guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing TEXT", command: "search") }
         let text = arguments.positionals.joined(separator: " ")
-        let limit = try arguments.positiveInt("--limit", command: "search") ?? 10
+        let limit = try arguments.positiveInt(Options.limit) ?? 10
         let store = try context.store()
         let results = try store.run { try QuotePicker(database: store.database).search(text, limit: limit) }
         if results.isEmpty {
             Output.error("no quote matches \"\(text)\"")
             return .noInput
         }
-        let json = arguments.has("--json")
+        let json = arguments.has(Options.json)
         for (index, quote) in results.enumerated() {
             if index > 0 && !json { Output.line("") }
             printQuote(quote, json: json)
         }
         return .success
-    })
+}

@@ -3,25 +3,21 @@ import QuoteCommandLine
 import QuoteConfig
 import QuoteStore
 
-let importCommand = Command(
+let importSpec = CommandSpec(
     name: "import",
     overview: "Load a local JSON file in the custom-list format ([{id, category, text, source}]) as the list custom.NAME. The file is the whole list: importing it again changes nothing; quotes missing from a new version are removed. A malformed file changes nothing.",
-    usage: "import FILE --name NAME [--max-bytes SIZE]",
-    optionHelp: [
-        ("FILE", "The JSON file to read (a regular file, or - for standard input)."),
-        ("--name NAME", "The list's name (letters, digits, '-', '_', '.'); its quotes are source custom.NAME."),
-        ("--max-bytes SIZE", "Refuse a file larger than this (default 64M, at most 1G): reading stops at the cap."),
-    ],
-    options: ["--name", "--max-bytes"], flags: [],
-    run: { arguments, context in
-        let file = try arguments.requirePositionals(["FILE"], command: "import")[0]
-        guard let name = arguments.value("--name") else { throw UsageError(message: "missing --name NAME", command: "import") }
+    positionals: [Positional("FILE", completion: .file, help: "The JSON file to read (a regular file, or - for standard input).")],
+    options: [Options.name, Options.maxBytes])
+
+let importCommand = Command(importSpec) { arguments, context in
+        let file = try arguments.positionals(for: importSpec)[0]
+        guard let name = arguments.value(Options.name) else { throw UsageError(message: "missing --name NAME", command: "import") }
         guard let source = SourceName.custom(name) else {
             throw UsageError(message: "'\(name)' is not a valid list name (letters, digits, '-', '_', '.'; at most 64)",
                              command: "import")
         }
         var limit = importDefaultLimit
-        if let text = arguments.value("--max-bytes") {
+        if let text = arguments.value(Options.maxBytes) {
             guard let size = ConfigValue.size(text), ConfigLimits.maxBytes.contains(size) else {
                 throw UsageError(message: "--max-bytes takes a size from 1K to 1G (such as 64M), not '\(text)'", command: "import")
             }
@@ -67,30 +63,26 @@ let importCommand = Command(
         Output.line("\(source): \(validation.validCount) quotes (\(counts.inserted) inserted, \(counts.updated) updated, "
                     + "\(counts.removed) removed, \(counts.unchanged) unchanged)")
         return .success
-    })
+}
 
 /// The largest file `import` reads unless told otherwise: the whole file is held in memory
 /// while it is checked, so the cap is also the bound on memory (--max-bytes raises it).
 let importDefaultLimit = 64 << 20
 
-let exportCommand = Command(
+let exportSpec = CommandSpec(
     name: "export",
     overview: "Write the store's quotes for other tools. fortune writes strfile's input: `quotectl export --format fortune > q && strfile q && fortune q`.",
-    usage: "export [--source NAME] --format json|csv|fortune",
-    optionHelp: [
-        ("--source NAME", "Only quotes from NAME (custom for every custom list)."),
-        ("--format FORMAT", "json (an array of objects), csv (with a header row) or fortune (quotes separated by % lines)."),
-    ],
-    options: ["--source", "--format"], flags: [],
-    run: { arguments, context in
-        _ = try arguments.requirePositionals([], command: "export")
-        guard let formatName = arguments.value("--format") else {
+    options: [Options.exportSource, Options.format])
+
+let exportCommand = Command(exportSpec) { arguments, context in
+        _ = try arguments.positionals(for: exportSpec)
+        guard let formatName = arguments.value(Options.format) else {
             throw UsageError(message: "missing --format json|csv|fortune", command: "export")
         }
         guard let format = ExportFormat(rawValue: formatName) else {
             throw UsageError(message: "--format takes json, csv or fortune, not '\(formatName)'", command: "export")
         }
-        let source = try sourceOption(arguments, command: "export")
+        let source = try sourceOption(arguments, Options.exportSource)
         let store = try context.store()
         let count = try store.run { try Exporter(database: store.database).export(source: source, format: format, write: Output.write) }
         if count == 0 {
@@ -99,21 +91,20 @@ let exportCommand = Command(
             return .noInput
         }
         return .success
-    })
+}
 
-let statusCommand = Command(
+let statusSpec = CommandSpec(
     name: "status",
     overview: "Show what the store holds per source and what is known of each source's last sync.",
-    usage: "status [--json]",
-    optionHelp: [("--json", "One JSON object per source.")],
-    options: [], flags: ["--json"],
-    run: { arguments, context in
-        _ = try arguments.requirePositionals([], command: "status")
+    options: [Options.json])
+
+let statusCommand = Command(statusSpec) { arguments, context in
+        _ = try arguments.positionals(for: statusSpec)
         let store = try context.store()
         let sources = try store.run { try StatusQuery(database: store.database).sources() }
         let now = UnixTime.now()
         let daemon = DaemonStatus.query(configured: try context.configuration()?.socketPath)
-        if arguments.has("--json") {
+        if arguments.has(Options.json) {
             for source in sources { Output.line(source.json(now: now)) }
             Output.line(daemon.json)
             return .success
@@ -146,4 +137,4 @@ let statusCommand = Command(
         }
         Output.safeLine(daemon.summary)
         return .success
-    })
+}

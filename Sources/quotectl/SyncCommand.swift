@@ -5,20 +5,15 @@ import QuoteConfig
 import QuoteControl
 import QuoteStore
 
-let syncCommand = Command(
+let syncSpec = CommandSpec(
     name: "sync",
     overview: "Ask the running daemon to sync now, streaming per-source progress; with no daemon running, run `quoted sync --once` instead. Exit 0 when every source succeeded, 75 when any failed.",
-    usage: "sync --now [--source NAME]... [--no-wait]",
-    optionHelp: [
-        ("--now", "Sync now (the only mode)."),
-        ("--source NAME", "Only this source (repeatable); a sync already running for it is joined, not started twice."),
-        ("--no-wait", "Return once the daemon has started the syncs."),
-    ],
-    options: ["--source"], flags: ["--now", "--no-wait"],
-    run: { arguments, context in
-        guard arguments.has("--now") else { throw UsageError(message: "sync needs --now", command: "sync") }
-        _ = try arguments.requirePositionals([], command: "sync")
-        let sources = arguments.all("--source")
+    options: [Options.now, Options.syncSource, Options.noWait])
+
+let syncCommand = Command(syncSpec) { arguments, context in
+        guard arguments.has(Options.now) else { throw UsageError(message: "sync needs --now", command: "sync") }
+        _ = try arguments.positionals(for: syncSpec)
+        let sources = arguments.all(Options.syncSource)
         for source in sources where SourceName.kind(of: source) == nil || SourceName.kind(of: source) == .builtin {
             throw UsageError(message: "'\(source)' is not a source that syncs (happiness, breakingbad, upbit, weather, custom.NAME)",
                              command: "sync")
@@ -26,7 +21,7 @@ let syncCommand = Command(
         let configured = try context.configuration()?.socketPath
         let client: ControlClient?
         do throws(ControlClient.Failure) {
-            client = try ControlClient.connect(sending: .sync(sources: sources, wait: !arguments.has("--no-wait")),
+            client = try ControlClient.connect(sending: .sync(sources: sources, wait: !arguments.has(Options.noWait)),
                                                candidates: Locations.sockets(configured: configured))
         } catch {
             Output.error(controlFailureText(error))
@@ -52,7 +47,7 @@ let syncCommand = Command(
             Output.error(controlFailureText(failure))
             return .temporaryFailure
         }
-    })
+}
 
 func controlFailureText(_ failure: ControlClient.Failure) -> String {
     switch failure {

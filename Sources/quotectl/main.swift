@@ -11,32 +11,16 @@ let version = QuotedVersion.current
 let commands: [Command] = [
     randomCommand, todayCommand, searchCommand, charactersCommand, deathsCommand, marketsCommand,
     weatherCommand, importCommand, exportCommand, forgetCommand, statusCommand, syncCommand, configCommand,
+    completeCommand, generateCommand,
 ]
 
-/// Built only when asked for: top-level globals in main.swift are computed at start-up.
-func topHelp() -> String {
-    var text = """
-        OVERVIEW: Read the quoted store: quotes at once, with no network.
-
-        USAGE: quotectl [--db PATH] [--config PATH] <subcommand> [<options>]
-
-        OPTIONS:
-
-        """
-    for (syntax, explanation) in Command.globalOptionHelp { text += Command.row(syntax, explanation) }
-    text += "\nSUBCOMMANDS:\n"
-    for command in commands {
-        let firstSentence = command.overview.firstSentence
-        text += Command.row(command.name, firstSentence + ".")
-    }
-    text += "\n  See 'quotectl <subcommand> --help' for detailed help.\n"
-    return text
-}
+/// quotectl's whole command line, declared once (help, manual and completions come from it).
+let program = ProgramSpec(
+    name: "quotectl", overview: "Read the quoted store: quotes at once, with no network.",
+    globalOptions: Options.global, commands: commands.map(\.spec))
 
 func usageFailure(_ error: UsageError) -> ExitCode {
-    Output.error(error.message)
-    let hint = error.command.map { "quotectl \($0) --help" } ?? "quotectl --help"
-    Output.standardError("Try '\(hint)' for more.\n")
+    Output.standardError(TerminalSanitizer.clean(error.lines(program: "quotectl")))
     return .usage
 }
 
@@ -47,16 +31,20 @@ func usageFailure(_ error: UsageError) -> ExitCode {
     var commandIndex: Int?
     var index = 0
     while index < words.count {
-        if Command.globalOptions.contains(words[index]) { index += 2; continue }
-        if !words[index].hasPrefix("-") { commandIndex = index; break }
+        let word = words[index]
+        if let global = Options.global.first(where: { $0.spelling == word || $0.short.map { "-\($0)" } == word }), global.valueName != nil {
+            index += 2
+            continue
+        }
+        if !word.hasPrefix("-") { commandIndex = index; break }
         index += 1
     }
     guard let commandIndex else {
         do {
-            let arguments = try Arguments(words, options: Command.globalOptions, flags: Command.globalFlags, command: nil)
-            if arguments.has("--version") { Output.line("quotectl \(version)"); return .success }
-            Output.write(topHelp())
-            return arguments.has("--help") ? .success : usageFailure(UsageError(message: "missing subcommand", command: nil))
+            let arguments = try Arguments(words, options: Options.global, command: nil)
+            if arguments.has(Options.version) { Output.line("quotectl \(version)"); return .success }
+            Output.write(HelpText.program(program))
+            return arguments.has(Options.help) ? .success : usageFailure(UsageError(message: "missing subcommand", command: nil))
         } catch {
             return usageFailure(error)
         }
@@ -64,20 +52,24 @@ func usageFailure(_ error: UsageError) -> ExitCode {
     let name = words[commandIndex]
     if name == "help" {
         let topic = words.dropFirst(commandIndex + 1).first
-        if let topic, let command = commands.first(where: { $0.name == topic }) { Output.write(command.help) } else { Output.write(topHelp()) }
+        if let topic, let command = program.command(named: topic) {
+            Output.write(HelpText.command(command, in: program))
+        } else {
+            Output.write(HelpText.program(program))
+        }
         return .success
     }
     guard let command = commands.first(where: { $0.name == name }) else {
-        return usageFailure(UsageError(message: "unknown subcommand '\(name)'", command: nil))
+        let known = program.visibleCommands.map(\.name)
+        return usageFailure(UsageError(message: "unknown subcommand '\(name)'" + Suggestion.didYouMean(name, among: known), command: nil))
     }
     var rest = words
     rest.remove(at: commandIndex)
     do {
-        let arguments = try Arguments(rest, options: command.options.union(Command.globalOptions),
-                                      flags: command.flags.union(Command.globalFlags), command: name)
-        if arguments.has("--help") { Output.write(command.help); return .success }
-        if arguments.has("--version") { Output.line("quotectl \(version)"); return .success }
-        var context = Context(configOption: arguments.value("--config"), dbOption: arguments.value("--db"))
+        let arguments = try Arguments(rest, options: command.spec.options + Options.global, command: name)
+        if arguments.has(Options.help) { Output.write(HelpText.command(command.spec, in: program)); return .success }
+        if arguments.has(Options.version) { Output.line("quotectl \(version)"); return .success }
+        var context = Context(configOption: arguments.value(Options.config), dbOption: arguments.value(Options.db))
         return try command.run(arguments, &context)
     } catch let error as UsageError {
         return usageFailure(error)

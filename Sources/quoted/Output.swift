@@ -1,13 +1,13 @@
 import Glibc
 
 /// One line on stderr, unbuffered.
-func printError(_ text: String) {
-    writeAll(2, text + "\n")
+func printError(_ text: String, newline: Bool = true) {
+    writeAll(2, newline ? text + "\n" : text)
 }
 
 /// Lines on stdout, flushed at once (progress must not wait for a full buffer).
-func printOut(_ text: String) {
-    writeAll(1, text + "\n")
+func printOut(_ text: String, newline: Bool = true) {
+    writeAll(1, newline ? text + "\n" : text)
 }
 
 private func writeAll(_ descriptor: Int32, _ text: String) {

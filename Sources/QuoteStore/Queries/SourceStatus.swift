@@ -111,6 +111,14 @@ public struct StatusQuery {
         return PoolEstimate(observed: observed, estimatedOverride: estimated, draws: draws)
     }
 
+    /// Every source name the store knows (for shell completion: no network, one query).
+    public func sourceNames() throws(DatabaseError) -> [String] {
+        let statement = try database.prepare("SELECT name FROM sources ORDER BY name")
+        var names: [String] = []
+        while try statement.step() { names.append(statement.string(0)) }
+        return names
+    }
+
     private func count(_ from: String) throws(DatabaseError) -> Int {
         try database.scalarInt("SELECT count(*) FROM \(from)") ?? 0
     }

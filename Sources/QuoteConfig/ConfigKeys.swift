@@ -1,0 +1,71 @@
+import QuoteStore
+
+/// Every configuration key, once: the validator takes the keys each section allows from here,
+/// and quoted.conf(5) prints this table (with the ranges of ConfigLimits).
+public struct ConfigKey: Sendable {
+    public enum Section: Sendable, Equatable {
+        case store, daemon
+        /// `[source.NAME]`, for these kinds (all kinds when empty).
+        case source(Set<SourceKind>)
+    }
+
+    public let name: String
+    public let section: Section
+    public let meaning: String
+    public let defaultValue: String
+
+    public static let all: [ConfigKey] = [
+        ConfigKey(name: "path", section: .store, meaning: "Where the store is (an absolute path).",
+                  defaultValue: "$STATE_DIRECTORY/quotes.db under systemd, else $XDG_DATA_HOME/quoted/quotes.db"),
+        ConfigKey(name: "socket", section: .daemon,
+                  meaning: "The control socket (an absolute path of at most \(ConfigLimits.socketPathBytes) bytes); only a socket is ever replaced there.",
+                  defaultValue: "$RUNTIME_DIRECTORY/control.sock, else $XDG_RUNTIME_DIR/quoted/control.sock, else /run/quoted/control.sock"),
+        ConfigKey(name: "log_level", section: .daemon, meaning: "error, warning, info or debug.", defaultValue: "info"),
+        ConfigKey(name: "enabled", section: .source([]), meaning: "true or false (also yes/no, on/off, 1/0).",
+                  defaultValue: "true (weather: false)"),
+        ConfigKey(name: "url", section: .source([]),
+                  meaning: "The upstream: https unless the host is loopback or allow_http is true; at most \(ConfigLimits.urlLength) bytes; no user name or password in it.",
+                  defaultValue: "the public API"),
+        ConfigKey(name: "interval", section: .source([]),
+                  meaning: "How often, such as 30m, 6h, 1d or 1h30m: 1m to 30d (down to 1s for loopback hosts).",
+                  defaultValue: "1h (happiness 24h, breakingbad 6h, weather 30m)"),
+        ConfigKey(name: "allow_http", section: .source([]), meaning: "Allow plain http to a host that is not loopback.",
+                  defaultValue: "false"),
+        ConfigKey(name: "timeout", section: .source([]), meaning: "Per request, whole seconds: 1s to 10m.", defaultValue: "15s"),
+        ConfigKey(name: "max_bytes", section: .source([]),
+                  meaning: "The largest response, on the wire and decoded, enforced while receiving: 1K to 1G (512K, 32M).",
+                  defaultValue: "32M"),
+        ConfigKey(name: "allow_shrink", section: .source([.custom, .breakingbad]),
+                  meaning: "Accept an empty list, or one that removes more than half of what is stored (custom lists; Breaking Bad deaths).",
+                  defaultValue: "false"),
+        ConfigKey(name: "productions", section: .source([.breakingbad]),
+                  meaning: "The productions to sample, comma-separated (at most 20).", defaultValue: "Breaking Bad, Better Call Saul, El Camino"),
+        ConfigKey(name: "known_streak", section: .source([.breakingbad]),
+                  meaning: "Stop sampling a production after this many known quotes in a row: 1 to \(ConfigLimits.knownStreak.upperBound).",
+                  defaultValue: "20"),
+        ConfigKey(name: "request_budget", section: .source([.breakingbad]),
+                  meaning: "The most requests one run makes: 1 to \(ConfigLimits.requestBudget.upperBound).", defaultValue: "200"),
+        ConfigKey(name: "pause", section: .source([.breakingbad]), meaning: "Between two requests: 0 to 1m (250ms, 1s).",
+                  defaultValue: "250ms"),
+        ConfigKey(name: "api_key", section: .source([.weather]),
+                  meaning: "The OpenWeatherMap key (a file only the daemon's user can read is better: see api_key_file).", defaultValue: "none"),
+        ConfigKey(name: "api_key_file", section: .source([.weather]), meaning: "A file holding the key (an absolute path).",
+                  defaultValue: "none"),
+        ConfigKey(name: "lat", section: .source([.weather]), meaning: "Latitude, -90 to 90.", defaultValue: "37.5665"),
+        ConfigKey(name: "lon", section: .source([.weather]), meaning: "Longitude, -180 to 180.", defaultValue: "126.9780"),
+        ConfigKey(name: "units", section: .source([.weather]), meaning: "metric, imperial or standard.", defaultValue: "metric"),
+        ConfigKey(name: "lang", section: .source([.weather]), meaning: "The language of descriptions (kr, en, zh_cn, ...).",
+                  defaultValue: "the upstream's"),
+    ]
+
+    /// The keys `[store]`, `[daemon]` or a source of `kind` allows.
+    public static func allowed(in section: Section) -> Set<String> {
+        Set(all.filter { key in
+            switch (key.section, section) {
+            case (.store, .store), (.daemon, .daemon): return true
+            case (.source(let kinds), .source(let wanted)): return kinds.isEmpty || !kinds.isDisjoint(with: wanted)
+            default: return false
+            }
+        }.map(\.name))
+    }
+}

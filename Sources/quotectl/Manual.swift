@@ -1,0 +1,42 @@
+import QuoteCommandLine
+
+/// quotectl(1): the commands and options from the spec, the rest written here once.
+enum Manual {
+    static func quotectl(_ program: ProgramSpec) -> String {
+        ManPage.forProgram(program, section: 1, description: [
+            "quotectl reads the store that quoted(8) keeps fresh: a random quote, the quote of the day, a full-text search, the Breaking Bad characters and deaths, the Upbit markets and the weather, all at once and with no network.",
+            "Text from upstreams is untrusted: terminal escape sequences, other control characters and bidi overrides are stripped before anything is printed; JSON output keeps them, escaped as \\uXXXX.",
+        ], extra: [
+            ("EXIT STATUS", ManPage.list([
+                ("0", "Success."), ("64", "A usage mistake (an unknown option, a missing value)."),
+                ("65", "Bad input data: a malformed or too large file."),
+                ("66", "Nothing found, or no input: no quote matches, a missing file, a device given as a file."),
+                ("69", "No daemon answers and no quoted program to sync with."),
+                ("73", "No store, and none can be created there (a read-only folder)."),
+                ("74", "The store is unreadable, read-only, damaged or not a quoted store, or the disk is full."),
+                ("75", "A temporary failure: a sync failed, the store was busy."),
+                ("77", "The control socket refused this user."), ("78", "The configuration is wrong."),
+            ])),
+            ("ENVIRONMENT", ManPage.list([
+                ("QUOTED_DB", "The store, as --db gives it."), ("QUOTED_CONFIG", "The daemon's configuration, as --config gives it."),
+                ("XDG_DATA_HOME", "Where a user's store lives (quoted/quotes.db; default ~/.local/share)."),
+                ("XDG_CONFIG_HOME", "Where a user's configuration lives (quoted/quoted.conf; default ~/.config)."),
+                ("XDG_RUNTIME_DIR", "Where a user's daemon listens (quoted/control.sock)."),
+            ])),
+            ("FILES", ManPage.list([
+                ("/var/lib/quoted/quotes.db", "The system service's store (readable by group quoted)."),
+                ("/etc/quoted/quoted.conf", "The system configuration; see quoted.conf(5)."),
+                ("/run/quoted/control.sock", "The system daemon's control socket."),
+            ])),
+            ("EXAMPLES", """
+                .EX
+                quotectl random \\-\\-lang ko \\-\\-max\\-length 40
+                quotectl search courage
+                quotectl export \\-\\-format fortune > q && strfile q && fortune q
+                quotectl sync \\-\\-now \\-\\-source upbit
+                .EE
+                """),
+            ("SEE ALSO", ".BR quoted (8),\n.BR quoted.conf (5),\n.BR fortune (6)"),
+        ]).rendered
+    }
+}

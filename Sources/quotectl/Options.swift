@@ -1,0 +1,48 @@
+import QuoteCommandLine
+
+/// Every option quotectl takes, each declared once: commands list them, parsing, help, the
+/// manual and the completions read them, and code asks for them by these names.
+enum Options {
+    // Global: every command takes these.
+    static let db = Option.value("db", "PATH", completion: .file,
+                                 help: "The store (env QUOTED_DB; default: [store] path of the configuration, /var/lib/quoted/quotes.db if readable, else $XDG_DATA_HOME/quoted/quotes.db).")
+    static let config = Option.value("config", "PATH", completion: .file,
+                                     help: "The daemon's configuration, for the store and the control socket (env QUOTED_CONFIG).")
+    static let help = Option.flag("help", short: "h", help: "Show help information.")
+    static let version = Option.flag("version", short: "V", help: "Show the version.")
+    static let global = [db, config, version, help]
+
+    // Quotes.
+    static let source = Option.value("source", "NAME", completion: .sourceName,
+                                     help: "Only quotes from NAME: builtin, happiness, breakingbad, custom.NAME, or custom for every custom list.")
+    static let author = Option.value("author", "TEXT",
+                                     help: "Only quotes by this author (any case); if none has that exact name, authors whose name contains these words.")
+    static let category = Option.value("category", "TEXT", help: "Only quotes in this category (any case).")
+    static let lang = Option.value("lang", "ko|en", completion: .choices(["ko", "en"]), help: "Only Korean or English quotes.")
+    static let character = Option.value("character", "NAME", help: "Only Breaking Bad quotes spoken by this character.")
+    static let production = Option.value("production", "NAME",
+                                         help: "Only quotes from this production (Breaking Bad, Better Call Saul, El Camino).")
+    static let maxLength = Option.value("max-length", "N", help: "Only quotes of at most N characters.")
+    static let json = Option.flag("json", help: "Print JSON: one object per line.")
+    static let limit = Option.value("limit", "N", help: "At most N results (default 10).")
+    static let todaySource = Option.value("source", "NAME", completion: .sourceName,
+                                          help: "The quote of the day from NAME; for happiness, the upstream's own quote of the day once synced.")
+
+    // Lists.
+    static let quoteCurrency = Option.value("quote", "KRW|BTC|USDT", completion: .choices(["KRW", "BTC", "USDT"]),
+                                            help: "Only pairs quoted in this currency.")
+    static let warning = Option.flag("warning", help: "Only pairs under an investment warning or a caution.")
+
+    // The store.
+    static let name = Option.value("name", "NAME", help: "The list's name (letters, digits, '-', '_', '.'); its quotes are source custom.NAME.")
+    static let maxBytes = Option.value("max-bytes", "SIZE", help: "Refuse a file larger than this (default 64M, at most 1G): reading stops at the cap.")
+    static let format = Option.value("format", "FORMAT", completion: .choices(["json", "csv", "fortune"]),
+                                     help: "json (an array of objects), csv (with a header row) or fortune (quotes separated by % lines).")
+    static let exportSource = Option.value("source", "NAME", completion: .sourceName, help: "Only quotes from NAME (custom for every custom list).")
+
+    // Syncing.
+    static let now = Option.flag("now", help: "Sync now (the only mode).")
+    static let syncSource = Option.value("source", "NAME", repeatable: true, completion: .sourceName,
+                                         help: "Only this source (repeatable); a sync already running for it is joined, not started twice.")
+    static let noWait = Option.flag("no-wait", help: "Return once the daemon has started the syncs.")
+}

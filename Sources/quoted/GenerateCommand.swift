@@ -1,0 +1,92 @@
+import QuoteBase
+import QuoteCommandLine
+import QuoteConfig
+
+/// `quoted __generate man|man-conf|bash|zsh|fish`: quoted(8), quoted.conf(5) and the shell
+/// completions, from the specs and the configuration table (scripts/install.sh writes them).
+enum GenerateCommand {
+    static func run(_ words: [String]) -> ExitCode {
+        let what: String
+        do {
+            what = try Arguments(words, options: Options.global, command: "__generate").positionals(for: generateSpec)[0]
+        } catch {
+            return usageFailure(error)
+        }
+        switch what {
+        case "man": printOut(daemonManual(), newline: false)
+        case "man-conf": printOut(configurationManual(), newline: false)
+        case "bash": printOut(Completions.bash(program), newline: false)
+        case "zsh": printOut(Completions.zsh(program), newline: false)
+        case "fish": printOut(Completions.fish(program), newline: false)
+        default: return usageFailure(UsageError(message: "unknown kind '\(what)' (man, man-conf, bash, zsh, fish)", command: "__generate"))
+        }
+        return .success
+    }
+
+    static func daemonManual() -> String {
+        ManPage.forProgram(program, section: 8, description: [
+            "quoted keeps a local SQLite store fresh from public HTTP APIs (custom quote lists, the Korean happiness quote of the day, the Breaking Bad API, the Upbit market list and optionally OpenWeatherMap), so that quotectl(1) answers at once with no network.",
+            "quoted run (the default) is the daemon: each source is synced when due, with exponential backoff after failures and never before an upstream's Retry-After; each sync runs as a child quoted sync --once. quoted sync --once syncs and exits.",
+            "A failed or partial sync leaves every stored row as it was.",
+        ], extra: [
+            ("SIGNALS", ManPage.list([
+                ("SIGTERM, SIGINT", "Stop: running syncs are abandoned, their transactions never commit; exit 0."),
+                ("SIGHUP", "Reload the configuration; a bad file keeps the running one and logs why."),
+                ("SIGUSR1", "Sync every source now."),
+            ])),
+            ("EXIT STATUS", ManPage.list([
+                ("0", "Every source synced (sync), or stopped by a signal (run)."), ("64", "A usage mistake."),
+                ("71", "The control socket could not be set up."),
+                ("73", "No store, and none can be created there."),
+                ("74", "The store could not be written (read-only, disk full, damaged, not a quoted store)."),
+                ("75", "A source failed or the store was busy (sync); another quoted answers on the socket (run)."),
+                ("78", "The configuration is wrong, or [daemon] socket names something that is not a socket."),
+            ])),
+            ("FILES", ManPage.list([
+                ("/etc/quoted/quoted.conf", "The configuration; see quoted.conf(5)."),
+                ("/var/lib/quoted/quotes.db", "The store of the system service."),
+                ("/run/quoted/control.sock", "The control socket of the system service."),
+            ])),
+            ("SEE ALSO", ".BR quotectl (1),\n.BR quoted.conf (5),\n.BR systemd.service (5)"),
+        ]).rendered
+    }
+
+    /// quoted.conf(5): the keys, their ranges and defaults, from ConfigKey.all — the table
+    /// the validator takes its keys from.
+    static func configurationManual() -> String {
+        var page = ManPage(name: "quoted.conf", section: 5, summary: "Configuration of the quoted daemon", description: [
+            "An INI file: [section] headers, key = value lines, comments starting with # or ; (at the start of a line, or after white space). CRLF line ends and a UTF-8 byte-order mark are fine; only a regular file of at most 1 MiB is read.",
+            "Everything has a working default, so no file is needed. An unknown section or key, a bad value or a number out of its range is an error naming the file, the line and the key (exit 78), from quotectl config check, quoted at start-up and quoted on reload alike; a reload refused this way keeps the daemon running on its old configuration.",
+            "Sections: [store], [daemon], [source.happiness], [source.breakingbad], [source.upbit], [source.weather], and [source.custom.NAME] for each custom list.",
+        ])
+        func keys(_ wanted: ConfigKey.Section) -> String {
+            ManPage.list(ConfigKey.all.filter { key in
+                switch (key.section, wanted) {
+                case (.store, .store), (.daemon, .daemon): return true
+                case (.source(let kinds), .source(let want)): return kinds == want
+                default: return false
+                }
+            }.map { ($0.name, $0.meaning + " Default: " + $0.defaultValue + ".") })
+        }
+        page.sections = [
+            ("[store]", keys(.store)), ("[daemon]", keys(.daemon)),
+            ("EVERY [source.NAME]", keys(.source([]))),
+            ("[source.custom.NAME] AND [source.breakingbad]", keys(.source([.custom, .breakingbad]))),
+            ("[source.breakingbad]", keys(.source([.breakingbad]))),
+            ("[source.weather]", keys(.source([.weather]))),
+            ("EXAMPLE", """
+                .EX
+                [source.custom.stoics]
+                url = https://gist.githubusercontent.com/USER/GIST/raw/quotes.json
+                interval = 1h
+
+                [source.weather]
+                enabled = true
+                api_key_file = /etc/quoted/openweathermap.key
+                .EE
+                """),
+            ("SEE ALSO", ".BR quoted (8),\n.BR quotectl (1)"),
+        ]
+        return page.rendered
+    }
+}

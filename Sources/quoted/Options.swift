@@ -1,0 +1,40 @@
+import QuoteCommandLine
+
+/// Every option quoted takes, each declared once.
+enum Options {
+    static let config = Option.value("config", "PATH", completion: .file,
+                                     help: "The configuration file (env QUOTED_CONFIG; default: $XDG_CONFIG_HOME/quoted/quoted.conf, then /etc/quoted/quoted.conf; without one, built-in defaults). For sync, - reads it from standard input.")
+    static let db = Option.value("db", "PATH", completion: .file,
+                                 help: "The store (env QUOTED_DB; default: [store] path, the service's StateDirectory, else $XDG_DATA_HOME/quoted/quotes.db).")
+    static let logLevel = Option.value("log-level", "LEVEL", completion: .choices(["error", "warning", "info", "debug"]),
+                                       help: "error, warning, info (default) or debug; also [daemon] log_level.")
+    static let help = Option.flag("help", short: "h", help: "Show help information.")
+    static let version = Option.flag("version", short: "V", help: "Show the version.")
+    static let once = Option.flag("once", help: "Sync once and exit (the only mode of this command).")
+    static let source = Option.value("source", "NAME", repeatable: true, completion: .sourceName,
+                                     help: "Only this source (repeatable): happiness, breakingbad, upbit, weather, custom.NAME.")
+    static let json = Option.flag("json", help: "Print a machine-readable summary on stdout.")
+    static let quiet = Option.flag("quiet", help: "No progress lines on stderr (the daemon runs its syncs this way).")
+    static let configName = Option.value("config-name", "NAME", hidden: true, help: "The name --config - is known by in messages.")
+
+    static let global = [version, help]
+}
+
+let runSpec = CommandSpec(
+    name: "run",
+    overview: "Run the daemon in the foreground: sync each source when due, answer the control socket. SIGTERM and SIGINT stop it (exit 0), SIGHUP reloads the configuration, SIGUSR1 syncs every source now. Under systemd it speaks sd_notify (READY, STATUS, RELOADING, STOPPING, WATCHDOG) and logs with priorities.",
+    options: [Options.config, Options.db, Options.logLevel])
+
+let syncSpec = CommandSpec(
+    name: "sync",
+    overview: "Sync every enabled source (or the named ones) once, then exit. Progress goes to stderr, one line per source. Exit status: 0 when every source succeeded, 75 when any failed (or the store was busy), 74 when the store could not be written, 78 on a configuration error.",
+    options: [Options.once, Options.source, Options.config, Options.configName, Options.db, Options.json, Options.quiet])
+
+let generateSpec = CommandSpec(
+    name: "__generate", overview: "Print a manual page (quoted.8, quoted.conf.5) or a shell's completion script.",
+    positionals: [Positional("WHAT", help: "man, man-conf, bash, zsh or fish")], options: [], hidden: true)
+
+/// quoted's whole command line, declared once.
+let program = ProgramSpec(
+    name: "quoted", overview: "Keep the quoted store fresh from its upstreams.",
+    globalOptions: Options.global, commands: [runSpec, syncSpec, generateSpec], defaultCommand: "run")
