@@ -1,8 +1,9 @@
 # The Debian packages the project needs, in one place (sourced by scripts/test.sh and .ci/run).
 # shellcheck shell=bash
 # Building and testing: SQLite and libcurl headers, the sqlite3 shell, fortune and strfile for
-# the export check, GNU time for the peak-memory tests, python3 for helper servers.
-test_packages=(libsqlite3-dev sqlite3 libcurl4-openssl-dev fortune-mod fortunes time python3)
+# the export check, GNU time for the peak-memory tests, python3 for helper servers, mandoc
+# to lint the manual pages, zsh and fish to check their completions parse.
+test_packages=(libsqlite3-dev sqlite3 libcurl4-openssl-dev fortune-mod fortunes time python3 mandoc zsh fish)
 # The systemd end-to-end on top (systemd-nspawn).
 ci_packages=("${test_packages[@]}" systemd-container)
 

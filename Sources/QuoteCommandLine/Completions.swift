@@ -141,12 +141,12 @@ public enum Completions {
         line += " -l \(option.long)"
         if let short = option.short { line += " -s \(short)" }
         if option.valueName != nil {
-            line += " -r"
+            // -r -F: a file; -x: a value from the list only (no files offered).
             switch option.completion {
-            case .file: line += " -F"
-            case .sourceName: line += " -a '(\(name) __complete sources 2>/dev/null)'"
-            case .choices(let values): line += " -a '\(values.joined(separator: " "))'"
-            case .none: break
+            case .file: line += " -r -F"
+            case .sourceName: line += " -x -a '(\(name) __complete sources 2>/dev/null)'"
+            case .choices(let values): line += " -x -a '\(values.joined(separator: " "))'"
+            case .none: line += " -x"
             }
         }
         return line + " -d '\(fishQuote(String(option.help.prefix(70))))'\n"

@@ -13,7 +13,9 @@ let completeCommand = Command(completeSpec) { arguments, context in
     let kind = try arguments.positionals(for: completeSpec)[0]
     guard kind == "sources" else { throw UsageError(message: "unknown kind '\(kind)' (sources)", command: "__complete") }
     var names = SourceName.fixed + ["custom"]
-    if let store = try? context.store(), let known = try? store.run({ try StatusQuery(database: store.database).sourceNames() }) {
+    // Only a store that is already there: completing a word must never create one.
+    if let path = try? context.storePath(), Path.exists(path), let store = try? Store(path: path, access: .read),
+       let known = try? store.run({ try StatusQuery(database: store.database).sourceNames() }) {
         names += known.filter { !names.contains($0) }
     }
     for name in names { Output.line(name) }

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The manual pages and shell completions, generated from the command-line specs: lint-clean
+/// roff, and completions a shell really uses.
+@Suite struct ManualAndCompletionTests {
+    let scratch = Scratch()
+    let quotectl: BinaryRunner
+    let quoted: BinaryRunner
+
+    init() {
+        quotectl = BinaryRunner("quotectl", home: scratch.path)
+        quoted = BinaryRunner("quoted", home: scratch.path)
+    }
+
+    static func tool(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }
+
+    func run(_ tool: String, _ arguments: [String], input: String? = nil) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = BinaryRunner.productsFolder.path + ":/usr/bin:/bin"
+        environment["HOME"] = scratch.path
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test(arguments: [("quotectl", "man", "quotectl.1"), ("quoted", "man", "quoted.8"), ("quoted", "man-conf", "quoted.conf.5")])
+    func manualPagesAreLintClean(program: String, kind: String, file: String) throws {
+        let runner = program == "quotectl" ? quotectl : quoted
+        let page = try runner.run(["__generate", kind])
+        #expect(page.status == 0)
+        #expect(page.stdout.hasPrefix(".TH "))
+        let path = scratch.write(file, page.stdout)
+        guard Self.tool("/usr/bin/mandoc") else {
+            Issue.record("mandoc is missing: scripts/test.sh installs it")
+            return
+        }
+        let lint = try run("/usr/bin/mandoc", ["-Tlint", "-Wstyle", path])
+        #expect(lint.status == 0, "\(lint.output)")
+        #expect(lint.output.isEmpty, "\(lint.output)")
+    }
+
+    @Test func theConfigurationManualListsEveryKeyWithItsRange() throws {
+        // Source lines are filled: read the page as running text.
+        let page = try quoted.run(["__generate", "man-conf"]).stdout.replacingOccurrences(of: "\n", with: " ")
+        for key in ["interval", "max_bytes", "timeout", "pause", "known_streak", "request_budget", "allow_shrink", "api_key_file", "socket"] {
+            #expect(page.contains(".B \(key)"), "\(key) missing")
+        }
+        #expect(page.contains("1K to 1G"))
+        #expect(page.contains("1m to 30d"))
+    }
+
+    /// bash drives the generated completion as it would at a prompt (COMP_WORDS, COMP_CWORD).
+    @Test func bashCompletesSubcommandsOptionsValuesSourcesAndFiles() throws {
+        let script = scratch.write("quotectl.bash", try quotectl.run(["__generate", "bash"]).stdout)
+        _ = scratch.write("list.json", "[]")
+        #expect(try quotectl.run(["--db", scratch.file("q.db"), "import", scratch.file("list.json"), "--name", "mine"]).status == 65)
+        let driver = """
+            source \(script)
+            complete -p quotectl
+            try() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _quotectl; echo "${COMPREPLY[*]}"; }
+            try quotectl ra
+            try quotectl random --so
+            try quotectl random --lang ""
+            try quotectl markets --quote ""
+            try quotectl random --source ""
+            try quotectl import \(scratch.path)/li
+            try quotectl --db /tmp/x.db expo
+            """
+        let result = try run("/bin/bash", ["-c", driver])
+        let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(lines.first == "complete -F _quotectl quotectl", "\(result.output)")
+        #expect(lines.dropFirst().prefix(7) == ["random", "--source", "ko en", "KRW BTC USDT",
+                                                   "builtin happiness breakingbad upbit weather custom",
+                                                   scratch.file("list.json"), "export"], "\(result.output)")
+    }
+
+    @Test(arguments: ["quotectl", "quoted"])
+    func zshAndFishCompletionsParse(program: String) throws {
+        let runner = program == "quotectl" ? quotectl : quoted
+        for (shell, flag, kind) in [("/usr/bin/zsh", "-n", "zsh"), ("/usr/bin/fish", "-n", "fish")] {
+            guard Self.tool(shell) else {
+                Issue.record("\(shell) is missing: scripts/test.sh installs it")
+                continue
+            }
+            let script = scratch.write("\(program).\(kind)", try runner.run(["__generate", kind]).stdout)
+            let check = try run(shell, [flag, script])
+            #expect(check.status == 0, "\(kind): \(check.output)")
+        }
+    }
+
+    @Test func typosGetADidYouMean() throws {
+        let subcommand = try quotectl.run(["randm"])
+        #expect(subcommand.status == 64)
+        #expect(subcommand.stderr.contains("unknown subcommand 'randm' (did you mean 'random'?)"), "\(subcommand.stderr)")
+        let option = try quotectl.run(["random", "--jsn"])
+        #expect(option.stderr.contains("unknown option '--jsn' (did you mean '--json'?)"), "\(option.stderr)")
+        let flag = try quotectl.run(["random", "--json=true"])
+        #expect(flag.status == 64)
+        #expect(flag.stderr.contains("--json is a flag and takes no value"), "\(flag.stderr)")
+        #expect(try quotectl.run(["-V"]).stdout == "quotectl 0.1.0\n")
+        #expect(try quoted.run(["-V"]).stdout == "quoted 0.1.0\n")
+        let daemon = try quoted.run(["snyc"])
+        #expect(daemon.stderr.contains("did you mean 'sync'?"), "\(daemon.stderr)")
+    }
+}
