@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include "csystem.h"
@@ -55,4 +56,16 @@ int quoted_signal_pipe(const int *numbers, int count) {
     }
     pthread_sigmask(SIG_UNBLOCK, &unblock, NULL);
     return ends[0];
+}
+
+int quoted_terminal_columns(int fd) {
+    struct winsize size;
+    if (!isatty(fd) || ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
+    return size.ws_col;
+}
+
+int quoted_terminal_rows(int fd) {
+    struct winsize size;
+    if (!isatty(fd) || ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
+    return size.ws_row;
 }

@@ -36,6 +36,16 @@ public enum UnixTime {
             + " \(pad(Int(parts.tm_hour))):\(pad(Int(parts.tm_min))):\(pad(Int(parts.tm_sec)))Z"
     }
 
+    /// "2026-11-30 21:04 KST": local time (TZ) for people; JSON keeps epoch seconds.
+    public static func localTimestamp(_ seconds: Int) -> String {
+        var t = time_t(seconds)
+        var parts = tm()
+        localtime_r(&t, &parts)
+        let zone = parts.tm_zone.map { String(cString: $0) } ?? ""
+        return "\(parts.tm_year + 1900)-\(pad(Int(parts.tm_mon) + 1))-\(pad(Int(parts.tm_mday))) "
+            + "\(pad(Int(parts.tm_hour))):\(pad(Int(parts.tm_min)))" + (zone.isEmpty ? "" : " " + zone)
+    }
+
     /// "3 h ago", "2 d ago", "in 5 min".
     public static func relative(_ seconds: Int, now: Int = now()) -> String {
         let delta = now - seconds

@@ -7,10 +7,13 @@ import QuoteStore
 /// and what it does.
 struct Command: Sendable {
     let spec: CommandSpec
+    /// Its output can run long: on a terminal it goes through the pager.
+    let pages: Bool
     let run: @Sendable (Arguments, inout Context) throws -> ExitCode
 
-    init(_ spec: CommandSpec, run: @escaping @Sendable (Arguments, inout Context) throws -> ExitCode) {
+    init(_ spec: CommandSpec, pages: Bool = false, run: @escaping @Sendable (Arguments, inout Context) throws -> ExitCode) {
         self.spec = spec
+        self.pages = pages
         self.run = run
     }
 

@@ -27,7 +27,7 @@ let configCommand = Command(configSpec) { arguments, _ in
         for warning in configuration.warnings { Output.error("warning: \(warning)") }
         Output.safeLine("\(location.path): OK")
         for source in configuration.sources {
-            Output.safeLine("  " + source.name.padding(20) + (source.enabled ? "enabled " : "disabled")
+            Output.safeLine("  " + DisplayWidth.padded(source.name, to: 20) + (source.enabled ? "enabled " : "disabled")
                             + "  every " + durationText(source.interval) + "  " + URLText.redacted(source.url))
         }
         return .success

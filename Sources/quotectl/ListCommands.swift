@@ -29,7 +29,7 @@ let charactersSpec = CommandSpec(
     positionals: [Positional("NAME", optional: true, help: "Only characters whose name contains NAME (any case).")],
     options: [Options.json])
 
-let charactersCommand = Command(charactersSpec) { arguments, context in
+let charactersCommand = Command(charactersSpec, pages: true) { arguments, context in
         guard arguments.positionals.count <= 1 else {
             throw UsageError(message: "unexpected argument '\(arguments.positionals[1])'", command: "characters")
         }
@@ -65,7 +65,7 @@ let charactersCommand = Command(charactersSpec) { arguments, context in
 
 let deathsSpec = CommandSpec(name: "deaths", overview: "List the Breaking Bad deaths in the store.", options: [Options.json])
 
-let deathsCommand = Command(deathsSpec) { arguments, context in
+let deathsCommand = Command(deathsSpec, pages: true) { arguments, context in
         _ = try arguments.positionals(for: deathsSpec)
         let store = try context.store()
         let deaths = try store.run { try Listings(database: store.database).deaths() }
@@ -86,7 +86,7 @@ let marketsSpec = CommandSpec(
     overview: "List the Upbit markets in the store (pairs still listed).",
     options: [Options.quoteCurrency, Options.warning, Options.json])
 
-let marketsCommand = Command(marketsSpec) { arguments, context in
+let marketsCommand = Command(marketsSpec, pages: true) { arguments, context in
         _ = try arguments.positionals(for: marketsSpec)
         let quote = arguments.value(Options.quoteCurrency)?.uppercased()
         if let quote, !["KRW", "BTC", "USDT"].contains(quote) {
@@ -96,15 +96,24 @@ let marketsCommand = Command(marketsSpec) { arguments, context in
         let markets = try store.run {
             try Listings(database: store.database).markets(quoteCurrency: quote, warningOnly: arguments.has(Options.warning))
         }
-        printList(markets, json: arguments.has(Options.json),
-                  empty: "No markets stored" + (quote.map { " for \($0)" } ?? "") + " (they arrive with the upbit source).",
-                  jsonLine: \.json) { market in
-            var line = market.market.padding(14) + (market.koreanName ?? "").padding(12) + (market.englishName ?? "")
-            if market.warning { line += "  [warning]" }
-            let caution = listText(market.caution)
-            if !caution.isEmpty { line += "  [caution: \(caution)]" }
-            return line
+        if arguments.has(Options.json) {
+            for market in markets { Output.line(market.json) }
+            return .success
         }
+        if markets.isEmpty {
+            Output.line("No markets stored" + (quote.map { " for \($0)" } ?? "") + " (they arrive with the upbit source).")
+            return .success
+        }
+        var table = Table(["MARKET", "KOREAN", "ENGLISH", "FLAGS"])
+        for market in markets {
+            var flags: [String] = []
+            if market.warning { flags.append("warning") }
+            let caution = listText(market.caution)
+            if !caution.isEmpty { flags.append("caution: \(caution)") }
+            table.add([market.market, TerminalSanitizer.clean(market.koreanName ?? ""),
+                       TerminalSanitizer.clean(market.englishName ?? ""), flags.joined(separator: "; ")])
+        }
+        for line in table.lines() { Output.line(line) }
         return .success
 }
 
@@ -127,11 +136,4 @@ let weatherCommand = Command(weatherSpec) { arguments, context in
             return line + " (\(UnixTime.timestamp(observation.observedAt)))"
         }
         return .success
-}
-
-extension String {
-    /// Pads with spaces to `width` characters (display width is not measured: Hangul is wide).
-    func padding(_ width: Int) -> String {
-        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
-    }
 }

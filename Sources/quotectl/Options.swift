@@ -10,7 +10,10 @@ enum Options {
                                      help: "The daemon's configuration, for the store and the control socket (env QUOTED_CONFIG).")
     static let help = Option.flag("help", short: "h", help: "Show help information.")
     static let version = Option.flag("version", short: "V", help: "Show the version.")
-    static let global = [db, config, version, help]
+    static let color = Option.value("color", "WHEN", completion: .choices(["auto", "always", "never"]),
+                                    help: "Colour: auto (on a terminal, unless NO_COLOR is set), always or never.")
+    static let noPager = Option.flag("no-pager", help: "Do not send long output through $PAGER (less -FRX) on a terminal.")
+    static let global = [db, config, color, noPager, version, help]
 
     // Quotes.
     static let source = Option.value("source", "NAME", completion: .sourceName,

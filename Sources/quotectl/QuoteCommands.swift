@@ -9,14 +9,20 @@ func printQuote(_ quote: Quote, json: Bool) {
         Output.line(quote.json)
         return
     }
-    Output.safeLine(quote.text)
+    // On a terminal, wrapped between words to the reading width (display columns: Hangul is 2).
+    let text = TerminalSanitizer.clean(quote.text)
+    if Terminal.isTerminal {
+        for line in DisplayWidth.wrap(text, width: Terminal.readingWidth) { Output.line(line) }
+    } else {
+        Output.line(text)
+    }
     var attribution: [String] = []
     if let author = quote.author { attribution.append(author) }
     var context: [String] = []
     if let production = quote.production { context.append(production) }
     if let episode = quote.episode { context.append("episode \(episode)") }
     if !context.isEmpty { attribution.append("(" + context.joined(separator: ", ") + ")") }
-    if !attribution.isEmpty { Output.safeLine("    — " + attribution.joined(separator: " ")) }
+    if !attribution.isEmpty { Output.line(Style.dim("    — " + TerminalSanitizer.clean(attribution.joined(separator: " ")))) }
 }
 
 /// `--source NAME`, checked against the known source names.
@@ -95,7 +101,7 @@ let searchSpec = CommandSpec(
     positionals: [Positional("TEXT...", help: "The words to look for; every word must match.")],
     options: [Options.limit, Options.json])
 
-let searchCommand = Command(searchSpec) { arguments, context in
+let searchCommand = Command(searchSpec, pages: true) { arguments, context in
         guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing TEXT", command: "search") }
         let text = arguments.positionals.joined(separator: " ")
         let limit = try arguments.positiveInt(Options.limit) ?? 10
@@ -109,6 +115,15 @@ let searchCommand = Command(searchSpec) { arguments, context in
         for (index, quote) in results.enumerated() {
             if index > 0 && !json { Output.line("") }
             printQuote(quote, json: json)
+        }
+        // Fewer shown than matched: say so (on stderr: what stdout carries stays the quotes).
+        if results.count == limit {
+            let cap = 100_000
+            let total = try store.run { try QuotePicker(database: store.database).searchCount(text, cap: cap) }
+            if total > limit {
+                Output.flush()
+                Output.standardError("quotectl: showing \(limit) of \(total >= cap ? "more than \(cap)" : String(total)) matches; --limit N shows more\n")
+            }
         }
         return .success
 }

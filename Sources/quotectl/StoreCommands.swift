@@ -98,7 +98,7 @@ let statusSpec = CommandSpec(
     overview: "Show what the store holds per source and what is known of each source's last sync.",
     options: [Options.json])
 
-let statusCommand = Command(statusSpec) { arguments, context in
+let statusCommand = Command(statusSpec, pages: true) { arguments, context in
         _ = try arguments.positionals(for: statusSpec)
         let store = try context.store()
         let sources = try store.run { try StatusQuery(database: store.database).sources() }
@@ -110,30 +110,44 @@ let statusCommand = Command(statusSpec) { arguments, context in
             return .success
         }
         Output.safeLine("Store: \(store.path)")
-        Output.line("SOURCE".padding(18) + "ROWS".padding(28) + "LAST SUCCESS".padding(36) + "NEXT DUE")
+        var table = Table(["SOURCE", "HOLDS", "LAST SUCCESS", "NEXT DUE"])
+        var details: [String: [String]] = [:]
         for source in sources {
             // Upbit and weather bring no quotes: show what they do bring, even when it is 0.
             let quoteless = source.name == SourceName.upbit || source.name == SourceName.weather
-            var parts = quoteless ? [] : ["\(source.quotes) quotes"]
-            for other in source.otherRows where other.count > 0 || parts.isEmpty { parts.append("\(other.count) \(other.label)") }
-            var line = source.name.padding(18) + parts.joined(separator: ", ").padding(28)
-            let success = source.lastSuccess.map { "\(UnixTime.timestamp($0)) (\(UnixTime.relative($0, now: now)))" }
-            line += (success ?? (source.name == SourceName.builtin ? "built in" : "never")).padding(36)
-            line += (daemon.nextDue[source.name] ?? source.nextDue).map { UnixTime.relative($0, now: now) } ?? "-"
-            Output.safeLine(line)
+            var parts = quoteless ? [] : [counted(source.quotes, "quote")]
+            for other in source.otherRows where other.count > 0 || parts.isEmpty {
+                parts.append(counted(other.count, String(other.label.dropLast()), plural: other.label))
+            }
+            let success = source.lastSuccess.map { "\(UnixTime.localTimestamp($0)) (\(UnixTime.relative($0, now: now)))" }
+            let next = (daemon.nextDue[source.name] ?? source.nextDue).map { UnixTime.relative($0, now: now) } ?? "-"
+            table.add([source.name, parts.joined(separator: ", "),
+                       success ?? (source.name == SourceName.builtin ? "built in" : "never"), next])
+            var notes: [String] = []
             if let pool = source.poolText, let observed = source.poolEstimate?.observed {
-                Output.safeLine("    sampled: \(observed) quotes, \(pool)")
+                notes.append("sampled: \(counted(observed, "quote")), \(pool)")
             }
             if let attempt = source.lastAttempt, attempt != source.lastSuccess {
-                Output.safeLine("    last attempt: \(UnixTime.timestamp(attempt)) (\(UnixTime.relative(attempt, now: now)))")
+                notes.append("last attempt: \(UnixTime.localTimestamp(attempt)) (\(UnixTime.relative(attempt, now: now)))")
             }
             if let error = source.lastError {
-                var detail = "    last error: \(error)"
+                var detail = "last error: \(TerminalSanitizer.clean(error))"
                 if source.consecutiveFailures > 1 { detail += " (\(source.consecutiveFailures) failures in a row)" }
-                if let retry = source.retryAfter, retry > now { detail += "; upstream asked to wait until \(UnixTime.timestamp(retry))" }
-                Output.safeLine(detail)
+                if let retry = source.retryAfter, retry > now { detail += "; upstream asked to wait until \(UnixTime.localTimestamp(retry))" }
+                notes.append(Style.yellow(detail))
             }
-            if !source.configured { Output.safeLine("    no longer in the config: kept until 'quotectl forget \(SourceName.listName(of: source.name) ?? source.name)'") }
+            if !source.configured {
+                notes.append("no longer in the config: kept until 'quotectl forget \(SourceName.listName(of: source.name) ?? source.name)'")
+            }
+            details[source.name] = notes
+        }
+        // Each source's row, then its notes indented beneath it.
+        let lines = table.lines()
+        let header = Terminal.isTerminal ? 1 : 0
+        for (index, line) in lines.enumerated() {
+            Output.line(line)
+            guard index >= header else { continue }
+            for note in details[sources[index - header].name] ?? [] { Output.line("    " + note) }
         }
         Output.safeLine(daemon.summary)
         return .success

@@ -19,4 +19,10 @@ int quoted_pipe_cloexec(int fds[2]);
    receive them: none is lost, none runs its default action. Call once. */
 int quoted_signal_pipe(const int *numbers, int count);
 
+/* The width of the terminal on fd in columns (TIOCGWINSZ), or 0 when fd is not a terminal. */
+int quoted_terminal_columns(int fd);
+
+/* Its height in rows, or 0. */
+int quoted_terminal_rows(int fd);
+
 #endif

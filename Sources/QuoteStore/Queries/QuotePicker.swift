@@ -81,6 +81,16 @@ public struct QuotePicker {
         return try statement.step() ? Quote(row: statement) : nil
     }
 
+    /// How many quotes match a full-text search, counting at most `cap` (a word in half of a
+    /// million quotes is still counted quickly).
+    public func searchCount(_ text: String, cap: Int) throws(DatabaseError) -> Int {
+        let statement = try database.prepare(
+            "SELECT count(*) FROM (SELECT 1 FROM quotes_fts WHERE quotes_fts MATCH ?1 LIMIT ?2)")
+        try statement.bind(FullTextQuery.make(text), at: 1)
+        try statement.bind(cap, at: 2)
+        return try statement.step() ? statement.int(0) : 0
+    }
+
     /// Full-text search, best matches first (bm25).
     public func search(_ text: String, limit: Int) throws(DatabaseError) -> [Quote] {
         let statement = try database.prepare("""

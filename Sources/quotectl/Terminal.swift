@@ -1,0 +1,82 @@
+import CSystem
+import Glibc
+import QuoteBase
+import Synchronization
+
+/// What standard output is: a terminal (then quotes wrap, tables get a header, colour and a
+/// pager may be used) or a pipe or file (then output stays plain and stable for scripts).
+enum Terminal {
+    /// Columns of the terminal on stdout; 0 when stdout is not a terminal.
+    static let columns = Int(quoted_terminal_columns(1))
+    static var isTerminal: Bool { columns > 0 }
+    /// Quotes are read best at most 80 columns wide, however wide the terminal.
+    static var readingWidth: Int { min(columns, 80) }
+}
+
+/// Colour: on a terminal unless NO_COLOR is set, or as `--color=always|never` says.
+enum Style {
+    enum When: String { case auto, always, never }
+    private static let enabled = Mutex(false)
+
+    static func configure(_ when: When) {
+        let on: Bool
+        switch when {
+        case .always: on = true
+        case .never: on = false
+        case .auto: on = Terminal.isTerminal && Environment.variable("NO_COLOR") == nil
+        }
+        enabled.withLock { $0 = on }
+    }
+
+    static func bold(_ text: String) -> String { wrap(text, "1") }
+    static func dim(_ text: String) -> String { wrap(text, "2") }
+    static func red(_ text: String) -> String { wrap(text, "31") }
+    static func yellow(_ text: String) -> String { wrap(text, "33") }
+
+    private static func wrap(_ text: String, _ code: String) -> String {
+        enabled.withLock { $0 } ? "\u{1B}[\(code)m" + text + "\u{1B}[0m" : text
+    }
+}
+
+/// Long output on a terminal goes through $PAGER (default `less`, with LESS=FRX so that one
+/// screenful is simply printed), as git does; `--no-pager` or a pipe turns it off.
+struct Pager: Sendable {
+    private let pid: pid_t
+
+    /// The pager this run writes through, if any: started by a paging command, waited for at exit.
+    static let current = Mutex<Pager?>(nil)
+
+    static func start() -> Pager? {
+        guard Terminal.isTerminal else { return nil }
+        let command = Environment.variable("PAGER") ?? "less"
+        guard command != "cat" else { return nil }
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return nil }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
+        posix_spawn_file_actions_addclose(&actions, ends[1])
+        if Environment.variable("LESS") == nil { setenv("LESS", "FRX", 1) }
+        let words: [String] = ["/bin/sh", "-c", command]
+        var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) }
+        argv.append(nil)
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ) == 0 else {
+            close(ends[0]); close(ends[1])
+            return nil
+        }
+        close(ends[0])
+        dup2(ends[1], 1)
+        close(ends[1])
+        return Pager(pid: pid)
+    }
+
+    /// Ends our output and waits for the reader to quit the pager.
+    func finish() {
+        close(1)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    }
+}
