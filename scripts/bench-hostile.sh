@@ -95,7 +95,9 @@ max_bytes = 256M
 timeout = 5m
 $only_listed
 CONF
-"$quotectl" --db "$data/wal.db" random >/dev/null   # a store with the starter set
+# A store with the starter set (a writer makes it: readers never create a store where --db points).
+echo '[{"id": 1, "text": "seed"}]' > "$data/seed.json"
+"$quotectl" --db "$data/wal.db" import "$data/seed.json" --name seed >/dev/null
 ( while [ ! -f "$data/stop-readers" ]; do "$quotectl" --db "$data/wal.db" search time >/dev/null 2>&1 || true; done ) &
 readers=$!
 pids+=("$readers")

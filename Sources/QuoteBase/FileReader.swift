@@ -114,6 +114,14 @@ public enum FileReader {
 
 /// Sizes as people write them.
 public enum ByteCount {
+    /// 33554432 -> "32M", as a configuration file writes it (K, M, G: powers of 1024).
+    public static func configUnits(_ bytes: Int) -> String {
+        for (unit, shift) in [("G", 30), ("M", 20), ("K", 10)] where bytes >= 1 << shift && bytes % (1 << shift) == 0 {
+            return "\(bytes >> shift)\(unit)"
+        }
+        return String(bytes)
+    }
+
     /// 1048576 -> "1 MiB", 1536 -> "1536 bytes".
     public static func describe(_ bytes: Int) -> String {
         for (unit, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] where bytes >= 1 << shift && bytes % (1 << shift) == 0 {

@@ -58,6 +58,13 @@ struct Context {
     mutating func store(_ access: Store.Access = .read) throws -> Store {
         if let openStore { return openStore }
         let path = try storePath()
+        // A store named by --db or $QUOTED_DB must be there for reading: a typo
+        // (/tmp/quote.db for quotes.db) is an error, never a new store with the starter set.
+        // The default locations are still created on first use; writers may create one.
+        if access == .read, !Locations.storeNeedsConfiguration(option: dbOption), !Path.exists(path) {
+            throw StoreError.missing(path: path, reason: "no such file; reading commands never create a store "
+                                     + "(quotectl import or quoted sync make one)")
+        }
         let store = try Store(path: path, access: access)
         openStore = store
         return store

@@ -62,6 +62,11 @@ let forgetCommand = Command(forgetSpec) { arguments, context in
             return .noInput
         }
         let removed = try store.run { try store.database.transaction { try QuoteWriter(database: store.database).forget(source: source) } }
-        Output.line("\(source): forgot \(removed) quotes")
+        Output.line("\(source): forgot \(counted(removed, "quote"))")
+        // Forgotten, but still configured: the next sync brings it back. Say so.
+        if let configuration = try? context.configuration(), configuration.customListNames.contains(source) {
+            Output.error("warning: \(source) is still in \(configuration.file ?? "the configuration"); the next sync brings it back "
+                         + "(remove [source.\(source)] to forget it for good)")
+        }
         return .success
 }

@@ -45,7 +45,7 @@ import TestSupport
         let started = Date()
         let report = await harness.sync(settings)
         #expect(!report.ok)
-        #expect(report.summary.contains("larger than 1048576 bytes") || (kind == "gzip-endless" && report.summary.contains("compressed body")),
+        #expect(report.summary.contains("larger than max_bytes (1M): raise max_bytes in [source.custom.test]") || (kind == "gzip-endless" && report.summary.contains("compressed body")),
                 "\(report.summary)")
         #expect(Date().timeIntervalSince(started) < 8)
         #expect(try harness.snapshot() == before)

@@ -43,7 +43,7 @@ import TestSupport
         let path = config(url: server.baseURL + "/list.json")
         let result = try quoted.runMeasured(["sync", "--once", "--config", path])
         #expect(result.status == 75, "\(result.stderr)")
-        #expect(result.stderr.contains("larger than 33554432 bytes"), "\(result.stderr)")
+        #expect(result.stderr.contains("custom.hostile: response larger than max_bytes (32M): raise max_bytes in [source.custom.hostile]"), "\(result.stderr)")
         #expect(result.peakKilobytes < 200_000, "peak RSS \(result.peakKilobytes) kB")
         #expect(result.seconds < 15)
     }
@@ -65,7 +65,8 @@ import TestSupport
 
     @Test func theDaemonNeverDeletesAFileAtItsSocketPath() throws {
         let store = scratch.file("quotes.db")
-        #expect(try quotectl.run(["--db", store, "random"]).status == 0)
+        // A real store there: made by a writer (a reader never creates one where --db points).
+        #expect(try quotectl.run(["--db", store, "import", scratch.write("one.json", #"[{"id": 1, "text": "x"}]"#), "--name", "one"]).status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
         let other = scratch.write("notes.txt", "mine")
         let path = scratch.write("daemon.conf", "[daemon]\nsocket = \(other)\n")

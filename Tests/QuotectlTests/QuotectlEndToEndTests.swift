@@ -36,14 +36,22 @@ import Testing
         #expect(object["source"] as? String == "builtin")
     }
 
+    /// --db, then $QUOTED_DB, then XDG. A store named by --db or $QUOTED_DB must exist for a
+    /// reading command (a typo never makes a new store); the default location is created.
     @Test func theStoreIsFoundThroughDbThenEnvironmentThenXDG() throws {
         let viaOption = scratch.file("a.db"), viaEnvironment = scratch.file("b.db")
+        let typo = try quotectl.run(["--db", viaOption, "random"])
+        #expect(typo.status == 66)
+        #expect(typo.stderr.contains(viaOption) && typo.stderr.contains("never create a store"), "\(typo.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: viaOption))
+        #expect(try quotectl.run(["--db", viaOption, "import", scratch.write("one.json", #"[{"id": 1, "text": "x"}]"#), "--name", "one"]).status == 0)
         #expect(try quotectl.run(["--db", viaOption, "random"]).status == 0)
-        #expect(FileManager.default.fileExists(atPath: viaOption))
         var withEnvironment = quotectl
         withEnvironment.environment["QUOTED_DB"] = viaEnvironment
+        #expect(try withEnvironment.run(["random"]).status == 66)
+        #expect(!FileManager.default.fileExists(atPath: viaEnvironment))
+        #expect(try withEnvironment.run(["import", scratch.file("one.json"), "--name", "one"]).status == 0)
         #expect(try withEnvironment.run(["random"]).status == 0)
-        #expect(FileManager.default.fileExists(atPath: viaEnvironment))
         var withXDG = quotectl
         withXDG.environment["XDG_DATA_HOME"] = scratch.file("xdg")
         #expect(try withXDG.run(["random"]).status == 0)

@@ -139,7 +139,7 @@ import TestSupport
         #expect(try reader.run(["random", "--source", "custom.dev"]).status == 0)
         #expect(try reader.run(["status"]).stdout.contains("no longer in the config"))
         let forget = try reader.run(["forget", "dev"])
-        #expect(forget.stdout == "custom.dev: forgot 1 quotes\n")
+        #expect(forget.stdout == "custom.dev: forgot 1 quote\n")
         #expect(try reader.run(["random", "--source", "custom.dev"]).status == 66)
     }
 }

@@ -73,6 +73,11 @@ public final class SyncContext {
             return response
         } catch {
             await gate.release(host, remainingHeader: nil)
+            if case .tooLarge(let limit) = error {
+                // In the configuration's own words: which key, which section, what to do.
+                throw SourceFailure("response larger than max_bytes (\(ByteCount.configUnits(limit))): "
+                                    + "raise max_bytes in [source.\(settings.name)]")
+            }
             throw SourceFailure(error.description)
         }
     }
