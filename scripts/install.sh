@@ -55,6 +55,9 @@ install -m 0644 systemd/sysusers.d/quoted.conf "$DESTDIR$SYSUSERSDIR/quoted.conf
 install -m 0644 systemd/tmpfiles.d/quoted.conf "$DESTDIR$TMPFILESDIR/quoted.conf"
 say "$SYSUSERSDIR/quoted.conf, $TMPFILESDIR/quoted.conf"
 install -m 0644 README.md "$DESTDIR$DOCDIR/README.md"
+install -d "$DESTDIR$DOCDIR/examples"
+install -m 0644 contrib/profile.d-quoted.sh "$DESTDIR$DOCDIR/examples/profile.d-quoted.sh"
+install -m 0755 contrib/update-motd.d-50-quoted "$DESTDIR$DOCDIR/examples/update-motd.d-50-quoted"
 install -d "$DESTDIR$MANDIR/man1" "$DESTDIR$MANDIR/man5" "$DESTDIR$MANDIR/man8" \
     "$DESTDIR$BASHCOMPDIR" "$DESTDIR$ZSHCOMPDIR" "$DESTDIR$FISHCOMPDIR"
 generate() { "$BUILD_DIR/$1" __generate "$2" > "$3"; chmod 0644 "$3"; }

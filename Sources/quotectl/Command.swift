@@ -20,6 +20,11 @@ struct Command: Sendable {
     var name: String { spec.name }
 }
 
+/// Nothing matched what the user asked for (exit 66, the message on stderr).
+struct NoMatch: Error {
+    let message: String
+}
+
 /// What every command may need: where the store is, opened on first use.
 struct Context {
     let configOption: String?

@@ -27,6 +27,13 @@ enum Options {
                                          help: "Only quotes from this production (Breaking Bad, Better Call Saul, El Camino).")
     static let maxLength = Option.value("max-length", "N", help: "Only quotes of at most N characters.")
     static let json = Option.flag("json", help: "Print JSON: one object per line.")
+    static let count = Option.value("count", "N", short: "n", help: "N different quotes (as many as match, if fewer).")
+    static let equal = Option.flag("equal", short: "e",
+                                   help: "Weigh every matching source equally (fortune's -e): a 10,000-quote list does not drown the built-ins.")
+    static let short = Option.flag("short", short: "s", help: "Only short quotes: at most 160 characters, or --max-length N.")
+    static let long = Option.flag("long", short: "l", help: "Only long quotes: more than 160 characters, or than --max-length N.")
+    static let unseen = Option.flag("unseen", short: "u",
+                                    help: "Each matching quote once before any repeats (per user; remembered under $XDG_STATE_HOME/quoted).")
     static let limit = Option.value("limit", "N", help: "At most N results (default 10).")
     static let todaySource = Option.value("source", "NAME", completion: .sourceName,
                                           help: "The quote of the day from NAME; for happiness, the upstream's own quote of the day once synced.")

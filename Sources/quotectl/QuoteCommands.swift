@@ -56,30 +56,154 @@ func describe(_ filter: QuoteFilter) -> String {
     if let character = filter.character { parts.append("--character \"\(character)\"") }
     if let production = filter.production { parts.append("--production \"\(production)\"") }
     if let maxLength = filter.maxLength { parts.append("--max-length \(maxLength)") }
+    if let minLength = filter.minLength { parts.append("--long (more than \(minLength - 1) characters)") }
     return parts.joined(separator: " ")
 }
 
 let randomSpec = CommandSpec(
     name: "random",
-    overview: "Print a random quote from the store, uniformly among those that match.",
+    overview: "Print a random quote from the store, uniformly among those that match. As fortune does, sources may be weighed: 'quotectl random 30% happiness 70% custom.stoics' (sources without a percentage share what is left), and -e weighs every matching source equally.",
+    positionals: [Positional("[N%] SOURCE...", optional: true, completion: .sourceName,
+                             help: "Pick among these sources, each with the share given (fortune's percentages).")],
     options: [Options.source, Options.author, Options.category, Options.lang, Options.character, Options.production,
-              Options.maxLength, Options.json])
+              Options.maxLength, Options.short, Options.long, Options.count, Options.equal, Options.unseen, Options.json])
+
+/// fortune's short/long threshold, in characters.
+let shortQuoteLength = 160
 
 let randomCommand = Command(randomSpec) { arguments, context in
-        _ = try arguments.positionals(for: randomSpec)
-        let lang = arguments.value(Options.lang)
-        if let lang, lang != "ko", lang != "en" {
-            throw UsageError(message: "--lang takes ko or en, not '\(lang)'", command: "random")
+    let lang = arguments.value(Options.lang)
+    if let lang, lang != "ko", lang != "en" {
+        throw UsageError(message: "--lang takes ko or en, not '\(lang)'", command: "random")
+    }
+    if arguments.has(Options.short), arguments.has(Options.long) {
+        throw UsageError(message: "--short and --long exclude each other", command: "random")
+    }
+    var filter = QuoteFilter(
+        source: try sourceOption(arguments, Options.source), author: arguments.value(Options.author),
+        category: arguments.value(Options.category), lang: lang, character: arguments.value(Options.character),
+        production: arguments.value(Options.production), maxLength: try arguments.positiveInt(Options.maxLength))
+    if arguments.has(Options.short) { filter.maxLength = filter.maxLength ?? shortQuoteLength }
+    if arguments.has(Options.long) {
+        filter.minLength = (filter.maxLength ?? shortQuoteLength) + 1
+        filter.maxLength = nil
+    }
+    let shares = try SourceShares.parse(arguments.positionals)
+    if !shares.isEmpty, filter.source != nil {
+        throw UsageError(message: "give sources either as --source or as [N%] SOURCE words, not both", command: "random")
+    }
+    let wanted = try arguments.positiveInt(Options.count) ?? 1
+    let store = try context.store()
+    let picker = QuotePicker(database: store.database)
+    var generator = SystemRandomNumberGenerator()
+    var seen = arguments.has(Options.unseen) ? SeenQuotes(storePath: store.path) : nil
+
+    // The sources to draw from, with their weights (none: uniform over every match).
+    var weights: [(String, Double)] = []
+    if !shares.isEmpty || arguments.has(Options.equal) {
+        let counts = try store.run { try picker.sourceCounts(filter) }
+        weights = try shares.weights(available: counts, equal: arguments.has(Options.equal))
+    }
+    func pickOne() throws -> Quote? {
+        var narrowed = filter
+        if !weights.isEmpty { narrowed.source = SourceShares.draw(weights, using: &generator) }
+        return try store.run { try picker.random(narrowed, using: &generator) }
+    }
+
+    var quotes: [Quote] = []
+    var chosen = Set<Int>()
+    var attempts = 0
+    while quotes.count < wanted, attempts < wanted * 32 + 64 {
+        attempts += 1
+        guard let quote = try pickOne() else { break }
+        if chosen.contains(quote.id) || (seen?.contains(quote) ?? false) { continue }
+        chosen.insert(quote.id)
+        quotes.append(quote)
+    }
+    // Random picks keep landing on what was seen: choose among the unseen ones directly, and
+    // once every match has been seen, start a new round for these matches.
+    if var state = seen, quotes.count < wanted {
+        let keys = try store.run { try picker.matchingKeys(filter) }
+        var unseen = keys.filter { !state.keys.contains(SeenQuotes.key(source: $0.source, upstreamID: $0.upstreamID)) && !chosen.contains($0.id) }
+        if unseen.isEmpty, quotes.isEmpty {
+            for key in keys { state.remove(SeenQuotes.key(source: key.source, upstreamID: key.upstreamID)) }
+            unseen = keys
         }
-        let filter = QuoteFilter(
-            source: try sourceOption(arguments, Options.source), author: arguments.value(Options.author),
-            category: arguments.value(Options.category), lang: lang, character: arguments.value(Options.character),
-            production: arguments.value(Options.production),
-            maxLength: try arguments.positiveInt(Options.maxLength))
-        let store = try context.store()
-        var generator = SystemRandomNumberGenerator()
-        let quote = try store.run { try QuotePicker(database: store.database).random(filter, using: &generator) }
-        return answer(quote, filter: filter, store: store, json: arguments.has(Options.json))
+        unseen.shuffle(using: &generator)
+        for key in unseen.prefix(wanted - quotes.count) {
+            if let quote = try store.run({ try picker.quote(id: key.id) }) { quotes.append(quote) }
+        }
+        seen = state
+    }
+    guard !quotes.isEmpty else { return answer(nil, filter: filter, store: store, json: false) }
+    if var state = seen {
+        for quote in quotes { state.insert(quote) }
+        state.save()
+    }
+    let json = arguments.has(Options.json)
+    for (index, quote) in quotes.enumerated() {
+        if index > 0 && !json { Output.line("") }
+        printQuote(quote, json: json)
+    }
+    return .success
+}
+
+/// fortune's "30% happiness 70% custom.stoics": sources with the share of picks each gets.
+struct SourceShares {
+    var entries: [(source: String, percent: Double?)] = []
+    var isEmpty: Bool { entries.isEmpty }
+
+    static func parse(_ words: [String]) throws(UsageError) -> SourceShares {
+        var shares = SourceShares()
+        var pending: Double?
+        for word in words {
+            if word.hasSuffix("%") {
+                guard pending == nil, let number = Double(word.dropLast()), number.isFinite, number >= 0, number <= 100 else {
+                    throw UsageError(message: "'\(word)' is not a share: write N% before a source (0% to 100%)", command: "random")
+                }
+                pending = number
+                continue
+            }
+            guard SourceName.isValidFilter(word) else {
+                throw UsageError(message: "unknown source '\(word)'" + Suggestion.didYouMean(word, among: SourceName.fixed + ["custom"]),
+                                 command: "random")
+            }
+            shares.entries.append((word, pending))
+            pending = nil
+        }
+        if pending != nil { throw UsageError(message: "a share at the end names no source", command: "random") }
+        let total = shares.entries.compactMap(\.percent).reduce(0, +)
+        if total > 100.000001 { throw UsageError(message: "the shares add up to \(total)%, more than 100%", command: "random") }
+        return shares
+    }
+
+    /// Weights per source: the given percentages; what is left shared equally by the listed
+    /// sources without one. With no sources listed and `equal`, every source with a match.
+    func weights(available: [String: Int], equal: Bool) throws -> [(String, Double)] {
+        if entries.isEmpty {
+            return available.filter { $0.value > 0 }.keys.sorted().map { ($0, 1) }
+        }
+        let given = entries.compactMap(\.percent).reduce(0, +)
+        let unshared = entries.filter { $0.percent == nil }.count
+        var weights: [(String, Double)] = []
+        for entry in entries {
+            let matches = entry.source == SourceKind.custom.rawValue
+                ? available.filter { $0.key.hasPrefix("custom.") }.values.reduce(0, +) : available[entry.source] ?? 0
+            guard matches > 0 else { throw NoMatch(message: "no quote from \(entry.source) matches") }
+            weights.append((entry.source, entry.percent ?? (unshared > 0 ? max(0, 100 - given) / Double(unshared) : 0)))
+        }
+        return weights.filter { $0.1 > 0 }
+    }
+
+    static func draw<G: RandomNumberGenerator>(_ weights: [(String, Double)], using generator: inout G) -> String {
+        let total = weights.reduce(0) { $0 + $1.1 }
+        var point = Double.random(in: 0..<max(total, .leastNonzeroMagnitude), using: &generator)
+        for (source, weight) in weights {
+            if point < weight { return source }
+            point -= weight
+        }
+        return weights[weights.count - 1].0
+    }
 }
 
 let todaySpec = CommandSpec(

@@ -79,6 +79,10 @@ func usageFailure(_ error: UsageError) -> ExitCode {
         return try command.run(arguments, &context)
     } catch let error as UsageError {
         return usageFailure(error)
+    } catch let error as NoMatch {
+        Output.flush()
+        Output.error(error.message)
+        return .noInput
     } catch let error as ConfigError {
         Output.flush()
         Output.error(error.description)

@@ -27,13 +27,17 @@ struct BinaryRunner {
     let name: String
     var environment: [String: String]
 
-    init(_ name: String, home: String) {
+    /// A program other than quoted's own (script(1), a shell) when `path` is given.
+    private var explicitPath: String?
+
+    init(_ name: String, home: String, path: String? = nil) {
         self.name = name
+        explicitPath = path
         // A clean environment: nothing from the developer's own store or config leaks in.
         environment = ["HOME": home, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC"]
     }
 
-    var path: String { Self.productsFolder.appendingPathComponent(name).path }
+    var path: String { explicitPath ?? Self.productsFolder.appendingPathComponent(name).path }
 
     @discardableResult
     func run(_ arguments: [String], stdin: String? = nil, timeout: TimeInterval = 60) throws -> Result {

@@ -8,9 +8,11 @@ public struct QuoteFilter: Equatable, Sendable {
     public var character: String?
     public var production: String?
     public var maxLength: Int?
+    public var minLength: Int?
 
     public init(source: String? = nil, author: String? = nil, category: String? = nil, lang: String? = nil,
-                character: String? = nil, production: String? = nil, maxLength: Int? = nil) {
+                character: String? = nil, production: String? = nil, maxLength: Int? = nil, minLength: Int? = nil) {
+        self.minLength = minLength
         self.source = source
         self.author = author
         self.category = category
@@ -53,6 +55,7 @@ public struct QuoteFilter: Equatable, Sendable {
         }
         if let production { add("production = ? COLLATE NOCASE", .text(production)) }
         if let maxLength { add("length <= ?", .integer(maxLength)) }
+        if let minLength { add("length >= ?", .integer(minLength)) }
         return (conditions.isEmpty ? "1" : conditions.joined(separator: " AND "), values)
     }
 }

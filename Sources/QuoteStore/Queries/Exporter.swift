@@ -39,13 +39,17 @@ public struct Exporter {
         return "\"" + text.replacing("\"", with: "\"\"") + "\""
     }
 
+    /// Fortune files are wrapped at 72 columns; so are exported quotes (between words, in
+    /// display columns).
+    static let fortuneWidth = 72
+
     /// One strfile record: the text, the author indented as fortune files do, and
     /// the `%` separator. A text line that is just "%" would end the record early,
     /// so it gets a leading space.
     static func fortuneEntry(_ quote: Quote) -> String {
         var entry = ""
-        for line in TerminalSanitizer.clean(quote.text).split(separator: "\n", omittingEmptySubsequences: false) {
-            entry += (line == "%" ? " %" : String(line)) + "\n"
+        for line in DisplayWidth.wrap(TerminalSanitizer.clean(quote.text), width: fortuneWidth) {
+            entry += (line == "%" ? " %" : line) + "\n"
         }
         if let author = quote.author {
             entry += "\t\t-- " + TerminalSanitizer.clean(author).replacing("\n", with: " ") + "\n"

@@ -30,6 +30,37 @@ public struct QuotePicker {
         return nil
     }
 
+    /// Every quote that matches `filter`, as (id, source, upstream id): the candidates when
+    /// random picks keep landing on quotes already seen.
+    public func matchingKeys(_ filter: QuoteFilter) throws(DatabaseError) -> [(id: Int, source: String, upstreamID: String)] {
+        let clause = filter.whereClause()
+        let statement = try database.prepare("SELECT id, source, upstream_id FROM quotes WHERE \(clause.sql)")
+        try statement.bind(clause.values)
+        var keys: [(id: Int, source: String, upstreamID: String)] = []
+        while try statement.step() { keys.append((statement.int(0), statement.string(1), statement.string(2))) }
+        return keys
+    }
+
+    /// One quote by its id.
+    public func quote(id: Int) throws(DatabaseError) -> Quote? {
+        let statement = try database.prepare("SELECT \(Quote.columns) FROM quotes WHERE id = ?1")
+        try statement.bind(id, at: 1)
+        return try statement.step() ? Quote(row: statement) : nil
+    }
+
+    /// How many quotes each source holds that match `filter` (its own source ignored): the
+    /// candidates of a weighted pick.
+    public func sourceCounts(_ filter: QuoteFilter) throws(DatabaseError) -> [String: Int] {
+        var unsourced = filter
+        unsourced.source = nil
+        let clause = unsourced.whereClause()
+        let statement = try database.prepare("SELECT source, count(*) FROM quotes WHERE \(clause.sql) GROUP BY source")
+        try statement.bind(clause.values)
+        var counts: [String: Int] = [:]
+        while try statement.step() { counts[statement.string(0)] = statement.int(1) }
+        return counts
+    }
+
     private func randomMatch<G: RandomNumberGenerator>(_ clause: (sql: String, values: [SQLValue]),
                                                        using generator: inout G) throws(DatabaseError) -> Quote? {
         guard let count = try database.scalarInt("SELECT count(*) FROM quotes WHERE \(clause.sql)", clause.values),

@@ -1,0 +1,121 @@
+import Foundation
+import QuoteStore
+import Testing
+import TestSupport
+
+/// fortune's habits, terminal output and what quotectl never does by mistake.
+@Suite struct CommandLineHabitsTests {
+    let scratch = Scratch()
+    var quotectl: BinaryRunner
+    var store: String { scratch.file("q.db") }
+
+    init() throws {
+        quotectl = BinaryRunner("quotectl", home: scratch.path)
+        quotectl.environment["XDG_STATE_HOME"] = scratch.file("state")
+        let list = (1...1_000).map { #"{"id": \#($0), "category": "c", "text": "big list quote \#($0)", "source": "X"}"# }
+        let file = scratch.write("big.json", "[" + list.joined(separator: ",") + "]")
+        #expect(try quotectl.run(["--db", store, "import", file, "--name", "big"]).status == 0)
+    }
+
+    func json(_ arguments: [String]) throws -> [[String: Any]] {
+        let result = try quotectl.run(["--db", store] + arguments + ["--json"])
+        return result.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    @Test func countGivesDistinctQuotes() throws {
+        let quotes = try json(["random", "-n", "5", "--source", "builtin"])
+        #expect(quotes.count == 5)
+        #expect(Set(quotes.compactMap { $0["id"] as? String }).count == 5)
+        #expect(try json(["random", "--count", "50", "--author", "Lao Tzu"]).count < 50)
+    }
+
+    /// 264 built-ins against a 1,000-quote list: uniform picks favour the list ~4:1; -e weighs
+    /// the two sources equally; percentages set the shares. (200 draws each: the bounds are
+    /// many standard deviations wide.)
+    @Test func sourcesCanBeWeighedAsFortuneDoes() throws {
+        func share(_ arguments: [String]) throws -> Double {
+            var big = 0
+            for _ in 0..<100 { big += try json(["random"] + arguments).filter { $0["source"] as? String == "custom.big" }.count }
+            return Double(big) / 100
+        }
+        #expect((0.65...0.92).contains(try share([])))
+        #expect((0.30...0.70).contains(try share(["-e"])))
+        #expect((0.0...0.25).contains(try share(["90%", "builtin", "10%", "custom.big"])))
+        let bad = try quotectl.run(["--db", store, "random", "80%", "builtin", "30%", "custom.big"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("more than 100%"), "\(bad.stderr)")
+        let missing = try quotectl.run(["--db", store, "random", "50%", "weather"])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("no quote from weather matches"), "\(missing.stderr)")
+    }
+
+    @Test func shortAndLongFollowFortunesThreshold() throws {
+        let short = try json(["random", "-n", "20", "-s"])
+        #expect(!short.isEmpty)
+        #expect(short.allSatisfy { ($0["text"] as? String)?.unicodeScalars.count ?? 999 <= 160 })
+        let long = try quotectl.run(["--db", store, "random", "-l"])
+        #expect(long.status == 66)
+        #expect(long.stderr.contains("--long"), "\(long.stderr)")
+        #expect(try json(["random", "-l", "--max-length", "20"]).allSatisfy { ($0["text"] as? String)?.unicodeScalars.count ?? 0 > 20 })
+    }
+
+    /// Each match once before any repeats, remembered per user outside the store.
+    @Test func unseenShowsEachQuoteOnceBeforeRepeating() throws {
+        let matching = try json(["random", "-n", "100", "--author", "Lao Tzu"]).count
+        #expect(matching >= 2)
+        var shown: [String] = []
+        for _ in 0..<matching { shown += try json(["random", "--unseen", "--author", "Lao Tzu"]).compactMap { $0["id"] as? String } }
+        #expect(Set(shown).count == matching, "\(shown)")
+        #expect(try json(["random", "--unseen", "--author", "Lao Tzu"]).count == 1)  // a new round
+        let state = try FileManager.default.contentsOfDirectory(atPath: scratch.file("state/quoted"))
+        #expect(state.count == 1 && state[0].hasPrefix("seen-"))
+    }
+
+    @Test func exportedFortunesAreWrappedAt72Columns() throws {
+        let long = String(repeating: "word ", count: 60).trimmingCharacters(in: .whitespaces)
+        let file = scratch.write("long.json", #"[{"id": 1, "text": "\#(long)", "source": "A"}]"#)
+        #expect(try quotectl.run(["--db", store, "import", file, "--name", "long"]).status == 0)
+        let exported = try quotectl.run(["--db", store, "export", "--source", "custom.long", "--format", "fortune"]).stdout
+        let lines = exported.split(separator: "\n")
+        #expect(lines.count > 4)
+        #expect(lines.allSatisfy { $0.count <= 72 || $0.hasPrefix("\t") })
+    }
+
+    /// On a 100-column terminal (a pty made by script(1)), quotes wrap between words at 80.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func quotesWrapAtTheReadingWidthOnATerminal() throws {
+        let words = (1...40).map { "word\($0)" }.joined(separator: " ")
+        let file = scratch.write("wrap.json", #"[{"id": 1, "text": "\#(words)", "source": "A"}]"#)
+        #expect(try quotectl.run(["--db", store, "import", file, "--name", "wrap"]).status == 0)
+        let command = "stty cols 100; \(quotectl.path) --db \(store) --color never random --source custom.wrap"
+        let result = try BinaryRunner("script", home: scratch.path, path: "/usr/bin/script").run(["-qc", command, "/dev/null"])
+        let lines = result.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
+        let text = lines.filter { !$0.hasPrefix("    —") }
+        #expect(text.count > 2, "\(result.stdout)")
+        #expect(text.allSatisfy { $0.count <= 80 }, "\(lines)")
+        #expect(text.joined(separator: " ") == words)
+        // Piped, the same quote is one line.
+        #expect(try quotectl.run(["--db", store, "random", "--source", "custom.wrap"]).stdout.hasPrefix(words + "\n"))
+    }
+
+    /// Markets with Korean names: the English column starts at the same display column.
+    @Test func tablesAlignByDisplayWidth() throws {
+        let database = try Database(path: store, mode: .readWrite)
+        try database.execute("""
+            INSERT INTO sources (name, kind, configured, created_at) VALUES ('upbit', 'upbit', 1, 0);
+            INSERT INTO markets (market, quote_currency, base_currency, korean_name, english_name, warning, caution, first_seen, last_seen, content_hash)
+            VALUES ('KRW-BTC', 'KRW', 'BTC', '비트코인', 'Bitcoin', 0, '[]', 0, 0, 1),
+                   ('KRW-XRP', 'KRW', 'XRP', '리플', 'Ripple', 0, '[]', 0, 0, 2),
+                   ('KRW-ETC', 'KRW', 'ETC', 'Ethereum Classic KR', 'Ethereum Classic', 0, '[]', 0, 0, 3);
+            """)
+        let lines = try quotectl.run(["--db", store, "markets"]).stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        let columns = lines.map { line in DisplayWidth.of(String(line[..<line.range(of: line.contains("Bitcoin") ? "Bitcoin" : line.contains("Ripple") ? "Ripple" : "Ethereum Classic", options: .backwards)!.lowerBound])) }
+        #expect(Set(columns).count == 1, "\(lines)")
+        let status = try quotectl.run(["--db", store, "status"]).stdout
+        #expect(status.contains("1 market,") || status.contains("3 markets"), "\(status)")
+        #expect(!status.contains("1 quotes") && !status.contains("1 observations"))
+    }
+}
