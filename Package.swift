@@ -54,7 +54,7 @@ let package = Package(
         // no networking: each sync runs as a child `quoted sync --once`.
         .target(name: "QuoteDaemon", dependencies: ["CSystem", "QuoteBase", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling"]),
         // The daemon and `quoted sync --once`.
-        .executableTarget(name: "quoted", dependencies: ["QuoteBase", "QuoteCommandLine", "QuoteDaemon", "QuoteSync", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling"]),
+        .executableTarget(name: "quoted", dependencies: ["CSystem", "QuoteBase", "QuoteCommandLine", "QuoteDaemon", "QuoteSync", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling"]),
         // What the tests share: a local HTTP/1.1 server that imitates the upstreams (and
         // misbehaves on request), compressed bodies, a seeded generator, temporary folders.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

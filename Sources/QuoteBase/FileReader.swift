@@ -114,6 +114,20 @@ public enum FileReader {
 
 /// Sizes as people write them.
 public enum ByteCount {
+    /// 12345678 -> "12.3 MB", 2048 -> "2.0 kB": for progress lines.
+    public static func human(_ bytes: Int) -> String {
+        if bytes < 1_000 { return "\(bytes) B" }
+        let units = ["kB", "MB", "GB"]
+        var value = Double(bytes) / 1_000
+        var unit = 0
+        while value >= 1_000, unit < units.count - 1 {
+            value /= 1_000
+            unit += 1
+        }
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
+    }
+
     /// 33554432 -> "32M", as a configuration file writes it (K, M, G: powers of 1024).
     public static func configUnits(_ bytes: Int) -> String {
         for (unit, shift) in [("G", 30), ("M", 20), ("K", 10)] where bytes >= 1 << shift && bytes % (1 << shift) == 0 {

@@ -21,6 +21,7 @@ public actor Daemon {
     private let logger: Logger
     private let notifier: SystemdNotifier
     private let wakeup = Wakeup()
+    private let relay = ProgressRelay()
     private let schedule = Schedule()
     private let loadConfiguration: @Sendable () throws -> Configuration
     private let wallClock: @Sendable () -> Int
@@ -171,9 +172,9 @@ public actor Daemon {
             due[settings.name] = nil
             running.insert(settings.name)
             logger.debug("\(settings.name): sync started")
-            let runner = self.runner, configuration = self.configuration
+            let runner = self.runner, configuration = self.configuration, relay = self.relay
             syncs.addTask {
-                let report = await runner.sync(settings, configuration: configuration)
+                let report = await runner.sync(settings, configuration: configuration) { relay.send(settings.name, $0) }
                 await self.finished(settings, report: report)
             }
         }
@@ -365,8 +366,10 @@ public actor Daemon {
             }
             for entry in started { writer.send(entry.joined ? "joined" : "started", entry.source) }
             var code: ExitCode = unknown.isEmpty ? .success : .usage
+            for entry in started { if let ticket = entry.ticket { relay.add(ticket, source: entry.source, writer: writer) } }
             for ticket in started.compactMap(\.ticket) {
                 let report = await report(ticket)
+                relay.remove(ticket)
                 writer.send(report.ok ? "ok" : "fail", TerminalSanitizer.clean(report.progressLine))
                 if !report.ok { code = report.isConfigurationProblem ? .configuration : code == .configuration ? code : .temporaryFailure }
             }

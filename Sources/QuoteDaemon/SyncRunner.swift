@@ -8,8 +8,10 @@ import QuoteScheduling
 
 /// How the daemon runs one source's sync.
 public protocol SyncRunner: Sendable {
-    /// Syncs one source of `configuration` (the one the daemon runs with).
-    func sync(_ settings: SourceSettings, configuration: Configuration) async -> SourceReport
+    /// Syncs one source of `configuration` (the one the daemon runs with); `progress` hears how
+    /// it goes ("receiving 12 of 172 MB"), for clients that watch.
+    func sync(_ settings: SourceSettings, configuration: Configuration,
+              progress: @escaping @Sendable (String) -> Void) async -> SourceReport
 }
 
 /// Runs each sync as a child process, `quoted sync --once --source NAME --json --quiet --config -`,
@@ -35,11 +37,17 @@ public struct ChildProcessRunner: SyncRunner {
         return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    public func sync(_ settings: SourceSettings, configuration: Configuration) async -> SourceReport {
-        let arguments = [executable, "sync", "--once", "--source", settings.name, "--json", "--quiet", "--db", storePath,
-                         "--config", "-", "--config-name", configuration.file ?? "(built-in defaults)"]
+    public func sync(_ settings: SourceSettings, configuration: Configuration,
+                     progress: @escaping @Sendable (String) -> Void) async -> SourceReport {
+        let arguments = [executable, "sync", "--once", "--source", settings.name, "--json", "--quiet", "--progress",
+                         "--db", storePath, "--config", "-", "--config-name", configuration.file ?? "(built-in defaults)"]
         let started = ContinuousClock.now
-        let child = ChildProcess(arguments: arguments, input: Array(configuration.text.utf8))
+        // Progress lines come first on the child's stdout ("progress<TAB>SOURCE<TAB>TEXT"); the
+        // JSON report is the last line.
+        let child = ChildProcess(arguments: arguments, input: Array(configuration.text.utf8)) { line in
+            let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
+            if fields.count == 3, fields[0] == "progress" { progress(String(fields[2])) }
+        }
         let outcome = await withTaskCancellationHandler {
             await child.run()
         } onCancel: {
@@ -73,14 +81,17 @@ final class ChildProcess: Sendable {
 
     private let arguments: [String]
     private let input: [UInt8]
+    /// Lines of stdout that start with "progress\t", as they come; they are left out of the output.
+    private let onProgressLine: @Sendable (String) -> Void
     /// The child's pid while it runs (0 before and after), and whether it was told to stop.
     private let state = Mutex<(pid: pid_t, terminated: Bool)>((0, false))
     /// How long a child told to stop (SIGTERM) has before it is killed (SIGKILL).
     static let stopGrace: Duration = .seconds(8)
 
-    init(arguments: [String], input: [UInt8]) {
+    init(arguments: [String], input: [UInt8], onProgressLine: @escaping @Sendable (String) -> Void = { _ in }) {
         self.arguments = arguments
         self.input = input
+        self.onProgressLine = onProgressLine
     }
 
     /// SIGTERM now (the child's transaction never commits), SIGKILL if it is still there
@@ -159,13 +170,26 @@ final class ChildProcess: Sendable {
         }
         close(stdin[1])
         var output: [UInt8] = []
+        var pending: [UInt8] = []
+        let marker = Array("progress\t".utf8)
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {
             let count = read(pipe[0], &chunk, chunk.count)
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
-            output.append(contentsOf: chunk[0..<count])
+            pending.append(contentsOf: chunk[0..<count])
+            // Whole lines: progress ones go to the callback, the rest is the report.
+            while let newline = pending.firstIndex(of: 10) {
+                let line = Array(pending[..<newline])
+                pending.removeSubrange(...newline)
+                if line.starts(with: marker) {
+                    onProgressLine(String(decoding: line, as: UTF8.self))
+                } else {
+                    output += line + [10]
+                }
+            }
         }
+        output += pending
         close(pipe[0])
         var status: Int32 = 0
         while waitpid(child, &status, 0) < 0 && errno == EINTR {}

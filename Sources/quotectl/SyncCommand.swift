@@ -1,3 +1,4 @@
+import CSystem
 import Glibc
 import QuoteBase
 import QuoteCommandLine
@@ -30,12 +31,23 @@ let syncCommand = Command(syncSpec) { arguments, context in
         guard let client else {
             return runSyncOnce(sources: sources, context: &context)
         }
+        // On a terminal, a live line per running source (relayed by the daemon), each replaced by
+        // its summary; otherwise exactly the summaries.
+        let columns = Int(quoted_terminal_columns(2))
+        let lines = columns > 0 ? LiveLines(descriptor: 2, width: columns) : nil
         do {
             while let reply = try client.nextReply() {
+                let text = TerminalSanitizer.clean(reply.text)
                 switch reply.kind {
-                case "started": Output.standardError("\(TerminalSanitizer.clean(reply.text)): started\n")
-                case "joined": Output.standardError("\(TerminalSanitizer.clean(reply.text)): joined the sync already running\n")
-                case "ok", "fail": Output.standardError(TerminalSanitizer.clean(reply.text) + "\n")
+                case "started": Output.standardError("\(text): started\n")
+                case "joined": Output.standardError("\(text): joined the sync already running\n")
+                case "progress":
+                    guard let lines, let space = text.firstIndex(of: " ") else { continue }
+                    let source = String(text[..<space])
+                    lines.update(source, source + ": " + text[text.index(after: space)...])
+                case "ok", "fail":
+                    let source = text.prefix { $0 != ":" }
+                    if let lines { lines.finish(String(source), summary: text) } else { Output.standardError(text + "\n") }
                 case "error": Output.error(reply.text)
                 case "end": return Int32(reply.text).map(ExitCode.init(rawValue:)) ?? .temporaryFailure
                 default: continue

@@ -15,6 +15,8 @@ enum Options {
                                      help: "Only this source (repeatable): happiness, breakingbad, upbit, weather, custom.NAME.")
     static let json = Option.flag("json", help: "Print a machine-readable summary on stdout.")
     static let quiet = Option.flag("quiet", help: "No progress lines on stderr (the daemon runs its syncs this way).")
+    static let progress = Option.flag("progress", hidden: true,
+                                      help: "Progress lines on stdout, for the daemon to relay (progress<TAB>SOURCE<TAB>TEXT).")
     static let configName = Option.value("config-name", "NAME", hidden: true, help: "The name --config - is known by in messages.")
 
     static let global = [version, help]
@@ -28,7 +30,8 @@ let runSpec = CommandSpec(
 let syncSpec = CommandSpec(
     name: "sync",
     overview: "Sync every enabled source (or the named ones) once, then exit. Progress goes to stderr, one line per source. Exit status: 0 when every source succeeded, 75 when any failed (or the store was busy), 74 when the store could not be written, 78 on a configuration error.",
-    options: [Options.once, Options.source, Options.config, Options.configName, Options.db, Options.json, Options.quiet])
+    options: [Options.once, Options.source, Options.config, Options.configName, Options.db, Options.json, Options.quiet,
+              Options.progress])
 
 let generateSpec = CommandSpec(
     name: "__generate", overview: "Print a manual page (quoted.8, quoted.conf.5) or a shell's completion script.",

@@ -1,3 +1,4 @@
+import CSystem
 import Glibc
 import QuoteBase
 import QuoteCommandLine
@@ -60,9 +61,18 @@ enum SyncOnceCommand {
             return .success
         }
         let quiet = arguments.has(Options.quiet)
-        let reports = await SyncEngine(storePath: storePath).sync(sources) { report in
-            if !quiet { printError(TerminalSanitizer.clean(report.progressLine)) }
-        }
+        // On a terminal, a live line per running source; otherwise only the summaries, as ever.
+        let columns = Int(quoted_terminal_columns(2))
+        let lines = !quiet && columns > 0 ? LiveLines(descriptor: 2, width: columns) : nil
+        // For the daemon (--progress): progress as "progress<TAB>SOURCE<TAB>TEXT" lines on stdout.
+        let relay = arguments.has(Options.progress)
+        let reports = await SyncEngine(storePath: storePath).sync(sources, live: { source, text in
+            if relay { printOut("progress\t\(source)\t\(text)") }
+            lines?.update(source, "\(source): \(text)")
+        }, progress: { report in
+            let line = TerminalSanitizer.clean(report.progressLine)
+            if let lines { lines.finish(report.source, summary: line) } else if !quiet { printError(line) }
+        })
         let ok = reports.allSatisfy(\.ok)
         if arguments.has(Options.json) {
             var object = JSONObjectBuilder()

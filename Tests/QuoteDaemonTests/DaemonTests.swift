@@ -1,6 +1,7 @@
 import Foundation
 import QuoteConfig
 @testable import QuoteDaemon
+import QuoteScheduling
 import QuoteStore
 import QuoteSync
 import Testing
@@ -115,5 +116,54 @@ import TestSupport
         guard case .failure(let error) = result else { Issue.record("\(line) was accepted"); return }
         #expect("\(error)".hasPrefix(path + ":2: "), "\(error)")
         #expect(await daemon.statusReplies().first?.kind == "daemon")
+    }
+}
+
+/// A runner that reports progress, then a result: what a child sync does, without a child.
+struct ScriptedRunner: SyncRunner {
+    func sync(_ settings: SourceSettings, configuration: Configuration,
+              progress: @escaping @Sendable (String) -> Void) async -> SourceReport {
+        progress("receiving 1.0 of 2.0 MB")
+        progress("writing 5 of 10 quotes")
+        return SourceReport(source: settings.name, ok: true, summary: "10 quotes, 10 changed", seconds: 0.1)
+    }
+}
+
+@Suite struct ProgressRelayTests {
+    /// A client waiting on a sync hears its progress lines before its result.
+    @Test func progressReachesTheClientBeforeTheResult() async throws {
+        let folder = TemporaryFolder("quoted-relay")
+        let configuration = try Configuration.parse("""
+            [source.custom.x]
+            url = http://127.0.0.1:9/l.json
+            [source.happiness]
+            enabled = false
+            [source.breakingbad]
+            enabled = false
+            [source.upbit]
+            enabled = false
+            """, file: "q.conf")
+        let daemon = Daemon(configuration: configuration, storePath: folder.file("q.db"), runner: ScriptedRunner(),
+                            logger: Logger(level: .error), notifier: SystemdNotifier(socketPath: nil),
+                            loadConfiguration: { configuration })
+        try await daemon.prepare()
+        let loop = Task { await daemon.run() }
+        defer { loop.cancel() }
+        var ends: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        defer { close(ends[1]) }
+        await daemon.handle(.sync(sources: ["custom.x"], wait: true), ReplyWriter(descriptor: ends[0]))
+        var received = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 4_096)
+        while true {
+            let count = recv(ends[1], &chunk, chunk.count, 0)
+            if count <= 0 { break }
+            received += chunk[0..<count]
+        }
+        let lines = String(decoding: received, as: UTF8.self).split(separator: "\n").map(String.init)
+        let progress = lines.firstIndex(of: "progress custom.x writing 5 of 10 quotes")
+        let result = lines.firstIndex { $0.hasPrefix("ok custom.x: 10 quotes") }
+        #expect(progress != nil && result != nil && progress! < result!, "\(lines)")
+        #expect(lines.last == "end 0")
     }
 }

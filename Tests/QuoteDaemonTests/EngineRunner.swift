@@ -8,7 +8,8 @@ import QuoteSync
 struct EngineRunner: SyncRunner {
     let engine: SyncEngine
 
-    func sync(_ settings: SourceSettings, configuration: Configuration) async -> SourceReport {
-        await engine.sync(settings)
+    func sync(_ settings: SourceSettings, configuration: Configuration,
+              progress: @escaping @Sendable (String) -> Void) async -> SourceReport {
+        await engine.sync(settings, live: progress)
     }
 }

@@ -119,3 +119,35 @@ import TestSupport
         #expect(!status.contains("1 quotes") && !status.contains("1 observations"))
     }
 }
+
+/// On a terminal, `quoted sync --once` shows a live line per running source, replaced by its
+/// summary; piped, exactly the summary.
+@Suite struct SyncProgressTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func aLongSyncShowsLiveProgressOnATerminal() throws {
+        let scratch = Scratch()
+        let body = "[" + (1...120_000).map { #"{"id":\#($0),"category":"c","text":"quote number \#($0)","source":"A"}"# }
+            .joined(separator: ",") + "]"
+        let server = try TestUpstream { _ in .json(body) }
+        let config = scratch.write("q.conf", """
+            [store]
+            path = \(scratch.file("q.db"))
+            [source.custom.big]
+            url = \(server.baseURL)/list.json
+            max_bytes = 64M
+            \(BinaryRunner.fixedSourcesOff)
+            """)
+        let quoted = BinaryRunner("quoted", home: scratch.path)
+        let command = "stty cols 100; \(quoted.path) sync --once --config \(config)"
+        let result = try BinaryRunner("script", home: scratch.path, path: "/usr/bin/script").run(["-qc", command, "/dev/null"])
+        #expect(result.stdout.contains("custom.big: validated 50000 records"), "\(result.stdout)")
+        #expect(result.stdout.contains("custom.big: writing 100000 of 120000 quotes"), "\(result.stdout)")
+        #expect(result.stdout.contains("custom.big: 120000 quotes, 120000 changed"))
+        server.answer { _ in .json(body) }
+        let piped = try quoted.run(["sync", "--once", "--config", config])
+        // One summary line and nothing else (the same body: "not modified", in however long it took).
+        #expect(piped.stderr.hasPrefix("custom.big: not modified, ") && piped.stderr.split(separator: "\n").count == 1,
+                "\(piped.stderr)")
+        #expect(!piped.stderr.contains("\u{1B}["))
+    }
+}

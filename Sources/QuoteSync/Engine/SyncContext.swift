@@ -15,8 +15,12 @@ public final class SyncContext {
     public let deadline: ContinuousClock.Instant
     /// Requests made so far, for budgets and summaries.
     public private(set) var requests = 0
+    /// Where progress goes ("receiving 12 of 172 MB"): a live line on a terminal, else nowhere.
+    public let progress: @Sendable (String) -> Void
 
-    init(settings: SourceSettings, client: HTTPClient, gate: HostGate, knowledge: UpstreamKnowledge, now: Int) {
+    init(settings: SourceSettings, client: HTTPClient, gate: HostGate, knowledge: UpstreamKnowledge, now: Int,
+         progress: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.progress = progress
         self.settings = settings
         self.client = client
         self.gate = gate
@@ -36,6 +40,10 @@ public final class SyncContext {
     public func fetch(_ url: String, conditional: Bool = true) async throws(SourceFailure) -> Fetched {
         let stored = conditional ? try storedValidators(for: url) : nil
         var request = HTTPRequest(url: url, timeout: settings.timeout, maxBytes: settings.maxBytes, allowHTTP: settings.allowHTTP)
+        let progress = self.progress
+        request.onProgress = { received, total in
+            progress("receiving " + ByteCount.human(received) + (total > 0 ? " of " + ByteCount.human(total) : ""))
+        }
         if let etag = stored?.etag { request.headers["If-None-Match"] = etag }
         if let lastModified = stored?.lastModified { request.headers["If-Modified-Since"] = lastModified }
         let response = try await send(request)

@@ -24,11 +24,12 @@ public final class SyncEngine: Sendable {
 
     /// Syncs the sources concurrently (never two requests at once to one host),
     /// calling `progress` as each finishes. Reports come back in `sources` order.
-    public func sync(_ sources: [SourceSettings], progress: @escaping @Sendable (SourceReport) -> Void = { _ in }) async -> [SourceReport] {
+    public func sync(_ sources: [SourceSettings], live: @escaping @Sendable (String, String) -> Void = { _, _ in },
+                     progress: @escaping @Sendable (SourceReport) -> Void = { _ in }) async -> [SourceReport] {
         await withTaskGroup(of: (Int, SourceReport).self) { group in
             for (index, settings) in sources.enumerated() {
                 group.addTask {
-                    let report = await self.sync(settings)
+                    let report = await self.sync(settings, live: { live(settings.name, $0) })
                     progress(report)
                     return (index, report)
                 }
@@ -40,7 +41,9 @@ public final class SyncEngine: Sendable {
     }
 
     /// Syncs one source.
-    public func sync(_ settings: SourceSettings, now: Int = UnixTime.now()) async -> SourceReport {
+    /// Syncs one source; `live` hears how it goes ("receiving …", "validated …", "applying …").
+    public func sync(_ settings: SourceSettings, now: Int = UnixTime.now(),
+                     live: @escaping @Sendable (String) -> Void = { _ in }) async -> SourceReport {
         let started = ContinuousClock.now
         let store: Store
         do {
@@ -66,7 +69,7 @@ public final class SyncEngine: Sendable {
             return report
         }
         let context = SyncContext(settings: settings, client: client, gate: gate,
-                                  knowledge: UpstreamKnowledge(database: database), now: now)
+                                  knowledge: UpstreamKnowledge(database: database), now: now, progress: live)
         do {
             let update = try await fetch(settings, context)
             if Task.isCancelled { throw SourceFailure("cancelled") }
@@ -78,6 +81,7 @@ public final class SyncEngine: Sendable {
             try await withTaskCancellationHandler {
                 try database.transaction {
                     if Task.isCancelled { throw SourceFailure("cancelled") }
+                    live("writing to the store")
                     counts = try update.apply(database, now)
                     counts.skipped += update.skipped
                     summary = update.describe(counts)

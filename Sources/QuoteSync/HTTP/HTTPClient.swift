@@ -79,6 +79,7 @@ public final class HTTPClient: Sendable {
     private func transfer(_ request: HTTPRequest, url: String, cancel: CancelFlag) -> Result<Outcome, HTTPFailure> {
         guard let handle = takeHandle() else { return .failure(.connection("cannot start libcurl")) }
         let state = TransferState(maxBytes: request.maxBytes, cancel: cancel)
+        state.onProgress = request.onProgress
         var headerList: UnsafeMutablePointer<curl_slist>?
         defer {
             curl_slist_free_all(headerList)
@@ -202,6 +203,15 @@ final class TransferState {
     var headerBytes = 0
     var announcedLength = 0
     var failure: HTTPFailure?
+    var onProgress: (@Sendable (Int, Int) -> Void)?
+    private var lastReport = ContinuousClock.now
+
+    /// Reports progress at most every quarter of a second.
+    func reportProgress(received: Int, total: Int) {
+        guard let onProgress, ContinuousClock.now - lastReport >= .milliseconds(250) else { return }
+        lastReport = .now
+        onProgress(received, total)
+    }
 
     init(maxBytes: Int, cancel: CancelFlag) {
         self.maxBytes = maxBytes
@@ -267,6 +277,7 @@ private let watchProgress: quoted_curl_progress_callback = { context, _, downloa
         transfer.failure = .tooLarge(limit: transfer.maxBytes)
         return 1
     }
+    transfer.reportProgress(received: Int(downloaded), total: transfer.announcedLength)
     return 0
 }
 

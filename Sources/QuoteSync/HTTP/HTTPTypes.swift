@@ -10,6 +10,8 @@ public struct HTTPRequest: Sendable {
     public var maxBytes: Int = 32 << 20
     /// Plain http to a host that is not loopback (the source said allow_http = true).
     public var allowHTTP = false
+    /// Called now and then while the body arrives: (bytes received, bytes announced or 0).
+    public var onProgress: (@Sendable (Int, Int) -> Void)?
 
     public init(url: String, headers: [String: String] = [:], timeout: Int = 15, maxBytes: Int = 32 << 20, allowHTTP: Bool = false) {
         self.url = url

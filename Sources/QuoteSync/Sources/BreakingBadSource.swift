@@ -97,6 +97,7 @@ enum BreakingBadSource {
                 guard response.status == 200 else { throw context.statusFailure(response) }
                 let document = try context.json(response, what: "quotes/random")
                 drawsThisRun[production, default: 0] += 1
+                context.progress("\(context.requests) of \(settings.requestBudget) requests, \(run.newQuotes.count) new quotes")
                 guard let quote = quote(from: document) else {
                     run.skipped += 1
                     streaks[production, default: 0] += 1  // an unusable record is no progress either

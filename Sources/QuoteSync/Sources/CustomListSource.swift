@@ -22,7 +22,12 @@ enum CustomListSource {
         let validation: CustomList.Validation
         do {
             // Gists serve JSON as text/plain: the body is parsed whatever the Content-Type.
-            validation = try CustomList.scan(response.body, source: settings.name)
+            var checked = 0
+            let progress = context.progress
+            validation = try CustomList.scan(response.body, source: settings.name) { _ in
+                checked += 1
+                if checked % 50_000 == 0 { progress("validated \(checked) records") }
+            }
         } catch {
             throw SourceFailure("the list is \(error)", httpStatus: response.status)
         }
@@ -45,8 +50,14 @@ enum CustomListSource {
         update.apply = { database, now in
             let writer = QuoteWriter(database: database)
             try writer.ensureSource(settings.name, url: settings.url, now: now)
+            let progress = context.progress
             let batch = QuoteBatch(count: validation.validCount, contains: validation.contains) { visit in
-                try CustomList.forEachValid(body, source: settings.name, validation: validation, visit)
+                var applied = 0
+                try CustomList.forEachValid(body, source: settings.name, validation: validation) { quote in
+                    applied += 1
+                    if applied % 50_000 == 0 { progress("writing \(applied) of \(validation.validCount) quotes") }
+                    try visit(quote)
+                }
             }
             return try writer.apply(batch, to: settings.name, removeMissing: removalsAllowed, keep: keep, now: now) {
                 toRemove, stored in
