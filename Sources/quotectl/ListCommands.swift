@@ -133,7 +133,7 @@ let weatherCommand = Command(weatherSpec) { arguments, context in
             if let temp = observation.temp { line += ", \(temp)\(unit)" }
             if let humidity = observation.humidity { line += ", humidity \(humidity)%" }
             if let wind = observation.windSpeed { line += ", wind \(wind) " + (observation.units == "imperial" ? "mph" : "m/s") }
-            return line + " (\(UnixTime.timestamp(observation.observedAt)))"
+            return line + " (\(UnixTime.localTimestamp(observation.observedAt)))"
         }
         return .success
 }
