@@ -60,7 +60,9 @@ int quoted_signal_pipe(const int *numbers, int count) {
 
 int quoted_terminal_columns(int fd) {
     struct winsize size;
-    if (!isatty(fd) || ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
+    if (!isatty(fd)) return 0;
+    /* A terminal that does not know its size (a serial line, a fresh pty) is taken as 80 wide. */
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0 || size.ws_col == 0) return 80;
     return size.ws_col;
 }
 

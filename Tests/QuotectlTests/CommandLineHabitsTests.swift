@@ -151,3 +151,22 @@ import TestSupport
         #expect(!piped.stderr.contains("\u{1B}["))
     }
 }
+
+/// Long lists go through $PAGER on a terminal, never when piped or with --no-pager.
+@Suite struct PagerTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func longListsPageOnATerminalOnly() throws {
+        let scratch = Scratch()
+        let quotectl = BinaryRunner("quotectl", home: scratch.path)
+        let store = scratch.file("q.db")
+        #expect(try quotectl.run(["--db", store, "import", scratch.write("l.json", #"[{"id": 1, "text": "x"}]"#), "--name", "l"]).status == 0)
+        let script = BinaryRunner("script", home: scratch.path, path: "/usr/bin/script")
+        let paged = try script.run(["-qc", "PAGER='sed s/^/PAGED:/' \(quotectl.path) --db \(store) status", "/dev/null"]).stdout
+        #expect(paged.contains("PAGED:Store: \(store)"), "\(paged)")
+        let unpaged = try script.run(["-qc", "PAGER='sed s/^/PAGED:/' \(quotectl.path) --db \(store) status --no-pager", "/dev/null"]).stdout
+        #expect(!unpaged.contains("PAGED:") && unpaged.contains("Store: \(store)"), "\(unpaged)")
+        var piped = quotectl
+        piped.environment["PAGER"] = "sed s/^/PAGED:/"
+        #expect(!(try piped.run(["--db", store, "status"]).stdout.contains("PAGED:")))
+    }
+}

@@ -19,7 +19,8 @@ int quoted_pipe_cloexec(int fds[2]);
    receive them: none is lost, none runs its default action. Call once. */
 int quoted_signal_pipe(const int *numbers, int count);
 
-/* The width of the terminal on fd in columns (TIOCGWINSZ), or 0 when fd is not a terminal. */
+/* The width of the terminal on fd in columns (TIOCGWINSZ; 80 when it does not say), or 0 when
+   fd is not a terminal. */
 int quoted_terminal_columns(int fd);
 
 /* Its height in rows, or 0. */
