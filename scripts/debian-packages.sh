@@ -4,8 +4,8 @@
 # the export check, GNU time for the peak-memory tests, python3 for helper servers, mandoc
 # to lint the manual pages, zsh and fish to check their completions parse.
 test_packages=(libsqlite3-dev sqlite3 libcurl4-openssl-dev fortune-mod fortunes time python3 mandoc zsh fish)
-# The systemd end-to-end on top (systemd-nspawn).
-ci_packages=("${test_packages[@]}" systemd-container)
+# The systemd end-to-ends on top (systemd-nspawn), and building and checking the package.
+ci_packages=("${test_packages[@]}" systemd-container dpkg-dev lintian)
 
 # Prints the packages of "$@" that are not installed.
 missing_packages() {

@@ -9,15 +9,17 @@ public enum Locations {
     public static let systemSocketFolder = "/run/quoted"
     public static let socketName = "control.sock"
 
-    /// The store: `--db`, $QUOTED_DB, `[store] path`, the service's $STATE_DIRECTORY, the
-    /// system store when it exists and this user may use it (read it, or write it when
-    /// `writing`), else $XDG_DATA_HOME/quoted/quotes.db (~/.local/share/...).
+    /// The store: `--db`, $QUOTED_DB, `[store] path`, the service's $STATE_DIRECTORY, for a
+    /// reader the system store when it exists and this user may read it, else
+    /// $XDG_DATA_HOME/quoted/quotes.db (~/.local/share/...). A writer outside the system
+    /// service (a user's own daemon) never picks the system store by itself, even when its
+    /// group may write it.
     public static func store(option: String?, configured: String?, writing: Bool) -> String {
         if let option { return option }
         if let environment = Environment.variable("QUOTED_DB") { return environment }
         if let configured { return configured }
         if let state = Environment.systemdDirectory("STATE_DIRECTORY") { return Path.join(state, "quotes.db") }
-        if access(systemStore, writing ? R_OK | W_OK : R_OK) == 0 { return systemStore }
+        if !writing, access(systemStore, R_OK) == 0 { return systemStore }
         return Path.join(dataHome(), "quoted/quotes.db")
     }
 

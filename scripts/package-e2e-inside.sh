@@ -1,0 +1,116 @@
+#!/bin/bash
+# Runs inside the container booted by scripts/package-e2e.sh (systemd.run): /out holds the
+# packages (/out/debs) and receives the results; /src is the repository (for the fake upstream).
+set -u
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export DEBIAN_FRONTEND=noninteractive
+log=/out/log
+passed=0
+failed=0
+exec 3>>"$log"
+check() {  # check NAME COMMAND...
+    local name=$1; shift
+    local output
+    if output=$("$@" 2>&1); then
+        echo "ok   - $name" >&3; passed=$((passed + 1))
+    else
+        echo "FAIL - $name" >&3; printf '       %s\n' "$output" | head -15 >&3; failed=$((failed + 1))
+    fi
+}
+finish() {
+    journalctl --no-pager -o short-monotonic -n 300 > /out/journal.log 2>&1
+    echo "$passed passed, $failed failed" >&3
+    [ "$failed" = 0 ] && echo 0 > /out/status || echo 1 > /out/status
+    exit 0
+}
+trap finish EXIT
+first=$(ls /out/debs/quoted_*-1_*.deb)
+second=$(ls /out/debs/quoted_*-2_*.deb)
+
+# This machine's root comes from a Docker image, whose policy-rc.d forbids maintainer
+# scripts to start services ("exit 101"); a real Debian system has none. Only this
+# container's throwaway copy of /usr loses it.
+rm -f /usr/sbin/policy-rc.d
+
+python3 /src/scripts/fake-upstream.py 18080 /src/Tests/Fixtures &
+for _ in $(seq 50); do python3 -c 'import socket; socket.create_connection(("127.0.0.1", 18080), 1)' 2>/dev/null && break; sleep 0.1; done
+as_user() { local user=$1; shift; setpriv --reuid="$(id -u "$user")" --regid="$(id -g "$user")" --init-groups env HOME="/home/$user" "$@"; }
+export -f as_user
+active_after_ready() { [ "$(systemctl is-active quoted)" = active ] && [ "$(systemctl show -p Type --value quoted)" = notify ]; }
+
+# Install.
+check "apt install ./$(basename "$first") succeeds (offline: every dependency is there)" apt-get install -y -q "$first"
+check "the service is enabled and active after READY=1" bash -c 'systemctl is-enabled quoted && [ "$(systemctl is-active quoted)" = active ]'
+check "user and group quoted were made by systemd-sysusers" getent passwd quoted
+check "/etc/quoted/quoted.conf is a conffile, 0640 root:quoted, fully commented" bash -c \
+    '[ "$(stat -c %a:%U:%G /etc/quoted/quoted.conf)" = 640:root:quoted ] && ! grep -qvE "^\s*(#|$)" /etc/quoted/quoted.conf && dpkg-query -W -f="\${Conffiles}" quoted | grep -q /etc/quoted/quoted.conf'
+check "man quotectl renders" bash -c 'MANPAGER=cat MANWIDTH=80 man quotectl 2>/dev/null | grep -q "read the quoted store"'
+check "man quoted.conf renders" bash -c 'MANPAGER=cat MANWIDTH=80 man 5 quoted.conf 2>/dev/null | grep -q "max_bytes"'
+check "bash completion is installed where bash-completion looks" test -f /usr/share/bash-completion/completions/quotectl
+
+# Point it at the fake upstream (an edit the upgrade must keep), and use it as a group member.
+cat > /etc/quoted/quoted.conf <<CONF
+# edited by the administrator
+[source.custom.e2e]
+url = http://127.0.0.1:18080/list.json
+[source.happiness]
+enabled = false
+[source.breakingbad]
+enabled = false
+[source.upbit]
+url = http://127.0.0.1:18080/v1/market/all?is_details=true
+CONF
+systemctl reload quoted
+useradd --create-home --groups quoted alice
+check "quotectl sync --now as a member of group quoted works" as_user alice quotectl sync --now
+check "quotectl random reads what the sync stored" bash -c 'as_user alice quotectl random --source custom.e2e | grep -q "End-to-end quote"'
+# What the store holds, as a member of the group reads it (root's own sqlite3 would leave
+# root-owned WAL files behind that group members cannot open).
+holdings() { as_user alice quotectl status --json | grep -o '"source":"[^"]*","quotes":[0-9]*' | sort; }
+export -f holdings
+rows_before=$(holdings)
+pid_before=$(systemctl show -p MainPID --value quoted)
+
+# Upgrade.
+check "apt install of the higher version succeeds" apt-get install -y -q "$second"
+check "the upgrade restarted the service (new pid, active)" bash -c \
+    "[ \"\$(systemctl show -p MainPID --value quoted)\" != $pid_before ] && [ \"\$(systemctl is-active quoted)\" = active ]"
+check "the upgrade kept the edited conffile" grep -q "edited by the administrator" /etc/quoted/quoted.conf
+check "the upgrade kept the store" bash -c '[ -n "$1" ] && [ "$(holdings)" = "$1" ] && as_user alice quotectl random --source custom.e2e >/dev/null' _ "$rows_before"
+
+# Remove, then purge.
+check "apt remove succeeds" apt-get remove -y -q quoted
+check "remove stopped the service and took the programs" bash -c '! systemctl is-active -q quoted && ! pgrep -x quoted && [ ! -e /usr/bin/quoted ]'
+check "remove kept the configuration and the store" bash -c '[ -f /etc/quoted/quoted.conf ] && [ -f /var/lib/quoted/quotes.db ]'
+check "apt purge succeeds" apt-get purge -y -q quoted
+check "purge left no unit, no user data, nothing running" bash -c \
+    '[ ! -e /usr/lib/systemd/system/quoted.service ] && [ -z "$(systemctl list-unit-files quoted.service --no-legend 2>/dev/null)" ] && [ ! -e /var/lib/quoted ] && [ ! -e /etc/quoted ] && ! pgrep -x quoted'
+
+# The user unit, under a real user manager.
+check "the package installs again" apt-get install -y -q "$first"
+systemctl disable --now quoted >/dev/null 2>&1
+useradd --create-home carol
+uid=$(id -u carol)
+as_carol() { as_user carol env XDG_RUNTIME_DIR=/run/user/$uid "$@"; }
+mkdir -p /home/carol/.config/quoted
+cat > /home/carol/.config/quoted/quoted.conf <<CONF
+[source.custom.e2e]
+url = http://127.0.0.1:18080/list.json
+[source.happiness]
+enabled = false
+[source.breakingbad]
+enabled = false
+[source.upbit]
+enabled = false
+CONF
+chown -R carol:carol /home/carol/.config
+# The boot is still going on (this script is part of it): bring up what a user manager needs.
+systemctl start dbus.socket systemd-logind.service >/dev/null 2>&1
+check "user@$uid.service starts a user manager" systemctl start "user@$uid.service"
+check "systemctl --user enable --now quoted works as that user" as_carol systemctl --user enable --now quoted
+check "the user daemon is active" bash -c "for _ in \$(seq 50); do [ \"\$(setpriv --reuid=$uid --regid=$uid --init-groups env XDG_RUNTIME_DIR=/run/user/$uid systemctl --user is-active quoted)\" = active ] && exit 0; sleep 0.1; done; exit 1"
+check "quotectl sync --now reaches it through \$XDG_RUNTIME_DIR/quoted/control.sock" bash -c \
+    "[ -S /run/user/$uid/quoted/control.sock ] && setpriv --reuid=$uid --regid=$uid --init-groups env HOME=/home/carol XDG_RUNTIME_DIR=/run/user/$uid quotectl sync --now 2>&1 | grep -q 'custom.e2e'"
+check "quotectl random reads the user's store" bash -c \
+    "setpriv --reuid=$uid --regid=$uid --init-groups env HOME=/home/carol XDG_RUNTIME_DIR=/run/user/$uid quotectl random --source custom.e2e | grep -q 'End-to-end quote'"
+check "the user's store is under ~/.local/share/quoted" test -f /home/carol/.local/share/quoted/quotes.db
