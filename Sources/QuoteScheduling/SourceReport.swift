@@ -17,6 +17,18 @@ public struct SourceReport: Sendable, Equatable {
     public var storeExitCode: ExitCode?
     /// No request was made: the upstream's block (`retryAfter`) had not passed.
     public var notContacted = false
+    /// Where the time went (seconds per phase, in order), for `quoted sync --once --timings`.
+    public var phases: [Phase] = []
+
+    public struct Phase: Sendable, Equatable {
+        public let name: String
+        public let seconds: Double
+
+        public init(name: String, seconds: Double) {
+            self.name = name
+            self.seconds = seconds
+        }
+    }
 
     /// "upbit: 536 markets, 3 changed, 0.41 s" / "happiness: HTTP 503, retry after 7 s".
     public var progressLine: String {

@@ -230,7 +230,8 @@ let searchCommand = Command(searchSpec, pages: true) { arguments, context in
         let text = arguments.positionals.joined(separator: " ")
         let limit = try arguments.positiveInt(Options.limit) ?? 10
         let store = try context.store()
-        let results = try store.run { try QuotePicker(database: store.database).search(text, limit: limit) }
+        let found = try store.run { try QuotePicker(database: store.database).find(text, limit: limit) }
+        let results = found.quotes
         if results.isEmpty {
             Output.error("no quote matches \"\(text)\"")
             return .noInput
@@ -240,13 +241,14 @@ let searchCommand = Command(searchSpec, pages: true) { arguments, context in
             if index > 0 && !json { Output.line("") }
             printQuote(quote, json: json)
         }
-        // Fewer shown than matched: say so (on stderr: what stdout carries stays the quotes).
-        if results.count == limit {
-            let cap = 100_000
-            let total = try store.run { try QuotePicker(database: store.database).searchCount(text, cap: cap) }
-            if total > limit {
-                Output.flush()
-                Output.standardError("quotectl: showing \(limit) of \(total >= cap ? "more than \(cap)" : String(total)) matches; --limit N shows more\n")
+        // Fewer shown than matched, or unranked: say so (on stderr: stdout carries the quotes only).
+        if found.matches > results.count {
+            Output.flush()
+            if found.ranked {
+                Output.standardError("quotectl: showing \(results.count) of \(found.matches) matches; --limit N shows more\n")
+            } else {
+                Output.standardError("quotectl: more than \(QuotePicker.rankingLimit) matches: showing the first \(results.count), "
+                                     + "not ranked (add words to narrow the search)\n")
             }
         }
         return .success

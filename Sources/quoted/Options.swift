@@ -17,6 +17,7 @@ enum Options {
     static let quiet = Option.flag("quiet", help: "No progress lines on stderr (the daemon runs its syncs this way).")
     static let progress = Option.flag("progress", hidden: true,
                                       help: "Progress lines on stdout, for the daemon to relay (progress<TAB>SOURCE<TAB>TEXT).")
+    static let timings = Option.flag("timings", hidden: true, help: "Print where each sync's time went (for benchmarks).")
     static let configName = Option.value("config-name", "NAME", hidden: true, help: "The name --config - is known by in messages.")
 
     static let global = [version, help]
@@ -31,7 +32,7 @@ let syncSpec = CommandSpec(
     name: "sync",
     overview: "Sync every enabled source (or the named ones) once, then exit. Progress goes to stderr, one line per source. Exit status: 0 when every source succeeded, 75 when any failed (or the store was busy), 74 when the store could not be written, 78 on a configuration error.",
     options: [Options.once, Options.source, Options.config, Options.configName, Options.db, Options.json, Options.quiet,
-              Options.progress])
+              Options.progress, Options.timings])
 
 let generateSpec = CommandSpec(
     name: "__generate", overview: "Print a manual page (quoted.8, quoted.conf.5) or a shell's completion script.",

@@ -73,6 +73,11 @@ enum SyncOnceCommand {
             let line = TerminalSanitizer.clean(report.progressLine)
             if let lines { lines.finish(report.source, summary: line) } else if !quiet { printError(line) }
         })
+        if arguments.has(Options.timings) {
+            for report in reports where !report.phases.isEmpty {
+                printError("\(report.source) phases: " + report.phases.map { "\($0.name) \(Int(($0.seconds * 10).rounded()) / 10).\(Int(($0.seconds * 10).rounded()) % 10)" }.joined(separator: ", "))
+            }
+        }
         let ok = reports.allSatisfy(\.ok)
         if arguments.has(Options.json) {
             var object = JSONObjectBuilder()

@@ -71,7 +71,11 @@ public final class SyncEngine: Sendable {
         let context = SyncContext(settings: settings, client: client, gate: gate,
                                   knowledge: UpstreamKnowledge(database: database), now: now, progress: live)
         do {
-            let update = try await fetch(settings, context)
+            var phases = PhaseClock()
+            var update = try await fetch(settings, context)
+            update.validators = await context.completed(update.validators)
+            if let received = context.lastResponseAt { phases.mark("fetch", at: received) }
+            phases.mark("decode + validate")
             if Task.isCancelled { throw SourceFailure("cancelled") }
             var counts = ChangeCounts()
             var summary = ""
@@ -83,6 +87,7 @@ public final class SyncEngine: Sendable {
                     if Task.isCancelled { throw SourceFailure("cancelled") }
                     live("writing to the store")
                     counts = try update.apply(database, now)
+                    phases.mark("write (rows, full-text, indexes)")
                     counts.skipped += update.skipped
                     summary = update.describe(counts)
                     let outcome = SyncStateRepository.Outcome(ok: true, httpStatus: update.httpStatus, counts: counts,
@@ -93,10 +98,14 @@ public final class SyncEngine: Sendable {
             } onCancel: {
                 interrupt.interrupt()
             }
+            phases.mark("commit")
             // Readers that open the store later must not each recover a big WAL.
             database.checkpointAndTruncate()
-            return SourceReport(source: settings.name, ok: true, httpStatus: update.httpStatus, counts: counts,
-                                summary: summary, nextDue: nextDue, seconds: elapsed())
+            phases.mark("checkpoint")
+            var report = SourceReport(source: settings.name, ok: true, httpStatus: update.httpStatus, counts: counts,
+                                      summary: summary, nextDue: nextDue, seconds: elapsed())
+            report.phases = phases.phases
+            return report
         } catch {
             let failure: SourceFailure
             switch error {

@@ -95,6 +95,8 @@ public final class HTTPClient: Sendable {
             quoted_curl_set_string(pointer, CURLOPT_URL, url),
             quoted_curl_set_string(pointer, CURLOPT_PROTOCOLS_STR, "http,https"),
             quoted_curl_set_long(pointer, CURLOPT_NOSIGNAL, 1),
+            // Bigger reads: a 172 MB list took 1.1 s in 16 KB callbacks.
+            quoted_curl_set_long(pointer, CURLOPT_BUFFERSIZE, 512 * 1024),
             quoted_curl_set_long(pointer, CURLOPT_FOLLOWLOCATION, 0),
             quoted_curl_set_long(pointer, CURLOPT_TIMEOUT_MS, timeoutMilliseconds.overflow ? Int.max : timeoutMilliseconds.partialValue),
             quoted_curl_set_string(pointer, CURLOPT_USERAGENT, userAgent),
