@@ -4,26 +4,8 @@
 set -u
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export DEBIAN_FRONTEND=noninteractive
-log=/out/log
-passed=0
-failed=0
-exec 3>>"$log"
-check() {  # check NAME COMMAND...
-    local name=$1; shift
-    local output
-    if output=$("$@" 2>&1); then
-        echo "ok   - $name" >&3; passed=$((passed + 1))
-    else
-        echo "FAIL - $name" >&3; printf '       %s\n' "$output" | head -15 >&3; failed=$((failed + 1))
-    fi
-}
-finish() {
-    journalctl --no-pager -o short-monotonic -n 300 > /out/journal.log 2>&1
-    echo "$passed passed, $failed failed" >&3
-    [ "$failed" = 0 ] && echo 0 > /out/status || echo 1 > /out/status
-    exit 0
-}
-trap finish EXIT
+# shellcheck source=scripts/e2e-checks.sh
+source /out/e2e-checks.sh
 first=$(ls /out/debs/quoted_*-1_*.deb)
 second=$(ls /out/debs/quoted_*-2_*.deb)
 

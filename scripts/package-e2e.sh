@@ -25,28 +25,8 @@ echo "built $(basename "$first") ($(du -k "$first" | cut -f1) kB) and $(basename
 echo "lintian $(basename "$first"):"
 lintian --pedantic "$first" 2>&1 | grep -v "running with root" | sed 's/^/  /' || true
 if lintian "$first" 2>/dev/null | grep -q "^E:"; then echo "FAIL lintian reports errors"; exit 1; fi
-cp scripts/package-e2e-inside.sh "$out/inside.sh"
-chmod 0755 "$out/inside.sh"
-
+# shellcheck source=scripts/nspawn-lib.sh
+source scripts/nspawn-lib.sh
 echo "booting systemd in a container (systemd-nspawn over /: a tmpfs root with throwaway overlays on /usr, /etc and /var)"
-set +e
-timeout 300 systemd-nspawn -D / --volatile=yes --overlay=/usr::/usr --overlay=/etc::/etc --overlay=/var::/var --register=no --keep-unit --private-network \
-    --bind-ro="$repo:/src" --bind="$out:/out" \
-    -b systemd.firstboot=off systemd.mask=systemd-networkd-wait-online.service 'systemd.run="/out/inside.sh"' \
-    systemd.run_success_action=poweroff systemd.run_failure_action=poweroff > "$out/console.log" 2>&1
-nspawn=$?
-set -e
-if [ ! -f "$out/log" ]; then
-    if grep -qiE "operation not permitted|failed to (create|mount)|not supported" "$out/console.log"; then
-        echo "SKIP package-e2e: systemd-nspawn cannot run here:"; grep -iE "operation not permitted|failed|not supported" "$out/console.log" | head -3
-        exit 0
-    fi
-    echo "FAIL package-e2e: the container produced no results (nspawn exit $nspawn)"; tail -30 "$out/console.log"
-    exit 1
-fi
-cat "$out/log"
-if [ "$(cat "$out/status" 2>/dev/null)" != 0 ]; then
-    echo "--- journal inside the container:"
-    tail -60 "$out/journal.log" 2>/dev/null || true
-    exit 1
-fi
+boot_and_check package-e2e "$out" scripts/package-e2e-inside.sh \
+    --volatile=yes --overlay=/usr::/usr --overlay=/etc::/etc --overlay=/var::/var --bind-ro="$repo:/src"

@@ -3,26 +3,9 @@
 # makes. /src is the repository, /build the release binaries, /out the results.
 set -u
 export PATH=/opt/quoted/bin:/usr/sbin:/usr/bin:/sbin:/bin
-log=/out/log
-passed=0
-failed=0
-exec 3>>"$log"
-check() {  # check NAME COMMAND...: runs COMMAND, records ok/FAIL
-    local name=$1; shift
-    local output
-    if output=$("$@" 2>&1); then
-        echo "ok   - $name" >&3; passed=$((passed + 1))
-    else
-        echo "FAIL - $name" >&3; printf '       %s\n' "$output" | head -15 >&3; failed=$((failed + 1))
-    fi
-}
-finish() {
-    journalctl -u quoted --no-pager -o short-monotonic > /out/journal.log 2>&1
-    echo "$passed passed, $failed failed" >&3
-    [ "$failed" = 0 ] && echo 0 > /out/status || echo 1 > /out/status
-    exit 0
-}
-trap finish EXIT
+JOURNAL_UNIT=quoted
+# shellcheck source=scripts/e2e-checks.sh
+source /out/e2e-checks.sh
 
 # This script is itself part of the boot (systemd.run), so it must not wait for the
 # boot to finish; systemd as PID 1 and its units are usable already.

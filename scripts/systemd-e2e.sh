@@ -29,28 +29,8 @@ fi
 out=$(mktemp -d /tmp/quoted-e2e.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$out"' EXIT
 chmod 0777 "$out"
-cp scripts/systemd-e2e-inside.sh "$out/inside.sh"
-chmod 0755 "$out/inside.sh"
-
+# shellcheck source=scripts/nspawn-lib.sh
+source scripts/nspawn-lib.sh
 echo "booting systemd in a container (systemd-nspawn --volatile=yes over /)"
-set +e
-timeout 240 systemd-nspawn -D / --volatile=yes --register=no --keep-unit --private-network \
-    --bind-ro="$repo:/src" --bind-ro="$bin:/build" --bind="$out:/out" \
-    -b systemd.firstboot=off systemd.mask=systemd-networkd-wait-online.service 'systemd.run="/out/inside.sh"' \
-    systemd.run_success_action=poweroff systemd.run_failure_action=poweroff > "$out/console.log" 2>&1
-nspawn=$?
-set -e
-if [ ! -f "$out/log" ]; then
-    if grep -qiE "operation not permitted|failed to (create|mount)|not supported" "$out/console.log"; then
-        echo "SKIP systemd-e2e: systemd-nspawn cannot run here:"; grep -iE "operation not permitted|failed|not supported" "$out/console.log" | head -3
-        exit 0
-    fi
-    echo "FAIL systemd-e2e: the container produced no results (nspawn exit $nspawn)"; tail -30 "$out/console.log"
-    exit 1
-fi
-cat "$out/log"
-if [ "$(cat "$out/status" 2>/dev/null)" != 0 ]; then
-    echo "--- journal of quoted.service inside the container:"
-    cat "$out/journal.log" 2>/dev/null | tail -40 || true
-    exit 1
-fi
+boot_and_check systemd-e2e "$out" scripts/systemd-e2e-inside.sh \
+    --volatile=yes --bind-ro="$repo:/src" --bind-ro="$bin:/build"

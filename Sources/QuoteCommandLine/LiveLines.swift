@@ -1,4 +1,5 @@
 import Glibc
+import QuoteBase
 import Synchronization
 
 /// One live line per running job on a terminal (`upbit: receiving 2.1 of 8.4 MB`), redrawn in
@@ -62,13 +63,6 @@ public final class LiveLines: Sendable {
     }
 
     private func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { return }
-            written += count
-        }
+        Descriptor.write(descriptor, text)
     }
 }

@@ -66,14 +66,7 @@ public final class Logger: Sendable {
 
     /// One write(2) per line: lines from several threads never interleave.
     public static let standardError: @Sendable (String) -> Void = { line in
-        var bytes = Array(line.utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { return }
-            written += count
-        }
+        Descriptor.write(2, line)
     }
 
     static func pad(_ value: Int32, width: Int = 2) -> String {

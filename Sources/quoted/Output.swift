@@ -1,4 +1,5 @@
 import Glibc
+import QuoteBase
 
 /// One line on stderr, unbuffered.
 func printError(_ text: String, newline: Bool = true) {
@@ -11,12 +12,5 @@ func printOut(_ text: String, newline: Bool = true) {
 }
 
 private func writeAll(_ descriptor: Int32, _ text: String) {
-    let bytes = Array(text.utf8)
-    var written = 0
-    while written < bytes.count {
-        let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        if count < 0 && errno == EINTR { continue }
-        if count <= 0 { return }
-        written += count
-    }
+    Descriptor.write(descriptor, text)
 }
