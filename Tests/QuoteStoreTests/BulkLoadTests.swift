@@ -1,0 +1,61 @@
+import Testing
+@testable import QuoteStore
+
+/// A first sync of a big list drops the secondary indexes and the full-text trigger, loads,
+/// then fills the full-text index in one pass and puts everything back — in one transaction.
+@Suite struct BulkLoadTests {
+    let folder = TemporaryFolder()
+
+    func schemaObjects(_ store: Store) throws -> [String] {
+        let statement = try store.database.prepare("SELECT type || ' ' || name || ': ' || sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name")
+        var objects: [String] = []
+        while try statement.step() { objects.append(statement.string(0)) }
+        return objects
+    }
+
+    func count(_ store: Store, _ sql: String) throws -> Int {
+        try store.database.scalarInt(sql) ?? -1
+    }
+
+    @Test func aBigFirstLoadIsSearchableWholeAndLeavesTheSchemaAsTheMigrationsWroteIt() throws {
+        // Stored quotes from the starter set come first, so the new rows do not start at id 1,
+        // and the ids in text order ("1", "10", "100", "1000", "10000", "10001", ...) are not
+        // the rows' order: the full-text index must still get every row exactly once.
+        let store = try Store(path: folder.file("quotes.db"), access: .write, now: 1_000)
+        let before = try schemaObjects(store)
+        let starter = try count(store, "SELECT count(*) FROM quotes")
+        let size = QuoteWriter.bulkThreshold + 1_234
+        let quotes = (1...size).map { number in
+            Quote(source: "custom.big", upstreamID: String(number),
+                  text: number.isMultiple(of: 3) ? "needle number \(number)" : "hay number \(number)", lang: "en")
+        }
+        let counts = try store.database.transaction {
+            let writer = QuoteWriter(database: store.database)
+            try writer.ensureSource("custom.big", now: 1_000)
+            return try writer.apply(quotes, to: "custom.big", removeMissing: true, now: 1_000)
+        }
+        #expect(counts == ChangeCounts(inserted: size))
+        #expect(try schemaObjects(store) == before)
+        #expect(try count(store, "SELECT count(*) FROM quotes") == starter + size)
+        #expect(try count(store, "SELECT count(*) FROM quotes_fts") == starter + size)
+        #expect(try count(store, "SELECT count(*) FROM quotes_fts WHERE quotes_fts MATCH 'needle'") == size / 3)
+        #expect(try count(store, "SELECT count(*) FROM quotes_fts WHERE quotes_fts MATCH 'hay'") == size - size / 3)
+        // Each new row is indexed under its own rowid, and the starter set is still found.
+        #expect(try count(store, """
+            SELECT count(*) FROM quotes_fts f JOIN quotes q ON q.id = f.rowid
+             WHERE quotes_fts MATCH 'needle' AND q.text LIKE 'needle %' AND q.source = 'custom.big'
+            """) == size / 3)
+        #expect(try count(store, "SELECT count(*) FROM quotes_fts f JOIN quotes q ON q.id = f.rowid WHERE q.source <> 'custom.big'") == starter)
+        try store.database.execute("INSERT INTO quotes_fts(quotes_fts) VALUES ('integrity-check')")
+        #expect(try count(store, "SELECT count(DISTINCT pick) FROM quotes") == starter + size)
+
+        // The trigger is back: a later single quote is searchable at once.
+        try store.database.transaction {
+            let writer = QuoteWriter(database: store.database)
+            try writer.ensureSource("custom.late", now: 2_000)
+            try writer.apply(
+                [Quote(source: "custom.late", upstreamID: "1", text: "a lonely zebra")], to: "custom.late", removeMissing: true, now: 2_000)
+        }
+        #expect(try count(store, "SELECT count(*) FROM quotes_fts WHERE quotes_fts MATCH 'zebra'") == 1)
+    }
+}
