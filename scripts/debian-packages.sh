@@ -1,4 +1,6 @@
-# The Debian packages the project needs, in one place (sourced by scripts/test.sh and .ci/run).
+#!/usr/bin/env bash
+# The Debian packages the project needs, in one place. Run it (as root) to install what the
+# build and `swift test` need; .ci/run sources it for the end-to-end packages too.
 # shellcheck shell=bash
 # Building and testing: SQLite and libcurl headers, the sqlite3 shell, fortune and strfile for
 # the export check, GNU time for the peak-memory tests, python3 for helper servers, mandoc
@@ -30,3 +32,10 @@ ensure_packages() {
         return 1
     fi
 }
+
+# Run rather than sourced: install (or name) what building and `swift test` need.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    set -euo pipefail
+    ensure_packages "${test_packages[@]}"
+    echo "the packages for building and testing are installed"
+fi

@@ -41,7 +41,7 @@ import TestSupport
         #expect(page.stdout.hasPrefix(".TH "))
         let path = scratch.write(file, page.stdout)
         guard Self.tool("/usr/bin/mandoc") else {
-            Issue.record("mandoc is missing: scripts/test.sh installs it")
+            Issue.record("mandoc is missing: scripts/debian-packages.sh installs it")
             return
         }
         let lint = try run("/usr/bin/mandoc", ["-Tlint", "-Wstyle", path])
@@ -90,7 +90,7 @@ import TestSupport
         let runner = program == "quotectl" ? quotectl : quoted
         for (shell, flag, kind) in [("/usr/bin/zsh", "-n", "zsh"), ("/usr/bin/fish", "-n", "fish")] {
             guard Self.tool(shell) else {
-                Issue.record("\(shell) is missing: scripts/test.sh installs it")
+                Issue.record("\(shell) is missing: scripts/debian-packages.sh installs it")
                 continue
             }
             let script = scratch.write("\(program).\(kind)", try runner.run(["__generate", kind]).stdout)
