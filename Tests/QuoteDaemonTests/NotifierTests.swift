@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 @testable import QuoteDaemon
 import Testing
@@ -66,18 +67,18 @@ import Testing
     }
 
     @Test func journalLinesCarryPrioritiesAndNoTimestamp() {
-        final class Lines: @unchecked Sendable { var all: [String] = [] }
-        let lines = Lines()
-        let journal = Logger(level: .info, journal: true) { lines.all.append($0) }
+        let lines = Mutex<[String]>([])
+        let journal = Logger(level: .info, journal: true) { line in lines.withLock { $0.append(line) } }
         journal.error("boom\nsecond line")
         journal.warning("careful")
         journal.info("fine")
         journal.debug("hidden at info")
-        #expect(lines.all == ["<3>boom second line\n", "<4>careful\n", "<6>fine\n"])
-        lines.all = []
-        let terminal = Logger(level: .debug, journal: false) { lines.all.append($0) }
+        #expect(lines.withLock { $0 } == ["<3>boom second line\n", "<4>careful\n", "<6>fine\n"])
+        lines.withLock { $0 = [] }
+        let terminal = Logger(level: .debug, journal: false) { line in lines.withLock { $0.append(line) } }
         terminal.debug("shown")
-        #expect(lines.all.first?.hasSuffix(" debug: shown\n") == true)
-        #expect(lines.all.first?.first?.isNumber == true)
+        let first = lines.withLock { $0.first }
+        #expect(first?.hasSuffix(" debug: shown\n") == true)
+        #expect(first?.first?.isNumber == true)
     }
 }

@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import Testing
 @testable import QuoteStore
+import QuoteBase
 import TestSupport
 
 @Suite struct DatabaseTests {
@@ -9,6 +10,37 @@ import TestSupport
 
     func open(_ mode: Database.Mode = .readWriteCreate, timeout: Int32 = 10_000) throws -> Database {
         try Database(path: folder.file("test.db"), mode: mode, busyTimeoutMilliseconds: timeout)
+    }
+
+    /// A cancelling task sets the flag from another thread; the statement running then
+    /// stops with `.interrupted`, and the transaction around it leaves no row behind.
+    @Test func aSetFlagStopsTheRunningStatementAndRollsBack() throws {
+        let database = try open()
+        try database.execute("CREATE TABLE t (n INTEGER)")
+        let flag = CancelFlag()
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.05)
+            flag.set()
+        }
+        let start = Date()
+        let error = #expect(throws: DatabaseError.self) {
+            try database.interruptible(by: flag) {
+                try database.transaction {
+                    try database.execute("INSERT INTO t VALUES (1)")
+                    // Runs for minutes unless interrupted.
+                    try database.execute("""
+                        WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000000)
+                        INSERT INTO t SELECT count(*) FROM c
+                        """)
+                }
+            }
+        }
+        #expect(error?.resultCode == .interrupted)
+        #expect(Date().timeIntervalSince(start) < 10)
+        #expect(try database.scalarInt("SELECT count(*) FROM t") == 0)
+        // The handler is gone afterwards: the connection works, and a set flag stops nothing more.
+        try database.execute("INSERT INTO t VALUES (2)")
+        #expect(try database.scalarInt("SELECT count(*) FROM t") == 1)
     }
 
     @Test func errorsCarryCodeMessageAndSQL() throws {

@@ -7,7 +7,7 @@ import QuoteStore
 import TestSupport
 
 /// A store in a temporary folder, a local upstream, and the engine between them.
-final class SyncHarness: @unchecked Sendable {
+final class SyncHarness: Sendable {
     private let temporary = TemporaryFolder("quoted-sync")
     var folder: String { temporary.path }
     let server: TestUpstream

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import QuoteBase
 import QuoteConfig
@@ -66,41 +67,53 @@ func happiness(id: Int, content: String, author: String? = "Jonathan Haidt, ì‚¬í
 }
 
 /// A Breaking Bad API over a pool of quotes, deaths and characters.
-final class FakeBreakingBad: @unchecked Sendable {
-    let lock = NSLock()
-    var quotes: [(id: Int, character: String, production: String)]
-    var deaths: [(id: Int, character: String)]
-    var characters: [String: Int]
-    var failOnRequest: Int?
-    var served = 0
-    var next: [String: Int] = [:]
+final class FakeBreakingBad: Sendable {
+    /// What the fake serves and how far it got, inside its lock: the server's
+    /// threads answer while a test changes the pool.
+    struct Pool {
+        var quotes: [(id: Int, character: String, production: String)]
+        var deaths: [(id: Int, character: String)]
+        var characters: [String: Int]
+        var failOnRequest: Int?
+        var served = 0
+        var next: [String: Int] = [:]
+    }
+    private let pool: Mutex<Pool>
 
     init(quoteCount: Int) {
         let cast = ["Walter White", "Jesse Pinkman", "Saul Goodman", "Mike Ehrmantraut", "Nobody Known"]
-        quotes = (1...quoteCount).map { ($0, cast[$0 % cast.count], $0 % 2 == 0 ? "Breaking Bad" : "Better Call Saul") }
-        deaths = [(1, "Walter White"), (2, "Gus Fring")]
-        characters = ["Walter White": 1, "Jesse Pinkman": 2, "Saul Goodman": 3, "Mike Ehrmantraut": 4, "Gus Fring": 5]
+        pool = Mutex(Pool(
+            quotes: (1...quoteCount).map { ($0, cast[$0 % cast.count], $0 % 2 == 0 ? "Breaking Bad" : "Better Call Saul") },
+            deaths: [(1, "Walter White"), (2, "Gus Fring")],
+            characters: ["Walter White": 1, "Jesse Pinkman": 2, "Saul Goodman": 3, "Mike Ehrmantraut": 4, "Gus Fring": 5]))
     }
 
+    /// Changes what the fake serves from now on.
+    func change(_ body: (inout Pool) -> Void) { pool.withLock { body(&$0) } }
+
     func answer(_ request: TestUpstream.Request) -> TestUpstream.Response {
-        lock.lock()
-        defer { lock.unlock() }
-        served += 1
-        if let failOnRequest, served == failOnRequest { return .json(#"{"message": "rate limited"}"#, status: 503) }
+        pool.withLock { answer(request, from: &$0) }
+    }
+
+    private func answer(_ request: TestUpstream.Request, from pool: inout Pool) -> TestUpstream.Response {
+        pool.served += 1
+        if let failOnRequest = pool.failOnRequest, pool.served == failOnRequest {
+            return .json(#"{"message": "rate limited"}"#, status: 503)
+        }
         switch request.path {
         case "/api/quotes/random":
             let production = request.query["production"] ?? ""
             // Round-robin rather than random, so every test run sees the same sequence.
-            let pool = quotes.filter { $0.production == production }
-            guard !pool.isEmpty else { return .json("{}", status: 404) }
-            let quote = pool[next[production, default: 0] % pool.count]
-            next[production, default: 0] += 1
+            let candidates = pool.quotes.filter { $0.production == production }
+            guard !candidates.isEmpty else { return .json("{}", status: 404) }
+            let quote = candidates[pool.next[production, default: 0] % candidates.count]
+            pool.next[production, default: 0] += 1
             return .json(#"{"quote_id": \#(quote.id), "quote": "Line \#(quote.id)", "character": "\#(quote.character)", "production": "\#(quote.production)", "episode": \#(100 + quote.id)}"#)
         case "/api/deaths":
-            return .json("[" + deaths.map { #"{"death_id": \#($0.id), "character": "\#($0.character)", "cause": "cause \#($0.id)", "responsible": ["X"], "connected": [], "last_words": "bye", "episode": 516, "production": "Breaking Bad"}"# }.joined(separator: ",") + "]")
+            return .json("[" + pool.deaths.map { #"{"death_id": \#($0.id), "character": "\#($0.character)", "cause": "cause \#($0.id)", "responsible": ["X"], "connected": [], "last_words": "bye", "episode": 516, "production": "Breaking Bad"}"# }.joined(separator: ",") + "]")
         case "/api/characters":
             let name = request.query["name"] ?? ""
-            guard let id = characters[name] else { return .json("[]") }
+            guard let id = pool.characters[name] else { return .json("[]") }
             return .json(#"[{"character_id": \#(id), "name": "\#(name)", "full_name": "\#(name) Sr.", "birthday": "Unknown", "occupations": ["Chemist"], "images": [], "aliases": ["Heisenberg"], "status": "Alive", "appearance": {"breaking_bad": [1]}, "portrayed_by": "Actor \#(id)", "productions": ["Breaking Bad"]}]"#)
         default:
             return .status(404)
@@ -163,8 +176,10 @@ final class FakeBreakingBad: @unchecked Sendable {
         let fake = FakeBreakingBad(quoteCount: 90)
         let productions = ["Breaking Bad", "Better Call Saul", "El Camino"]
         let cast = (0..<12).map { "Person \($0)" }
-        fake.quotes = (1...90).map { ($0, cast[$0 % cast.count], productions[$0 % 3]) }
-        fake.characters = Dictionary(uniqueKeysWithValues: cast.prefix(10).enumerated().map { ($1, $0 + 10) })
+        fake.change {
+            $0.quotes = (1...90).map { ($0, cast[$0 % cast.count], productions[$0 % 3]) }
+            $0.characters = Dictionary(uniqueKeysWithValues: cast.prefix(10).enumerated().map { ($1, $0 + 10) })
+        }
         let harness = try SyncHarness { fake.answer($0) }
         var settings = harness.settings(.breakingbad, path: "/api")
         settings.productions = productions
@@ -197,7 +212,7 @@ final class FakeBreakingBad: @unchecked Sendable {
         var (harness, fake, settings) = try setup()
         _ = await harness.sync(settings)
         #expect(try harness.count("SELECT count(*) FROM deaths") == 2)
-        fake.lock.withLock { fake.deaths = [] }
+        fake.change { $0.deaths = [] }
         let refused = await harness.sync(settings)
         #expect(!refused.ok)
         #expect(refused.summary.contains("refusing an empty list of deaths"), "\(refused.summary)")
@@ -209,7 +224,7 @@ final class FakeBreakingBad: @unchecked Sendable {
 
     @Test func aFailedRequestMidRunWritesNothing() async throws {
         let (harness, fake, settings) = try setup()
-        fake.failOnRequest = 5
+        fake.change { $0.failOnRequest = 5 }
         let report = await harness.sync(settings)
         #expect(!report.ok)
         #expect(report.summary == "HTTP 503: rate limited")
@@ -220,7 +235,7 @@ final class FakeBreakingBad: @unchecked Sendable {
     @Test func deathsAreReplacedByTheUpstreamList() async throws {
         let (harness, fake, settings) = try setup()
         _ = await harness.sync(settings)
-        fake.lock.withLock { fake.deaths = [(2, "Gus Fring"), (3, "Jesse Pinkman")] }
+        fake.change { $0.deaths = [(2, "Gus Fring"), (3, "Jesse Pinkman")] }
         let report = await harness.sync(settings)
         #expect(report.ok)
         let deaths = try Listings(database: harness.database()).deaths().map(\.deathID).sorted()
@@ -318,11 +333,10 @@ final class FakeBreakingBad: @unchecked Sendable {
     }
 }
 
-final class ManagedAtomicCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func increment() -> Int { lock.withLock { value += 1; return value } }
-    func decrement() { lock.withLock { value -= 1 } }
+final class ManagedAtomicCounter: Sendable {
+    private let value = Atomic(0)
+    func increment() -> Int { value.add(1, ordering: .relaxed).newValue }
+    func decrement() { value.subtract(1, ordering: .relaxed) }
 }
 
 @Suite struct WeatherSyncTests {

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import TestSupport
 
@@ -53,20 +54,28 @@ struct BinaryRunner {
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
         // Read both pipes while the process runs, so a large output cannot block it.
-        nonisolated(unsafe) var outData = Data(), errData = Data()
+        let outData = Mutex(Data()), errData = Mutex(Data())
         let group = DispatchGroup()
         group.enter()
-        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async {
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            outData.withLock { $0 = data }
+            group.leave()
+        }
         group.enter()
-        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async {
+            let data = err.fileHandleForReading.readDataToEndOfFile()
+            errData.withLock { $0 = data }
+            group.leave()
+        }
         if group.wait(timeout: .now() + timeout) == .timedOut {
             process.terminate()
             throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(name) \(arguments) timed out"])
         }
         process.waitUntilExit()
         return Result(status: process.terminationStatus,
-                      stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+                      stdout: String(decoding: outData.withLock { $0 }, as: UTF8.self),
+                      stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self))
     }
 }
 

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import QuoteStore
 import Testing
@@ -10,12 +11,11 @@ import TestSupport
     let server: TestUpstream
     let delay: Delay
 
-    final class Delay: @unchecked Sendable {
-        private let lock = NSLock()
-        private var seconds = 0.0
+    final class Delay: Sendable {
+        private let seconds = Mutex(0.0)
         var value: Double {
-            get { lock.withLock { seconds } }
-            set { lock.withLock { seconds = newValue } }
+            get { seconds.withLock { $0 } }
+            set { seconds.withLock { $0 = newValue } }
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// A fresh folder under the temporary directory, removed with everything in it when the
 /// value goes away: the one helper every test target uses for files of its own.
-public final class TemporaryFolder: @unchecked Sendable {
+public final class TemporaryFolder: Sendable {
     public let path: String
 
     public init(_ label: String = "quoted-tests") {

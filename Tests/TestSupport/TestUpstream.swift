@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,7 +8,7 @@ import Glibc
 /// the upstreams from fixtures and can misbehave on request: slow answers, cut
 /// bodies, reset connections, HTML, redirect loops. One thread per connection;
 /// every connection is closed after one response.
-public final class TestUpstream: @unchecked Sendable {
+public final class TestUpstream: Sendable {
     public struct Request: Sendable {
         public let method: String
         /// Path with its query, as sent.
@@ -71,15 +72,18 @@ public final class TestUpstream: @unchecked Sendable {
 
     public let port: Int
     private let listener: Int32
-    private let lock = NSLock()
-    private var handler: Handler
-    private var recorded: [Request] = []
-    private var stopped = false
+    /// What changes while the server runs, inside its lock.
+    private struct State {
+        var handler: Handler
+        var recorded: [Request] = []
+        var stopped = false
+    }
+    private let state: Mutex<State>
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     public init(_ handler: @escaping Handler = { _ in .status(404) }) throws {
-        self.handler = handler
+        state = Mutex(State(handler: handler))
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard listener >= 0 else { throw POSIXError(.EIO) }
         var yes: Int32 = 1
@@ -106,18 +110,18 @@ public final class TestUpstream: @unchecked Sendable {
 
     /// Replaces how requests are answered.
     public func answer(_ handler: @escaping Handler) {
-        lock.withLock { self.handler = handler }
+        state.withLock { $0.handler = handler }
     }
 
     /// Every request received so far, in order.
-    public var requests: [Request] { lock.withLock { recorded } }
+    public var requests: [Request] { state.withLock { $0.recorded } }
 
-    public func clearRequests() { lock.withLock { recorded.removeAll() } }
+    public func clearRequests() { state.withLock { $0.recorded.removeAll() } }
 
     public func stop() {
-        let wasRunning = lock.withLock { () -> Bool in
-            defer { stopped = true }
-            return !stopped
+        let wasRunning = state.withLock { state -> Bool in
+            defer { state.stopped = true }
+            return !state.stopped
         }
         if wasRunning {
             shutdown(listener, Int32(SHUT_RDWR))
@@ -162,9 +166,9 @@ public final class TestUpstream: @unchecked Sendable {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         let request = Request(method: String(requestLine[0]), target: String(requestLine[1]), headers: headers)
-        let handler = lock.withLock { () -> Handler in
-            recorded.append(request)
-            return self.handler
+        let handler = state.withLock { state -> Handler in
+            state.recorded.append(request)
+            return state.handler
         }
         let response = handler(request)
         switch response.behaviour {

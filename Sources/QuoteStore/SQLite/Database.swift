@@ -1,4 +1,5 @@
 import CSQLite
+import QuoteBase
 
 /// One SQLite connection. Used from one thread at a time, hence not Sendable.
 public final class Database {
@@ -112,18 +113,18 @@ public final class Database {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes64(handle)) }
 
-    /// A handle that may stop this connection's running statement from another
-    /// thread (a shutdown abandoning a sync): the statement fails with SQLITE_INTERRUPT
-    /// and the transaction rolls back. Valid while the connection is open.
-    public var interruptHandle: InterruptHandle { InterruptHandle(handle: handle) }
-
-    /// @unchecked Sendable: it holds a C connection pointer, and the only call made with it,
-    /// sqlite3_interrupt, is documented as safe from any thread while the connection is open
-    /// (the engine keeps the Database alive around the interruptible work).
-    public struct InterruptHandle: @unchecked Sendable {
-        let handle: OpaquePointer
-
-        public func interrupt() { sqlite3_interrupt(handle) }
+    /// Runs `body` so that setting `flag` (from a task's cancellation handler, on any thread)
+    /// stops the statement running at that moment: it fails with SQLITE_INTERRUPT
+    /// (`.interrupted`) and a transaction around it rolls back. SQLite's progress handler
+    /// polls the flag every 1,000 virtual-machine steps, so no C pointer to the connection
+    /// leaves this thread (sqlite3_interrupt from another thread would need one).
+    public func interruptible<T>(by flag: CancelFlag, _ body: () throws -> T) rethrows -> T {
+        let context = Unmanaged.passUnretained(flag).toOpaque()
+        sqlite3_progress_handler(handle, 1_000, { context in
+            Unmanaged<CancelFlag>.fromOpaque(context!).takeUnretainedValue().isSet ? 1 : 0
+        }, context)
+        defer { sqlite3_progress_handler(handle, 0, nil, nil) }
+        return try withExtendedLifetime(flag) { try body() }
     }
 
     /// Copies the WAL into the database file and truncates it to 0 bytes, waiting up to

@@ -37,7 +37,7 @@ public struct DatabaseError: Error, CustomStringConvertible, Equatable {
         case constraint
         /// The file could not be opened (SQLITE_CANTOPEN).
         case cannotOpen
-        /// Stopped on purpose (sqlite3_interrupt: a shutdown abandoning a sync).
+        /// Stopped on purpose (Database.interruptible: a shutdown abandoning a sync).
         case interrupted
         case ioError
         case other(Int32)

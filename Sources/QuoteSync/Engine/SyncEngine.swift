@@ -81,9 +81,9 @@ public final class SyncEngine: Sendable {
             var summary = ""
             let nextDue = nextDueAfterSuccess(settings, now: now)
             // A shutdown interrupts even a long apply: SQLite stops, the transaction rolls back.
-            let interrupt = database.interruptHandle
+            let cancel = CancelFlag()
             try await withTaskCancellationHandler {
-                try database.transaction {
+                try database.interruptible(by: cancel) { try database.transaction {
                     if Task.isCancelled { throw SourceFailure("cancelled") }
                     live("writing to the store")
                     counts = try update.apply(database, now)
@@ -94,9 +94,9 @@ public final class SyncEngine: Sendable {
                                                               message: summary, started: now, finished: now + Int(elapsed()))
                     try state.recordSuccess(source: settings.name, url: URLText.redacted(settings.url),
                                             validators: update.validators, outcome: outcome, nextDue: nextDue)
-                }
+                } }
             } onCancel: {
-                interrupt.interrupt()
+                cancel.set()
             }
             phases.mark("commit")
             // Readers that open the store later must not each recover a big WAL.

@@ -177,6 +177,8 @@ private let curlInitialised: Void = {
 
 /// One CURL easy handle. @unchecked Sendable: a handle is used by one transfer at a time
 /// (taken from and returned to the client's pool under its lock), which is libcurl's rule.
+/// Checked instead, the handle would have to be `sending` into the pool's Mutex, and Swift
+/// 6.3's region check refuses a `sending` value captured by `withLock`'s closure.
 private final class CurlHandle: @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer
 
@@ -186,13 +188,6 @@ private final class CurlHandle: @unchecked Sendable {
     }
 
     deinit { curl_easy_cleanup(pointer) }
-}
-
-/// Set by a task's cancellation, read by libcurl's progress callback on the transfer's thread.
-final class CancelFlag: Sendable {
-    private let value = Atomic<Bool>(false)
-    func set() { value.store(true, ordering: .relaxed) }
-    var isSet: Bool { value.load(ordering: .relaxed) }
 }
 
 /// What libcurl's callbacks collect during one transfer. Touched only on the thread
