@@ -116,11 +116,13 @@ public final class Database {
     /// Runs `body` so that setting `flag` (from a task's cancellation handler, on any thread)
     /// stops the statement running at that moment: it fails with SQLITE_INTERRUPT
     /// (`.interrupted`) and a transaction around it rolls back. SQLite's progress handler
-    /// polls the flag every 1,000 virtual-machine steps, so no C pointer to the connection
-    /// leaves this thread (sqlite3_interrupt from another thread would need one).
+    /// polls the flag every 100,000 virtual-machine steps (well under a millisecond between
+    /// polls), so no C pointer to the connection leaves this thread, as sqlite3_interrupt from
+    /// another thread would need. Every 1,000 steps was too often: a million-quote first sync
+    /// took 18.2 s against the Python peer's 18.1 s in one run, 15.3 s against 16.1 s with 100,000.
     public func interruptible<T>(by flag: CancelFlag, _ body: () throws -> T) rethrows -> T {
         let context = Unmanaged.passUnretained(flag).toOpaque()
-        sqlite3_progress_handler(handle, 1_000, { context in
+        sqlite3_progress_handler(handle, 100_000, { context in
             Unmanaged<CancelFlag>.fromOpaque(context!).takeUnretainedValue().isSet ? 1 : 0
         }, context)
         defer { sqlite3_progress_handler(handle, 0, nil, nil) }
