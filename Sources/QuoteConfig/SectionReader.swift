@@ -47,8 +47,11 @@ struct SectionReader {
                 }
             case "url": settings.url = value
             case "interval":
-                guard let seconds = ConfigValue.duration(value), seconds > 0 else { throw bad("a duration such as 30m, 6h or 1d") }
-                guard seconds <= ConfigLimits.interval.upperBound else { throw bad("a duration from 1m to 30d") }
+                // The widest range here; under a minute is refused below unless the host is loopback.
+                guard let seconds = ConfigValue.duration(value), seconds >= ConfigLimits.loopbackInterval.lowerBound else {
+                    throw bad("a duration such as 30m, 6h or 1d")
+                }
+                guard seconds <= ConfigLimits.loopbackInterval.upperBound else { throw bad("a duration from 1m to 30d") }
                 settings.interval = seconds
             case "timeout":
                 guard let seconds = ConfigValue.duration(value), ConfigLimits.timeout.contains(seconds) else {

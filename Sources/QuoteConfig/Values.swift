@@ -81,7 +81,7 @@ public enum ConfigValue {
 public enum ConfigLimits {
     /// interval: 1 minute to 30 days (down to 1 s for loopback hosts: tests and local imitations).
     public static let interval = 60...(30 * 86_400)
-    public static let loopbackInterval = 1...(30 * 86_400)
+    public static let loopbackInterval = 1...interval.upperBound
     /// timeout, per request: 1 s to 10 minutes, whole seconds.
     public static let timeout = 1...600
     /// max_bytes: 1 KiB to 1 GiB.

@@ -21,8 +21,6 @@ private func listText(_ json: String) -> String {
     return values.compactMap(\.string).joined(separator: ", ")
 }
 
-private let jsonFlag = ("--json", "One JSON object per line.")
-
 let charactersSpec = CommandSpec(
     name: "characters",
     overview: "List Breaking Bad characters in the store, each with its death if any.",

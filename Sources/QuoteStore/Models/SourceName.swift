@@ -48,10 +48,6 @@ public enum SourceName {
         }
     }
 
-    public static func isCustom(_ name: String) -> Bool {
-        name.hasPrefix(customPrefix)
-    }
-
     /// The kind of a source name, or nil if the name is not a source.
     public static func kind(of name: String) -> SourceKind? {
         if let kind = SourceKind(rawValue: name), kind != .custom { return kind }

@@ -21,7 +21,6 @@ public struct DatabaseError: Error, CustomStringConvertible, Equatable {
     public var resultCode: ResultCode { ResultCode(primary: code) }
 
     public var isBusy: Bool { resultCode == .busy }
-    public var isCorrupt: Bool { resultCode == .corrupt }
 
     /// The kinds of failure the project tells apart; the rest are `.other(code)`.
     public enum ResultCode: Equatable, Sendable {
