@@ -44,6 +44,8 @@ public final class TestUpstream: Sendable {
         case endless(chunked: Bool)
         /// Sends the body one byte at a time, this many seconds apart.
         case trickle(secondsPerByte: Double)
+        /// Sends only this many bytes of the head, then closes: a server that dies mid-headers.
+        case cutHead(afterBytes: Int)
     }
 
     public struct Response: Sendable {
@@ -194,6 +196,10 @@ public final class TestUpstream: Sendable {
         if !hasLength && response.status != 304 { text += "Content-Length: \(response.body.count)\r\n" }
         text += "Connection: close\r\n\r\n"
         var bytes = Array(text.utf8)
+        if case .cutHead(let count) = response.behaviour {
+            _ = write(Array(bytes.prefix(count)), to: connection)
+            return
+        }
         if case .truncate(let count) = response.behaviour {
             bytes += response.body.prefix(count)
         } else if request.method != "HEAD" {

@@ -1,12 +1,11 @@
 import CCurl
-import Dispatch
 import QuoteBase
 import QuoteConfig
 import Synchronization
 
 /// HTTP through libcurl, with the rules every upstream gets: a size cap on the bytes
 /// received AND on the bytes decoded (a gzip bomb is stopped as soon as it inflates past
-/// `maxBytes`, not after), a timeout on the whole request, http and https only, at most
+/// `maxBytes`, not after), ONE timeout on the whole request and its redirects, http and https only, at most
 /// 5 redirects (each checked: https unless loopback or allow_http), `User-Agent:
 /// quoted/<version>`, no cookies, no cache, never an `Origin` header. Proxies come from
 /// the standard environment variables (libcurl reads them).
@@ -34,9 +33,15 @@ public final class HTTPClient: Sendable {
     public func send(_ request: HTTPRequest) async throws(HTTPFailure) -> HTTPResponse {
         var url = request.url
         try Self.checkTarget(url, allowHTTP: request.allowHTTP)
+        // ONE deadline for the whole chain: a redirect gets what is left of `timeout`, not a fresh one.
+        let deadline = ContinuousClock.now + .seconds(max(1, request.timeout))
         var redirects = 0
         while true {
-            let outcome = try await perform(request, url: url)
+            let left = deadline - ContinuousClock.now
+            let milliseconds = left.components.seconds.multipliedReportingOverflow(by: 1_000)
+            guard left > .zero, !milliseconds.overflow else { throw .timedOut(seconds: request.timeout) }
+            let budget = max(1, Int(milliseconds.partialValue) + Int(left.components.attoseconds / 1_000_000_000_000_000))
+            let outcome = try await perform(request, url: url, milliseconds: budget)
             guard [301, 302, 303, 307, 308].contains(outcome.response.status), let target = outcome.redirect else {
                 return outcome.response
             }
@@ -62,68 +67,98 @@ public final class HTTPClient: Sendable {
     }
 
     /// One request without following redirects, on a thread of its own (libcurl blocks).
-    private func perform(_ request: HTTPRequest, url: String) async throws(HTTPFailure) -> Outcome {
+    private func perform(_ request: HTTPRequest, url: String, milliseconds: Int) async throws(HTTPFailure) -> Outcome {
         let cancel = CancelFlag()
         let result: Result<Outcome, HTTPFailure> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    continuation.resume(returning: self.transfer(request, url: url, cancel: cancel))
-                }
-            }
+            // A thread of its own, not a shared pool: a pool busy with other slow transfers
+            // would make this one wait before its clock even starts.
+            await BackgroundThread.run { self.transfer(request, url: url, milliseconds: milliseconds, cancel: cancel) }
         } onCancel: {
             cancel.set()
         }
         return try result.get()
     }
 
-    private func transfer(_ request: HTTPRequest, url: String, cancel: CancelFlag) -> Result<Outcome, HTTPFailure> {
-        guard let handle = takeHandle() else { return .failure(.connection("cannot start libcurl")) }
-        let state = TransferState(maxBytes: request.maxBytes, cancel: cancel)
-        state.onProgress = request.onProgress
+    /// One transfer on a pooled handle. A handle goes back to the pool only after a transfer
+    /// that completed: a failed one can leave state behind that `curl_easy_reset` keeps (libcurl
+    /// 7.88 refuses CURLOPT_BUFFERSIZE on a handle still holding the receive buffer a failed
+    /// transfer left), so it is closed instead. Should a reused handle still refuse an option,
+    /// the request starts again on a fresh handle rather than failing.
+    private func transfer(_ request: HTTPRequest, url: String, milliseconds: Int, cancel: CancelFlag) -> Result<Outcome, HTTPFailure> {
         var headerList: UnsafeMutablePointer<curl_slist>?
-        defer {
-            curl_slist_free_all(headerList)
-            giveBack(handle)
-        }
+        defer { curl_slist_free_all(headerList) }
         for line in ["Accept: application/json"] + request.headers.compactMap(Self.headerLine) {
             headerList = curl_slist_append(headerList, line)
         }
+        if let handle = idleHandles.withLock({ $0.popLast() }) {
+            curl_easy_reset(handle.pointer)
+            switch transfer(request, url: url, milliseconds: milliseconds, headers: headerList, cancel: cancel, on: handle) {
+            case .completed(let result): return result
+            case .refusedSetup: break  // `handle` is dropped here; a fresh one follows.
+            }
+        }
+        guard let handle = CurlHandle() else { return .failure(.connection("cannot start libcurl")) }
+        switch transfer(request, url: url, milliseconds: milliseconds, headers: headerList, cancel: cancel, on: handle) {
+        case .completed(let result): return result
+        case .refusedSetup(let problem):
+            return .failure(.connection("libcurl refused option \(problem.option): \(String(cString: curl_easy_strerror(problem.code)))"))
+        }
+    }
+
+    private enum Attempt {
+        case completed(Result<Outcome, HTTPFailure>)
+        case refusedSetup((option: String, code: CURLcode))
+    }
+
+    private func transfer(_ request: HTTPRequest, url: String, milliseconds: Int, headers headerList: UnsafeMutablePointer<curl_slist>?,
+                          cancel: CancelFlag, on handle: CurlHandle) -> Attempt {
+        let state = TransferState(maxBytes: request.maxBytes, cancel: cancel)
+        state.onProgress = request.onProgress
         let context = Unmanaged.passUnretained(state).toOpaque()
-        let timeoutMilliseconds = max(1, request.timeout).multipliedReportingOverflow(by: 1_000)
         let pointer = handle.pointer
-        var setup = [
-            quoted_curl_set_string(pointer, CURLOPT_URL, url),
-            quoted_curl_set_string(pointer, CURLOPT_PROTOCOLS_STR, "http,https"),
-            quoted_curl_set_long(pointer, CURLOPT_NOSIGNAL, 1),
+        let setup: [(String, CURLcode)] = [
+            ("URL", quoted_curl_set_string(pointer, CURLOPT_URL, url)),
+            ("PROTOCOLS_STR", quoted_curl_set_string(pointer, CURLOPT_PROTOCOLS_STR, "http,https")),
+            ("NOSIGNAL", quoted_curl_set_long(pointer, CURLOPT_NOSIGNAL, 1)),
             // Bigger reads: a 172 MB list took 1.1 s in 16 KB callbacks.
-            quoted_curl_set_long(pointer, CURLOPT_BUFFERSIZE, 512 * 1024),
-            quoted_curl_set_long(pointer, CURLOPT_FOLLOWLOCATION, 0),
-            quoted_curl_set_long(pointer, CURLOPT_TIMEOUT_MS, timeoutMilliseconds.overflow ? Int.max : timeoutMilliseconds.partialValue),
-            quoted_curl_set_string(pointer, CURLOPT_USERAGENT, userAgent),
-            quoted_curl_set_list(pointer, CURLOPT_HTTPHEADER, headerList),
+            ("BUFFERSIZE", quoted_curl_set_long(pointer, CURLOPT_BUFFERSIZE, 512 * 1024)),
+            ("FOLLOWLOCATION", quoted_curl_set_long(pointer, CURLOPT_FOLLOWLOCATION, 0)),
+            ("TIMEOUT_MS", quoted_curl_set_long(pointer, CURLOPT_TIMEOUT_MS, milliseconds)),
+            ("USERAGENT", quoted_curl_set_string(pointer, CURLOPT_USERAGENT, userAgent)),
+            ("HTTPHEADER", quoted_curl_set_list(pointer, CURLOPT_HTTPHEADER, headerList)),
             // Only the encodings we can bound: each decoded chunk passes the write callback's count.
-            quoted_curl_set_string(pointer, CURLOPT_ACCEPT_ENCODING, "gzip, deflate"),
+            ("ACCEPT_ENCODING", quoted_curl_set_string(pointer, CURLOPT_ACCEPT_ENCODING, "gzip, deflate")),
             // An announced length over the cap is refused before any body byte arrives.
-            quoted_curl_set_offset(pointer, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxBytes)),
-            quoted_curl_set_data_callback(pointer, CURLOPT_WRITEFUNCTION, receiveBody),
-            quoted_curl_set_pointer(pointer, CURLOPT_WRITEDATA, context),
-            quoted_curl_set_data_callback(pointer, CURLOPT_HEADERFUNCTION, receiveHeader),
-            quoted_curl_set_pointer(pointer, CURLOPT_HEADERDATA, context),
-            quoted_curl_set_progress_callback(pointer, watchProgress),
-            quoted_curl_set_pointer(pointer, CURLOPT_XFERINFODATA, context),
+            ("MAXFILESIZE_LARGE", quoted_curl_set_offset(pointer, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxBytes))),
+            ("WRITEFUNCTION", quoted_curl_set_data_callback(pointer, CURLOPT_WRITEFUNCTION, receiveBody)),
+            ("WRITEDATA", quoted_curl_set_pointer(pointer, CURLOPT_WRITEDATA, context)),
+            ("HEADERFUNCTION", quoted_curl_set_data_callback(pointer, CURLOPT_HEADERFUNCTION, receiveHeader)),
+            ("HEADERDATA", quoted_curl_set_pointer(pointer, CURLOPT_HEADERDATA, context)),
+            ("XFERINFOFUNCTION", quoted_curl_set_progress_callback(pointer, watchProgress)),
+            ("XFERINFODATA", quoted_curl_set_pointer(pointer, CURLOPT_XFERINFODATA, context)),
+            // libcurl's own words for a failure ("SSL certificate problem: self-signed certificate"),
+            // more than curl_easy_strerror's generic line.
+            ("ERRORBUFFER", quoted_curl_set_pointer(pointer, CURLOPT_ERRORBUFFER, state.errorBuffer)),
         ]
-        setup.removeAll { $0 == CURLE_OK }
-        if let problem = setup.first { return .failure(.connection("libcurl: \(String(cString: curl_easy_strerror(problem)))")) }
+        if let problem = setup.first(where: { $0.1 != CURLE_OK }) { return .refusedSetup((problem.0, problem.1)) }
 
         let code = withExtendedLifetime(state) { curl_easy_perform(pointer) }
-        if let failure = state.failure { return .failure(failure) }
-        if code != CURLE_OK { return .failure(Self.failure(for: code, state: state, timeout: request.timeout)) }
+        // The buffer belongs to `state`, which ends with this call: no handle may keep pointing at it.
+        _ = quoted_curl_set_pointer(pointer, CURLOPT_ERRORBUFFER, nil)
+        if code == CURLE_OK && state.failure == nil && state.headersEnded { giveBack(handle) }
+        if let failure = state.failure { return .completed(.failure(failure)) }
+        if code != CURLE_OK {
+            let host = URLText.schemeAndHost(url)?.host ?? "the server"
+            return .completed(.failure(Self.failure(for: code, state: state, timeout: request.timeout, host: host)))
+        }
+        // A server that closed in the middle of its headers: libcurl may call that a response.
+        guard state.headersEnded else { return .completed(.failure(.connection("connection lost before the response headers were complete"))) }
         var status = 0
         _ = quoted_curl_get_long(pointer, CURLINFO_RESPONSE_CODE, &status)
         var location: UnsafePointer<CChar>?
         _ = quoted_curl_get_string(pointer, CURLINFO_REDIRECT_URL, &location)
         let response = HTTPResponse(status: status, headers: state.headers, body: state.body)
-        return .success(Outcome(response: response, redirect: location.map { String(cString: $0) }))
+        return .completed(.success(Outcome(response: response, redirect: location.map { String(cString: $0) })))
     }
 
     /// "Name: value", or nil for a header that would break the request (a stored ETag
@@ -135,20 +170,14 @@ public final class HTTPClient: Sendable {
         return header.key + ": " + header.value
     }
 
-    private func takeHandle() -> CurlHandle? {
-        if let handle = idleHandles.withLock({ $0.popLast() }) {
-            curl_easy_reset(handle.pointer)
-            return handle
-        }
-        return CurlHandle()
-    }
-
     private func giveBack(_ handle: CurlHandle) {
         idleHandles.withLock { if $0.count < 4 { $0.append(handle) } }
     }
 
-    static func failure(for code: CURLcode, state: TransferState, timeout: Int) -> HTTPFailure {
-        let reason = String(cString: curl_easy_strerror(code))
+    static func failure(for code: CURLcode, state: TransferState, timeout: Int, host: String) -> HTTPFailure {
+        let generic = String(cString: curl_easy_strerror(code))
+        let detail = state.errorMessage
+        let reason = detail.isEmpty ? generic : detail
         switch code {
         case CURLE_OPERATION_TIMEDOUT: return .timedOut(seconds: timeout)
         case CURLE_COULDNT_CONNECT: return .connection("connection refused")
@@ -161,10 +190,11 @@ public final class HTTPClient: Sendable {
         case CURLE_WEIRD_SERVER_REPLY: return .connection("bad server response")
         case CURLE_ABORTED_BY_CALLBACK: return .cancelled
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT: return .connection("invalid URL (\(reason))")
-        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
-             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR,
-             CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
-            return .connection("TLS failure: \(reason)")
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
+            return .connection("TLS: the certificate of \(host) is not trusted (\(reason)); a captive portal or an intercepting proxy?")
+        case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE,
+             CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CRL_BADFILE:
+            return .connection("TLS failure with \(host): \(reason)")
         default: return .connection(reason)
         }
     }
@@ -200,6 +230,18 @@ final class TransferState {
     var headerBytes = 0
     var announcedLength = 0
     var failure: HTTPFailure?
+    /// Set by the blank line that ends a response's headers; a new status line (after a 1xx) clears it.
+    var headersEnded = false
+    /// CURLOPT_ERRORBUFFER: CURL_ERROR_SIZE bytes, NUL-terminated by libcurl.
+    let errorBuffer: UnsafeMutablePointer<CChar> = {
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+        buffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+        return buffer
+    }()
+    var errorMessage: String {
+        errorBuffer[Int(CURL_ERROR_SIZE) - 1] = 0
+        return String(cString: errorBuffer).trimmingASCIIWhitespace()
+    }
     var onProgress: (@Sendable (Int, Int) -> Void)?
     private var lastReport = ContinuousClock.now
 
@@ -215,6 +257,8 @@ final class TransferState {
         self.cancel = cancel
     }
 
+    deinit { errorBuffer.deallocate() }
+
     /// Records one header line; a new status line (after a 1xx) starts the headers afresh.
     func header(_ bytes: UnsafeRawBufferPointer) -> Bool {
         headerBytes += bytes.count
@@ -225,6 +269,11 @@ final class TransferState {
         let line = String(decoding: bytes, as: UTF8.self)
         if line.hasPrefix("HTTP/") {
             headers = [:]
+            headersEnded = false
+            return true
+        }
+        if line == "\r\n" || line == "\n" {
+            headersEnded = true
             return true
         }
         guard let colon = line.firstIndex(of: ":") else { return true }
@@ -278,7 +327,7 @@ private let watchProgress: quoted_curl_progress_callback = { context, _, downloa
     return 0
 }
 
-extension Substring {
+extension StringProtocol {
     func trimmingASCIIWhitespace() -> String {
         var slice = self[...]
         while let first = slice.first, first.isWhitespace { slice = slice.dropFirst() }
