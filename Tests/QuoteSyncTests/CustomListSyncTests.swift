@@ -73,7 +73,7 @@ import TestSupport
     /// Each way an upstream can fail leaves every stored row as it was and records why.
     @Test(arguments: [
         ("500", "HTTP 500"), ("503", "HTTP 503"), ("timeout", "timed out"), ("reset", "connection"), ("truncated", "complete"),
-        ("html", "HTML"), ("huge", "larger than"), ("loop", "redirects"), ("notjson", "not JSON"), ("object", "expected a JSON array"),
+        ("html", "HTML"), ("huge", "larger than"), ("loop", "redirects"), ("notjson", "not JSON"), ("object", "the list is not a JSON array of quotes (found an object)"),
     ])
     func failuresLeaveTheStoreUntouched(kind: String, expected: String) async throws {
         let good = listJSON([(1, "one"), (2, "two")])

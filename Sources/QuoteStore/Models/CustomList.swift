@@ -25,7 +25,7 @@ public enum CustomList {
         public var description: String {
             switch self {
             case .syntax(let error): return "not JSON: \(error)"
-            case .notAList(let found): return "expected a JSON array of quotes, found \(found)"
+            case .notAList(let found): return "not a JSON array of quotes (found \(found))"
             }
         }
     }
@@ -151,6 +151,9 @@ public enum RecordText {
         guard let text = value.string else {
             throw FieldProblem(reason: "\"\(field)\" must be a string, found \(value.kindName)")
         }
+        // SQLite's text functions (length(), the CHECK on a quote's length, full-text search) stop
+        // at a NUL: such a text cannot be kept faithfully, so its record is refused, never cut short.
+        if text.utf8.contains(0) { throw FieldProblem(reason: "\"\(field)\" contains a NUL character (U+0000)") }
         let trimmed = trim(text)
         // Bytes bound code points from above: most texts are decided without counting.
         if trimmed.utf8.count > QuoteText.maximumLength, QuoteText.length(trimmed) > QuoteText.maximumLength {

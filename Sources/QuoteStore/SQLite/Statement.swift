@@ -41,8 +41,18 @@ public final class Statement {
         try check(sqlite3_bind_int64(handle, index, value ? 1 : 0))
     }
 
+    /// Binds the text by its byte length, never as a C string: a U+0000 inside must not end it.
     public func bind(_ value: String, at index: Int32) throws(DatabaseError) {
-        try check(sqlite3_bind_text(handle, index, value, -1, transient))
+        var text = value
+        let code = text.withUTF8 { bytes -> Int32 in
+            guard let length = Int32(exactly: bytes.count) else { return SQLITE_TOOBIG }
+            // An empty buffer may have no address, which SQLite would bind as NULL.
+            guard let base = bytes.baseAddress, length > 0 else { return sqlite3_bind_text(handle, index, "", 0, transient) }
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                sqlite3_bind_text(handle, index, $0, length, transient)
+            }
+        }
+        try check(code)
     }
 
     public func bindNull(at index: Int32) throws(DatabaseError) {

@@ -110,6 +110,10 @@ public final class SyncEngine: Sendable {
             let failure: SourceFailure
             switch error {
             case let known as SourceFailure: failure = known
+            case let database as DatabaseError where database.resultCode == .constraint:
+                // Only upstream data is written here: a row the store's rules refuse is the
+                // upstream's fault (retried with backoff), not a broken store.
+                failure = SourceFailure("the upstream sent data the store refuses (\(database.message)); store left as it was")
             case let database as DatabaseError:
                 // The store failed, not the upstream: say what happened in a few words.
                 failure = SourceFailure.local(StoreError(database, path: storePath))

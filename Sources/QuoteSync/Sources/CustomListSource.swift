@@ -43,7 +43,11 @@ enum CustomListSource {
         let keep = Set(validation.problems.compactMap(\.upstreamID))
         let removalsAllowed = !validation.problems.contains { $0.upstreamID == nil }
         let body = response.body
-        var update = SourceUpdate { counts in "\(validation.validCount) quotes, " + changeSummary(counts) }
+        // The first record left out is named, so whoever keeps the list can mend it.
+        let firstProblem = validation.problems.first.map { first in
+            " (" + first.description + (validation.problems.count > 1 ? "; and \(validation.problems.count - 1) more" : "") + ")"
+        } ?? ""
+        var update = SourceUpdate { counts in "\(validation.validCount) quotes, " + changeSummary(counts) + firstProblem }
         update.validators = [validators]
         update.httpStatus = status
         update.skipped = validation.problems.count

@@ -24,10 +24,14 @@ enum HappinessSource {
                 let message = document["message"]?.string.map { ": \(TerminalSanitizer.clean($0))" } ?? ""
                 throw SourceFailure("the reply has no \"data\" object\(message)", httpStatus: response.status)
             }
-            var update = SourceUpdate { counts in counts.skipped > 0 ? "0 quotes, 1 skipped" : "1 quote, " + changeSummary(counts) }
+            let decoded = quote(from: data)
+            var update = SourceUpdate { counts in
+                guard counts.skipped > 0, case .failure(let problem) = decoded else { return "1 quote, " + changeSummary(counts) }
+                return "0 quotes, 1 skipped (\(problem))"
+            }
             update.validators = [validators]
             update.httpStatus = response.status
-            guard let quote = quote(from: data) else {
+            guard case .success(let quote) = decoded else {
                 // Recorded as skipped: the source answered, its record was unusable.
                 update.skipped = 1
                 return update
@@ -43,11 +47,26 @@ enum HappinessSource {
         }
     }
 
-    static func quote(from data: JSONObject) -> Quote? {
-        guard let id = data["id"]?.int,
-              let text = try? RecordText.required(data["content"], field: "content"),
-              let author = RecordText.validOptional(data["author"], field: "author") else { return nil }
-        return Quote(source: SourceName.happiness, upstreamID: String(id), text: text, author: author,
-                     category: "happiness", lang: LanguageGuess.guess(text))
+    /// The quote of `data`, or why it cannot be kept (naming its id when it has one).
+    static func quote(from data: JSONObject) -> Result<Quote, SkippedRecord> {
+        guard let id = data["id"]?.int else {
+            return .failure(SkippedRecord(id: nil, reason: "\"id\" must be an integer"))
+        }
+        do throws(FieldProblem) {
+            let text = try RecordText.required(data["content"], field: "content")
+            let author = try RecordText.optional(data["author"], field: "author")
+            return .success(Quote(source: SourceName.happiness, upstreamID: String(id), text: text, author: author,
+                                  category: "happiness", lang: LanguageGuess.guess(text)))
+        } catch {
+            return .failure(SkippedRecord(id: String(id), reason: error.reason))
+        }
     }
+}
+
+/// A record left out of a sync, and why: "id 60: "content" is empty".
+struct SkippedRecord: Error, CustomStringConvertible {
+    let id: String?
+    let reason: String
+
+    var description: String { (id.map { "id \($0): " } ?? "") + reason }
 }

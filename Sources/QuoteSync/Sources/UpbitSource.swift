@@ -61,7 +61,8 @@ enum UpbitSource {
     static func market(from record: JSONValue) -> Market? {
         guard let object = record.object, let name = object["market"]?.string else { return nil }
         let parts = name.split(separator: "-", maxSplits: 1)
-        guard parts.count == 2, name.utf8.count <= 32, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+        guard parts.count == 2, name.utf8.count <= 32, !parts[0].isEmpty, !parts[1].isEmpty,
+              name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
         guard let korean = RecordText.validOptional(object["korean_name"], field: "korean_name"),
               let english = RecordText.validOptional(object["english_name"], field: "english_name") else { return nil }
         let event = object["market_event"]
