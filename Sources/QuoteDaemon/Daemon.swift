@@ -28,6 +28,10 @@ public actor Daemon {
     private let storeBusyTimeout: Int32
 
     private var due: [String: Int] = [:]
+    /// Sources whose due time is the upstream's block (Retry-After), which may lie further ahead than an interval.
+    private var blocked: Set<String> = []
+    /// The wall and monotonic clocks at the scheduler's last wake-up: a jump between them is a clock correction.
+    private var lastWake: (wall: Int, monotonic: ContinuousClock.Instant)?
     private var running: Set<String> = []
     /// Sources asked for by `syncNow`, started by the scheduler at its next turn.
     private var requested: [String] = []
@@ -77,7 +81,10 @@ public actor Daemon {
             let sameURL = configuration.source(named: entry.source).map { settings in
                 entry.url.map { $0 == settings.url || $0 == URLText.redacted(settings.url) } ?? true
             } ?? true
-            if sameURL, let next = entry.nextDue { stored[entry.source] = next }
+            if sameURL, let next = entry.nextDue {
+                stored[entry.source] = next
+                if entry.isBlock { blocked.insert(entry.source) }
+            }
             lastOK[entry.source] = entry.consecutiveFailures == 0 && entry.lastSuccess != nil
             failures[entry.source] = entry.consecutiveFailures
         }
@@ -88,7 +95,14 @@ public actor Daemon {
         var generator = SystemRandomNumberGenerator()
         let now = wallClock()
         let fresh = configuration.enabledSources.filter { due[$0.name] == nil }
-        for (name, time) in schedule.initialDue(stored: stored, sources: fresh, now: now, using: &generator) {
+        // A time stored under a wrong clock (a year ahead, 9999) is not trusted.
+        var trusted: [String: Int] = [:]
+        for settings in fresh {
+            if let time = stored[settings.name] {
+                trusted[settings.name] = schedule.trusted(time, of: settings, now: now, blocked: blocked.contains(settings.name))
+            }
+        }
+        for (name, time) in schedule.initialDue(stored: trusted, sources: fresh, now: now, using: &generator) {
             due[name] = time
             logger.debug("\(name): next sync \(time <= now + 5 ? "now" : "at " + UnixTime.timestamp(time))")
         }
@@ -137,6 +151,7 @@ public actor Daemon {
         updateStatus()
         await withDiscardingTaskGroup { syncs in
             while !Task.isCancelled {
+                replanAfterAClockJump()
                 startDue(in: &syncs)
                 // Proof of progress: only this loop pets the watchdog, so a wedged loop lets systemd restart us.
                 if let interval = watchdogInterval, let next = nextWatchdog, ContinuousClock.now >= next {
@@ -157,6 +172,31 @@ public actor Daemon {
             }
         }
     }
+
+    /// At each wake-up: when the wall clock moved more or less than the monotonic one since the
+    /// last (NTP correcting a bad RTC, a suspended VM, an administrator's `date -s`), due times
+    /// made under the old clock are checked again — a time now beyond its horizon comes back to
+    /// one interval from now, a time now past is due.
+    func replanAfterAClockJump() {
+        let wall = wallClock(), monotonic = ContinuousClock.now
+        defer { lastWake = (wall, monotonic) }
+        guard let last = lastWake else { return }
+        let elapsed = (monotonic - last.monotonic).components.seconds
+        let jump = (wall - last.wall).subtractingReportingOverflow(Int(elapsed)).partialValue
+        guard abs(jump) >= Self.clockJumpThreshold else { return }
+        logger.warning("the wall clock jumped by \(jump) s; re-planning every source")
+        for settings in configuration.enabledSources {
+            guard let time = due[settings.name] else { continue }
+            let trusted = schedule.trusted(time, of: settings, now: wall, blocked: blocked.contains(settings.name))
+            if trusted != time {
+                due[settings.name] = trusted
+                logger.info("\(settings.name): next sync \(UnixTime.timestamp(trusted)) (was \(UnixTime.timestamp(time)))")
+            }
+        }
+    }
+
+    /// Smaller steps are NTP slewing and scheduling noise, not a correction.
+    static let clockJumpThreshold = 60
 
     private func startDue(in syncs: inout DiscardingTaskGroup) {
         let now = wallClock()
@@ -208,6 +248,7 @@ public actor Daemon {
         let previous = failures[settings.name] ?? 0
         let next = schedule.nextDue(after: report, of: settings, previousFailures: previous, at: now, using: &generator)
         due[settings.name] = next
+        if report.retryAfter == next { blocked.insert(settings.name) } else { blocked.remove(settings.name) }
         if report.ok {
             failures[settings.name] = 0
         } else if report.storeExitCode == nil, !report.notContacted {

@@ -9,6 +9,8 @@ public struct Schedule: Sendable {
     public static let backoffCap = 6 * 3_600
     /// The happiness quote changes at 00:00 UTC; ask a few minutes after.
     public static let happinessOffset = 5 * 60
+    /// The longest an upstream may make us wait (Retry-After, an Upbit block): longer asks are cut to this.
+    public static let maximumBlock = 7 * 86_400
 
     public init() {}
 
@@ -37,6 +39,26 @@ public struct Schedule: Sendable {
 }
 
 extension Schedule {
+    /// The furthest ahead a next-due time that this schedule made at `now` can be: one interval
+    /// and its jitter (for happiness the next day's quote time), or — for the upstream's own
+    /// block — `maximumBlock`.
+    public func horizon(of settings: SourceSettings, now: Int, blocked: Bool) -> Int {
+        if blocked { return now.addingReportingOverflow(Self.maximumBlock).partialValue }
+        let ahead = settings.kind == .happiness ? 86_400 + Self.happinessOffset + 300 : settings.interval + settings.interval / 10
+        return now.addingReportingOverflow(ahead).partialValue
+    }
+
+    /// A stored next-due time (or block) as far as it can be trusted now. One that lies beyond
+    /// what this schedule could have made at `now` was made under a wrong clock (a bad RTC, a
+    /// restored VM snapshot, a Pi before NTP): it becomes `now` + the interval (happiness: its
+    /// next quote time), instead of stranding the source for as long as the clock was wrong.
+    /// A time in the past is left as it is: due now.
+    public func trusted(_ stored: Int, of settings: SourceSettings, now: Int, blocked: Bool = false) -> Int {
+        guard stored > horizon(of: settings, now: now, blocked: blocked) else { return stored }
+        if settings.kind == .happiness { return (now / 86_400 + 1) * 86_400 + Self.happinessOffset }
+        return now + settings.interval
+    }
+
     /// After the store itself failed (not the upstream): a busy store is tried again in a
     /// minute, a full, read-only or damaged one in five. The upstream's backoff is untouched.
     public func nextDue(afterLocalFailure busy: Bool, at now: Int) -> Int {

@@ -1,6 +1,7 @@
 import QuoteBase
 import QuoteCommandLine
 import QuoteConfig
+import QuoteScheduling
 import QuoteStore
 
 let importSpec = CommandSpec(
@@ -101,9 +102,20 @@ let statusSpec = CommandSpec(
 let statusCommand = Command(statusSpec, pages: true) { arguments, context in
         _ = try arguments.positionals(for: statusSpec)
         let store = try context.store()
-        let sources = try store.run { try StatusQuery(database: store.database).sources() }
         let now = UnixTime.now()
-        let daemon = DaemonStatus.query(configured: try context.configuration()?.socketPath)
+        let configuration = try context.configuration()
+        let daemon = DaemonStatus.query(configured: configuration?.socketPath)
+        // With no daemon to ask, a time stored under a wrong clock is shown as the daemon will treat it.
+        func nextDue(_ source: SourceStatus) -> Int? {
+            if let planned = daemon.nextDue[source.name] { return planned }
+            guard let stored = source.nextDue, let settings = configuration?.source(named: source.name) else { return source.nextDue }
+            return Schedule().trusted(stored, of: settings, now: now, blocked: source.retryAfter == stored)
+        }
+        let sources = try store.run { try StatusQuery(database: store.database).sources() }.map { source in
+            var shown = source
+            shown.nextDue = nextDue(source)
+            return shown
+        }
         if arguments.has(Options.json) {
             for source in sources { Output.line(source.json(now: now)) }
             Output.line(daemon.json)
@@ -120,7 +132,7 @@ let statusCommand = Command(statusSpec, pages: true) { arguments, context in
                 parts.append(counted(other.count, String(other.label.dropLast()), plural: other.label))
             }
             let success = source.lastSuccess.map { "\(UnixTime.localTimestamp($0)) (\(UnixTime.relative($0, now: now)))" }
-            let next = (daemon.nextDue[source.name] ?? source.nextDue).map { UnixTime.relative($0, now: now) } ?? "-"
+            let next = source.nextDue.map { UnixTime.relative($0, now: now) } ?? "-"
             table.add([source.name, parts.joined(separator: ", "),
                        success ?? (source.name == SourceName.builtin ? "built in" : "never"), next])
             var notes: [String] = []

@@ -50,6 +50,11 @@ public struct SyncStateRepository {
         public var lastSuccess: Int?
         /// The URL the source last synced from (as stored: without query or credentials).
         public var url: String?
+        /// The upstream's block, when it asked to wait (Retry-After, an Upbit 418).
+        public var retryAfter: Int?
+
+        /// Whether the next due time is the upstream's block rather than our own schedule.
+        public var isBlock: Bool { retryAfter != nil && retryAfter == nextDue }
     }
 
     // MARK: Reading
@@ -83,14 +88,14 @@ public struct SyncStateRepository {
     /// Every source's schedule, as the last runs left it.
     public func entries() throws(DatabaseError) -> [Entry] {
         let statement = try database.prepare("""
-            SELECT state.source, state.next_due, state.consecutive_failures, state.last_success, sources.url
+            SELECT state.source, state.next_due, state.consecutive_failures, state.last_success, sources.url, state.retry_after
               FROM sync_state AS state LEFT JOIN sources ON sources.name = state.source
             """)
         var entries: [Entry] = []
         while try statement.step() {
             entries.append(Entry(source: statement.string(0), nextDue: statement.optionalInt(1),
                                  consecutiveFailures: statement.int(2), lastSuccess: statement.optionalInt(3),
-                                 url: statement.optionalString(4)))
+                                 url: statement.optionalString(4), retryAfter: statement.optionalInt(5)))
         }
         return entries
     }
@@ -149,6 +154,13 @@ public struct SyncStateRepository {
     /// The daemon's own decision of when a source is next due (it schedules; a sync reports).
     public func setNextDue(source: String, _ time: Int) throws(DatabaseError) {
         try database.run("UPDATE sync_state SET next_due = ?2 WHERE source = ?1", [.text(source), .integer(time)])
+    }
+
+    /// Shortens a block recorded under a wrong clock to `until` (and the due time with it), so
+    /// that it ends: clamped only when read, it would move ahead with every reading.
+    public func shortenBlock(source: String, until: Int) throws(DatabaseError) {
+        try database.run("UPDATE sync_state SET retry_after = ?2, next_due = min(next_due, ?2) WHERE source = ?1 AND retry_after > ?2",
+                         [.text(source), .integer(until)])
     }
 
     private func log(source: String, _ outcome: Outcome) throws(DatabaseError) {

@@ -60,7 +60,10 @@ public final class SyncEngine: Sendable {
         // A block is the upstream's word about the URL it was recorded for: a source pointed
         // at another URL starts afresh.
         let state = SyncStateRepository(database: database)
-        if let until = try? state.block(source: settings.name, urls: [settings.url, URLText.redacted(settings.url)]), until > now {
+        if let stored = try? state.block(source: settings.name, urls: [settings.url, URLText.redacted(settings.url)]),
+           case let until = schedule.trusted(stored, of: settings, now: now, blocked: true), until > now {
+            // A block stored under a wrong clock is cut to one interval, and kept so, so that it ends.
+            if until != stored { try? database.transaction { try state.shortenBlock(source: settings.name, until: until) } }
             // The upstream asked us to wait (Retry-After, or an Upbit 418 block): no request at all.
             var report = SourceReport(source: settings.name, ok: false,
                                       summary: "not contacted: the upstream asked to wait until \(UnixTime.timestamp(until)) (\(until - now) s)",

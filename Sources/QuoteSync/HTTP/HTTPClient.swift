@@ -31,9 +31,22 @@ public final class HTTPClient: Sendable {
     /// Sends `request` and returns the response, whatever its status; throws only
     /// when there is no complete response.
     public func send(_ request: HTTPRequest) async throws(HTTPFailure) -> HTTPResponse {
+        try Self.checkTarget(request.url, allowHTTP: request.allowHTTP)
+        let cancel = CancelFlag()
+        // The whole chain on a thread of its own (libcurl blocks): not a shared pool, whose
+        // other slow work would eat this request's deadline between two hops.
+        let result: Result<HTTPResponse, HTTPFailure> = await withTaskCancellationHandler {
+            await BackgroundThread.run { Result { () throws(HTTPFailure) in try self.followRedirects(request, cancel: cancel) } }
+        } onCancel: {
+            cancel.set()
+        }
+        return try result.get()
+    }
+
+    /// The request and its redirects under ONE deadline: a redirect gets what is left of
+    /// `timeout`, not a fresh one (five slow hops would otherwise take six timeouts).
+    private func followRedirects(_ request: HTTPRequest, cancel: CancelFlag) throws(HTTPFailure) -> HTTPResponse {
         var url = request.url
-        try Self.checkTarget(url, allowHTTP: request.allowHTTP)
-        // ONE deadline for the whole chain: a redirect gets what is left of `timeout`, not a fresh one.
         let deadline = ContinuousClock.now + .seconds(max(1, request.timeout))
         var redirects = 0
         while true {
@@ -41,7 +54,7 @@ public final class HTTPClient: Sendable {
             let milliseconds = left.components.seconds.multipliedReportingOverflow(by: 1_000)
             guard left > .zero, !milliseconds.overflow else { throw .timedOut(seconds: request.timeout) }
             let budget = max(1, Int(milliseconds.partialValue) + Int(left.components.attoseconds / 1_000_000_000_000_000))
-            let outcome = try await perform(request, url: url, milliseconds: budget)
+            let outcome = try transfer(request, url: url, milliseconds: budget, cancel: cancel).get()
             guard [301, 302, 303, 307, 308].contains(outcome.response.status), let target = outcome.redirect else {
                 return outcome.response
             }
@@ -64,19 +77,6 @@ public final class HTTPClient: Sendable {
     private struct Outcome {
         var response: HTTPResponse
         var redirect: String?
-    }
-
-    /// One request without following redirects, on a thread of its own (libcurl blocks).
-    private func perform(_ request: HTTPRequest, url: String, milliseconds: Int) async throws(HTTPFailure) -> Outcome {
-        let cancel = CancelFlag()
-        let result: Result<Outcome, HTTPFailure> = await withTaskCancellationHandler {
-            // A thread of its own, not a shared pool: a pool busy with other slow transfers
-            // would make this one wait before its clock even starts.
-            await BackgroundThread.run { self.transfer(request, url: url, milliseconds: milliseconds, cancel: cancel) }
-        } onCancel: {
-            cancel.set()
-        }
-        return try result.get()
     }
 
     /// One transfer on a pooled handle. A handle goes back to the pool only after a transfer

@@ -1,9 +1,11 @@
+import QuoteScheduling
+
 /// `Retry-After`: delay-seconds or an HTTP date (RFC 9110: IMF-fixdate, and the obsolete
 /// RFC 850 and asctime forms). The number is the server's word, so it is parsed without
 /// any arithmetic that could overflow, and no wait is longer than `maximumWait`.
 public enum RetryAfter {
     /// 7 days: an upstream that asks for longer gets asked again after a week.
-    public static let maximumWait = 7 * 86_400
+    public static let maximumWait = Schedule.maximumBlock
 
     public struct Wait: Equatable, Sendable {
         /// Unix seconds: no request before then.
