@@ -38,7 +38,7 @@ let package = Package(
         // by quoted and quotectl). No Foundation.
         .target(name: "QuoteConfig", dependencies: ["QuoteBase", "QuoteStore"]),
         // The control socket's line protocol and its client (quotectl's side). No Foundation.
-        .target(name: "QuoteControl", dependencies: ["QuoteBase", "QuoteStore"]),
+        .target(name: "QuoteControl", dependencies: ["CSystem", "QuoteBase", "QuoteStore"]),
         // Command-line arguments and usage errors, for quoted and quotectl. No Foundation.
         .target(name: "QuoteCommandLine", dependencies: ["QuoteBase"]),
         // When sources are due (intervals, backoff, blocks, catch-up) and what a sync reports:

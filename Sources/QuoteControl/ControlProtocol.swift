@@ -9,6 +9,17 @@ import QuoteStore
 ///   `ok LINE` / `fail LINE`            one per source as it finishes ("upbit: 536 markets, 3 changed, 0.41 s")
 ///   `daemon JSON`, `source JSON`       for status
 ///   `error MESSAGE`                    a refused or malformed request
+///   `progress SOURCE TEXT`             a running sync's live line
+///   `waiting SOURCES`                  every `heartbeat` while a client waits for syncs
+public enum ControlProtocol {
+    /// How often the daemon tells a client waiting for syncs that it is still at them.
+    public static let heartbeat: Duration = .seconds(5)
+    /// Seconds of silence after which a client gives the daemon up: three heartbeats.
+    public static let silenceLimit = 15
+    /// Seconds a request that waits for nothing (status, sync --no-wait) may take in all.
+    public static let quickAnswer = 5
+}
+
 public enum ControlRequest: Equatable, Sendable {
     case sync(sources: [String], wait: Bool)
     case status

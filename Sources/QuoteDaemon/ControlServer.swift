@@ -296,7 +296,7 @@ public final class ControlServer: Sendable {
         let allowed = policy.allows(peerUID: peerUID, peerGID: peerGID) { PeerPolicy.groups(ofUser: peerUID) }
         guard allowed else {
             logger.warning("control socket: refused uid \(peerUID) (pid \(peerPID)): not root, our user or in our group")
-            writer.send("error", "permission denied: not a member of the daemon's group")
+            writer.send("error", "permission denied: not in group \(policy.groupName)")
             writer.finish(code: .noPermission)
             return
         }

@@ -408,11 +408,24 @@ public actor Daemon {
             for entry in started { writer.send(entry.joined ? "joined" : "started", entry.source) }
             var code: ExitCode = unknown.isEmpty ? .success : .usage
             for entry in started { if let ticket = entry.ticket { relay.add(ticket, source: entry.source, writer: writer) } }
-            for ticket in started.compactMap(\.ticket) {
-                let report = await report(ticket)
-                relay.remove(ticket)
-                writer.send(report.ok ? "ok" : "fail", TerminalSanitizer.clean(report.progressLine))
-                if !report.ok { code = report.isConfigurationProblem ? .configuration : code == .configuration ? code : .temporaryFailure }
+            let tickets = started.compactMap(\.ticket)
+            await withTaskGroup(of: Void.self) { group in
+                // A waiting client hears from us at least every `heartbeat`, however long the syncs
+                // take: silence then means a daemon that stopped answering (SIGSTOP, wedged).
+                if !tickets.isEmpty {
+                    group.addTask {
+                        while (try? await Task.sleep(for: ControlProtocol.heartbeat)) != nil {
+                            writer.send("waiting", started.map(\.source).joined(separator: " "))
+                        }
+                    }
+                }
+                for ticket in tickets {
+                    let report = await report(ticket)
+                    relay.remove(ticket)
+                    writer.send(report.ok ? "ok" : "fail", TerminalSanitizer.clean(report.progressLine))
+                    if !report.ok { code = report.isConfigurationProblem ? .configuration : code == .configuration ? code : .temporaryFailure }
+                }
+                group.cancelAll()
             }
             writer.finish(code: code)
         }

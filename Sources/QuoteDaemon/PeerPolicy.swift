@@ -11,6 +11,17 @@ public struct PeerPolicy: Sendable {
         self.gid = gid
     }
 
+    /// The daemon's group by name ("quoted"), or its number when the group database has no name.
+    public var groupName: String {
+        var entry = group()
+        var result: UnsafeMutablePointer<group>?
+        var buffer = [CChar](repeating: 0, count: 16_384)
+        guard getgrgid_r(gid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.gr_name else {
+            return String(gid)
+        }
+        return String(cString: name)
+    }
+
     public func allows(peerUID: uid_t, peerGID: gid_t, supplementaryGroups: () -> [gid_t]) -> Bool {
         if peerUID == 0 || peerUID == uid || peerGID == gid { return true }
         return supplementaryGroups().contains(gid)

@@ -11,14 +11,27 @@ struct DaemonStatus {
     var nextDue: [String: Int] = [:]
     var syncing: [String] = []
     var problem: String?
+    /// The daemon runs but refused this user (its peer check): why.
+    var refused: String?
 
     static func query(configured: String?) -> DaemonStatus {
         var status = DaemonStatus()
         do throws(ControlClient.Failure) {
             guard let client = try ControlClient.connect(
-                sending: .status, candidates: Locations.sockets(configured: configured), timeout: 3)
+                sending: .status, candidates: Locations.sockets(configured: configured), silence: ControlProtocol.quickAnswer)
             else { return status }
+            status.pid = client.peerPID
             while let reply = try client.nextReply(), reply.kind != "end" {
+                if reply.kind == "error" {
+                    // The daemon answered: it runs, even when it refuses this user.
+                    if reply.text.hasPrefix("permission denied") {
+                        status.running = true
+                        status.refused = String(reply.text.dropFirst("permission denied".count).drop { $0 == ":" || $0 == " " })
+                    } else {
+                        status.problem = reply.text
+                    }
+                    continue
+                }
                 guard let object = try? JSONParser.parse(reply.text) else { continue }
                 switch reply.kind {
                 case "daemon":
@@ -29,12 +42,14 @@ struct DaemonStatus {
                     guard let name = object["source"]?.string else { continue }
                     if let due = object["next_due"]?.int { status.nextDue[name] = due }
                     if object["running"]?.bool == true { status.syncing.append(name) }
-                case "error":
-                    status.problem = reply.text
                 default:
                     continue
                 }
             }
+        } catch .notAnswering(let pid) {
+            status.running = true
+            status.pid = pid ?? status.pid
+            status.problem = controlFailureText(.notAnswering(pid: pid))
         } catch {
             status.problem = controlFailureText(error)
         }
@@ -45,6 +60,11 @@ struct DaemonStatus {
         guard running else {
             return "Daemon: " + (problem.map { "not reachable (\($0))" } ?? "not running")
         }
+        let process = pid.map { " (pid \($0))" } ?? ""
+        if let refused {
+            return "Daemon: running\(process), but this user may not talk to it (\(TerminalSanitizer.clean(refused)))"
+        }
+        if let problem { return "Daemon: running\(process), but \(problem)" }
         var text = "Daemon: running, pid \(pid.map(String.init) ?? "?")"
         if let uptime { text += ", up " + durationText(uptime) }
         if !syncing.isEmpty { text += "; syncing " + syncing.joined(separator: ", ") }
@@ -56,7 +76,7 @@ struct DaemonStatus {
         object.add("running", running)
         object.add("pid", pid)
         object.add("uptime", uptime)
-        object.add("error", problem)
+        object.add("error", problem ?? refused.map { "permission denied: " + $0 })
         return "{\"daemon\":" + object.result + "}"
     }
 }

@@ -92,7 +92,7 @@ let randomCommand = Command(randomSpec) { arguments, context in
     if !shares.isEmpty, filter.source != nil {
         throw UsageError(message: "give sources either as --source or as [N%] SOURCE words, not both", command: "random")
     }
-    let wanted = try arguments.positiveInt(Options.count) ?? 1
+    let asked = try arguments.positiveInt(Options.count) ?? 1
     let store = try context.store()
     let picker = QuotePicker(database: store.database)
     var generator = SystemRandomNumberGenerator()
@@ -110,15 +110,33 @@ let randomCommand = Command(randomSpec) { arguments, context in
         return try store.run { try picker.random(narrowed, using: &generator) }
     }
 
+    // More than a few asked for: never more than match (-n 1000000000 on 284 quotes costs
+    // what 284 cost), and when most of the matches are wanted, a shuffle of them beats
+    // drawing at random and throwing repeats away.
+    var wanted = asked
+    var matches: Int?
+    if asked > 64 {
+        let total = try store.run { try picker.count(filter) }
+        wanted = min(asked, total)
+        matches = total
+    }
     var quotes: [Quote] = []
     var chosen = Set<Int>()
     var attempts = 0
-    while quotes.count < wanted, attempts < wanted * 32 + 64 {
+    let drawAtRandom = matches.map { weights.isEmpty ? wanted * 2 < $0 : true } ?? true
+    while drawAtRandom, quotes.count < wanted, attempts < wanted * 32 + 64 {
         attempts += 1
         guard let quote = try pickOne() else { break }
         if chosen.contains(quote.id) || (seen?.contains(quote) ?? false) { continue }
         chosen.insert(quote.id)
         quotes.append(quote)
+    }
+    if seen == nil, quotes.count < wanted {
+        var rest = try store.run { try picker.matchingKeys(filter) }.filter { !chosen.contains($0.id) }
+        rest.shuffle(using: &generator)
+        for key in rest.prefix(wanted - quotes.count) {
+            if let quote = try store.run({ try picker.quote(id: key.id) }) { quotes.append(quote) }
+        }
     }
     // Random picks keep landing on what was seen: choose among the unseen ones directly, and
     // once every match has been seen, start a new round for these matches.

@@ -22,8 +22,14 @@ let syncCommand = Command(syncSpec) { arguments, context in
         let configured = try context.configuration()?.socketPath
         let client: ControlClient?
         do throws(ControlClient.Failure) {
-            client = try ControlClient.connect(sending: .sync(sources: sources, wait: !arguments.has(Options.noWait)),
-                                               candidates: Locations.sockets(configured: configured))
+            // Waiting, the daemon speaks at least every heartbeat however long the syncs take.
+            let wait = !arguments.has(Options.noWait)
+            client = try ControlClient.connect(sending: .sync(sources: sources, wait: wait),
+                                               candidates: Locations.sockets(configured: configured),
+                                               silence: wait ? ControlProtocol.silenceLimit : ControlProtocol.quickAnswer)
+        } catch .notAnswering(let pid) {
+            Output.error(controlFailureText(.notAnswering(pid: pid)))
+            return .temporaryFailure
         } catch {
             Output.error(controlFailureText(error))
             return .noPermission
@@ -65,6 +71,7 @@ func controlFailureText(_ failure: ControlClient.Failure) -> String {
     switch failure {
     case .notRunning: return "daemon not running"
     case .refused(let reason), .broken(let reason): return "control socket: \(reason)"
+    case .notAnswering(let pid): return "daemon not answering" + (pid.map { " (pid \($0))" } ?? "")
     }
 }
 

@@ -33,7 +33,7 @@ import TestSupport
     /// `quotectl status`'s own client: connect, send, read to `end`.
     static func status(path: String) -> (answered: Bool, seconds: Double) {
         let started = Date()
-        guard let client = try? ControlClient.connect(sending: .status, candidates: [path], timeout: 30) else {
+        guard let client = try? ControlClient.connect(sending: .status, candidates: [path], silence: 30) else {
             return (false, Date().timeIntervalSince(started))
         }
         var sawDaemon = false

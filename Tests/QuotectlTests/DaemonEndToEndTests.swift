@@ -259,4 +259,49 @@ import TestSupport
         #expect(result.stderr.contains("daemon not running; syncing with"))
         #expect(result.stderr.contains("custom.e2e: 2 quotes, 2 changed"))
     }
+
+    /// A daemon stopped with SIGSTOP (or wedged) answers nothing: every client gives up with
+    /// exit 75 and the daemon's pid — --no-wait within a few seconds, a waiting sync after
+    /// the heartbeat's silence limit — instead of waiting forever.
+    @Test func aStoppedDaemonIsGivenUpOn() throws {
+        let notify = NotifySocket(path: scratch.file("notify.sock"))
+        let (daemon, _) = try startDaemon(config: writeConfig(), notify: notify)
+        defer { kill(daemon.processIdentifier, SIGCONT); daemon.terminate() }
+        _ = notify.waitFor("STATUS=1/1 sources fresh")
+        kill(daemon.processIdentifier, SIGSTOP)
+        let pid = daemon.processIdentifier
+        let outcomes = Mutex<[String: BinaryRunner.Result]>([:])
+        let runner = quotectl()
+        DispatchQueue.concurrentPerform(iterations: 3) { index in
+            let arguments = [["sync", "--now", "--no-wait"], ["sync", "--now"], ["status"]][index]
+            let result = try? runner.run(arguments, timeout: 40)
+            outcomes.withLock { $0[arguments.joined(separator: " ")] = result }
+        }
+        let results = outcomes.withLock { $0 }
+        for command in ["sync --now --no-wait", "sync --now"] {
+            let result = try #require(results[command], "\(command) did not end")
+            #expect(result.status == 75, "\(command): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("daemon not answering (pid \(pid))"), "\(command): \(result.stderr)")
+        }
+        let status = try #require(results["status"])
+        #expect(status.stdout.contains("Daemon: running (pid \(pid)), but daemon not answering"), "\(status.stdout)")
+    }
+
+    /// A user the socket's peer check refuses is told the daemon runs and why it will not talk.
+    @Test(.enabled(if: getuid() == 0)) func aRefusedUserIsToldTheDaemonRunsButRefusesThem() throws {
+        let notify = NotifySocket(path: scratch.file("notify.sock"))
+        let config = writeConfig()
+        let (daemon, _) = try startDaemon(config: config, notify: notify)
+        defer { daemon.terminate() }
+        _ = notify.waitFor("STATUS=1/1 sources fresh")
+        // Let "nobody" reach the socket (and the configuration and store), so that only the peer check stands.
+        for path in [scratch.path, scratch.file("run"), socketPath, config, storePath] { chmod(path, 0o777) }
+        let nobody = BinaryRunner("setpriv", home: scratch.path, path: "/usr/bin/setpriv")
+        let quotectl = BinaryRunner.productsFolder.appendingPathComponent("quotectl").path
+        let status = try nobody.run(["--reuid=65534", "--regid=65534", "--clear-groups", quotectl, "status", "--config", config])
+        #expect(status.stdout.contains("Daemon: running (pid \(daemon.processIdentifier)), but this user may not talk to it (not in group root)"),
+                "\(status.stdout)\(status.stderr)")
+        let sync = try nobody.run(["--reuid=65534", "--regid=65534", "--clear-groups", quotectl, "sync", "--now", "--config", config])
+        #expect(sync.status == 77, "\(sync.stderr)")
+    }
 }

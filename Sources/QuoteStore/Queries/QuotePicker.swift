@@ -41,6 +41,12 @@ public struct QuotePicker {
         return keys
     }
 
+    /// How many quotes match `filter`.
+    public func count(_ filter: QuoteFilter) throws(DatabaseError) -> Int {
+        let clause = filter.whereClause()
+        return try database.scalarInt("SELECT count(*) FROM quotes WHERE \(clause.sql)", clause.values) ?? 0
+    }
+
     /// One quote by its id.
     public func quote(id: Int) throws(DatabaseError) -> Quote? {
         let statement = try database.prepare("SELECT \(Quote.columns) FROM quotes WHERE id = ?1")
