@@ -45,6 +45,13 @@ public enum FileReader {
         return bytes
     }
 
+    /// The size of the file at `path` in bytes, or nil when there is none (or it cannot be seen).
+    public static func size(_ path: String) -> Int? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return Int(status.st_size)
+    }
+
     /// The first `count` bytes of a regular file (fewer if it is shorter), for headers.
     public static func readPrefix(_ path: String, count: Int) throws(FileError) -> [UInt8] {
         let (descriptor, _) = try openRegularFile(path)

@@ -31,7 +31,7 @@ public struct ConfigKey: Sendable {
                   defaultValue: "1h (happiness 24h, breakingbad 6h, weather 30m)"),
         ConfigKey(name: "allow_http", section: .source([]), meaning: "Allow plain http to a host that is not loopback.",
                   defaultValue: "false"),
-        ConfigKey(name: "timeout", section: .source([]), meaning: "Per request, whole seconds: 1s to 10m.", defaultValue: "15s"),
+        ConfigKey(name: "timeout", section: .source([]), meaning: "Per request, whole seconds: 1s to 10m. One deadline covers the request and every redirect it follows; a Breaking Bad sync gives each of its requests its own.", defaultValue: "15s"),
         ConfigKey(name: "max_bytes", section: .source([]),
                   meaning: "The largest response, on the wire and decoded, enforced while receiving: 1K to 1G (512K, 32M).",
                   defaultValue: "32M"),

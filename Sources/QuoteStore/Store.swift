@@ -24,14 +24,14 @@ public final class Store {
                 busyTimeoutMilliseconds: Int32 = Store.defaultBusyTimeout) throws(StoreError) {
         if !Path.exists(path) {
             try Self.create(path: path, now: now)
-        } else if try Self.identify(path) == .empty {
+        } else if try Self.identify(path, access: access) == .empty {
             // A 0-byte file or an SQLite file with no schema (touch, sqlite3 x.db ""): a new store.
             try Self.create(path: path, now: now)
         }
         let database: Database
+        let mode: Database.Mode = access == .write ? .readWrite : try Self.readingMode(path)
         do {
-            database = try Database(path: path, mode: access == .read ? .readOnly : .readWrite,
-                                    busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            database = try Database(path: path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         } catch {
             throw Self.openError(error, path: path)
         }
@@ -65,14 +65,33 @@ public final class Store {
         try migrator.migrate(writer, now: now)
     }
 
+    /// How a reader opens the store. A WAL store's reader needs its -shm file and, when that is
+    /// missing, creates it — impossible in a folder this user may not write. Then, with no -wal
+    /// file either, no writer has the store open (one would have made both), so an `immutable`
+    /// read is safe; with a -wal left behind it is not, and the message says what to do.
+    static func readingMode(_ path: String) throws(StoreError) -> Database.Mode {
+        guard !Path.exists(path + "-shm"), let folderProblem = Path.writableProblem(Path.parent(of: path)) else { return .readOnly }
+        guard let header = try? FileReader.readPrefix(path, count: 20), header.count == 20, header[18] == 2 || header[19] == 2 else {
+            return .readOnly
+        }
+        if (FileReader.size(path + "-wal") ?? 0) == 0 { return .inspect }
+        throw StoreError.readOnly(path: path, reason: "\(folderProblem), and a WAL store's reader must create \(path)-shm there; "
+                                  + "run a writer (quoted sync --once) as the store's owner once, or make the folder writable")
+    }
+
     enum Identity { case ours, empty }
 
-    /// Decides whose file this is BEFORE any connection that could write is opened (a
-    /// writer switches the journal to WAL at once): the header's application_id first,
-    /// then, for files without one (stores from before migration 0006, or a header not yet
-    /// checkpointed from the WAL), a read-only look at the schema. Throws for anything
-    /// that is not a quoted store, which is then left exactly as it was.
-    static func identify(_ path: String) throws(StoreError) -> Identity {
+    /// Decides whose file this is BEFORE any connection that could write or create a file is
+    /// opened (a writer switches the journal to WAL at once; even a reader of a WAL file
+    /// creates -wal and -shm files when they are missing). Throws for anything that is not a
+    /// quoted store, which is then left exactly as it was, byte for byte, its folder too.
+    ///
+    /// The header first (100 bytes): SQLite's magic, the application_id, the length the file
+    /// should have. A reader of a store with our mark whose side files exist goes no further
+    /// (`quotectl random` pays one small read). Otherwise the schema is read with an
+    /// `immutable` open, which takes no lock and creates nothing: quoted's mark alone is not
+    /// enough — `schema_migrations` and a schema version must be there too.
+    static func identify(_ path: String, access: Access) throws(StoreError) -> Identity {
         let header: [UInt8]
         do {
             header = try FileReader.readPrefix(path, count: 100)
@@ -84,19 +103,50 @@ public final class Store {
             throw StoreError.notADatabase(path: path)
         }
         let applicationID = header[68..<72].reduce(0) { $0 << 8 | Int($1) }
-        if applicationID == Self.applicationID { return .ours }
-        if applicationID != 0 { throw StoreError.foreignDatabase(path: path) }
+        let ours = applicationID == Self.applicationID
+        if !ours && applicationID != 0 { throw StoreError.foreignDatabase(path: path) }
+        if let problem = truncation(header, path: path) { throw StoreError.damaged(path: path, reason: problem) }
+        let walMode = header[18] == 2 || header[19] == 2
+        let sideFiles = Path.exists(path + "-wal") && Path.exists(path + "-shm")
+        if ours && access == .read && (!walMode || sideFiles) { return .ours }
         return try StoreError.mapping(path: path, databaseError: { openError($0, path: path) }) {
-            let reader = try Database(path: path, mode: .readOnly)
-            if try reader.scalarInt("PRAGMA application_id") == Self.applicationID { return .ours }
-            if try reader.scalarInt("SELECT count(*) FROM sqlite_master") == 0 { return .empty }
-            let migrations = try reader.scalarInt(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") ?? 0
-            guard migrations == 1, try Migrator.appliedVersion(of: reader) > 0 else {
-                throw StoreError.foreignDatabase(path: path)
+            let inspector = try Database(path: path, mode: .inspect)
+            let tables = try inspector.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
+            if tables == 0 {
+                // Without our mark this is a new file (touch, sqlite3 x.db "") — or a store being
+                // created right now whose schema is still in its WAL: a plain read then sees it.
+                guard !ours else { throw StoreError.foreignDatabase(path: path) }
+                guard FileReader.size(path + "-wal").map({ $0 > 0 }) ?? false else { return .empty }
+                let reader = try Database(path: path, mode: .readOnly)
+                return try reader.scalarInt("SELECT count(*) FROM sqlite_master") == 0 ? .empty : try schemaIsOurs(reader, path: path)
             }
-            return .ours
+            return try schemaIsOurs(inspector, path: path)
         }
+    }
+
+    /// `schema_migrations` and a schema version: the marks of a store our migrations made.
+    private static func schemaIsOurs(_ database: Database, path: String) throws -> Identity {
+        let migrations = try database.scalarInt(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") ?? 0
+        guard migrations == 1, try Migrator.appliedVersion(of: database) > 0 else {
+            throw StoreError.foreignDatabase(path: path)
+        }
+        return .ours
+    }
+
+    /// Why the file is shorter than its header says (a copy cut short, a full disk), or nil.
+    /// The header's page count is trusted only when its "version-valid-for" number matches
+    /// the change counter, as SQLite itself does.
+    static func truncation(_ header: [UInt8], path: String) -> String? {
+        func number(_ offset: Int) -> Int { header[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+        let rawPageSize = Int(header[16]) << 8 | Int(header[17])
+        let pageSize = rawPageSize == 1 ? 65_536 : rawPageSize
+        let pages = number(28)
+        guard number(92) == number(24), pages > 0, pageSize >= 512,
+              let size = FileReader.size(path) else { return nil }
+        let expected = pages.multipliedReportingOverflow(by: pageSize)
+        guard !expected.overflow, size < expected.partialValue else { return nil }
+        return "truncated: \(size) of \(expected.partialValue) bytes"
     }
 
     /// Creates the file (and its folder), applies the schema and loads the starter set.

@@ -5,6 +5,8 @@ import QuoteBase
 public enum StoreError: Error, CustomStringConvertible, Equatable {
     case missing(path: String, reason: String)
     case notADatabase(path: String)
+    /// An SQLite file of ours that is visibly damaged (cut short).
+    case damaged(path: String, reason: String)
     case foreignDatabase(path: String)
     case newerSchema(path: String, found: Int, supported: Int)
     case migrationChanged(path: String, names: [String])
@@ -53,6 +55,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             return "\(path): no store there and cannot create one (\(reason))"
         case .notADatabase(let path):
             return "\(path): not an SQLite database, or damaged; left untouched"
+        case .damaged(let path, let reason):
+            return "\(path): the store is damaged (\(reason)); left untouched"
         case .foreignDatabase(let path):
             return "\(path): an SQLite database, but not a quoted store; left untouched"
         case .newerSchema(let path, let found, let supported):

@@ -1,16 +1,20 @@
 import Glibc
 import QuoteBase
+import Synchronization
 
 /// One line on stderr, unbuffered.
 func printError(_ text: String, newline: Bool = true) {
-    writeAll(2, newline ? text + "\n" : text)
+    Descriptor.write(2, newline ? text + "\n" : text)
 }
 
-/// Lines on stdout, flushed at once (progress must not wait for a full buffer).
+/// Lines on stdout, flushed at once (progress must not wait for a full buffer). A line that
+/// cannot be written is remembered: the command ends as it would, then `main` reports it.
 func printOut(_ text: String, newline: Bool = true) {
-    writeAll(1, newline ? text + "\n" : text)
+    if !Descriptor.write(1, newline ? text + "\n" : text) {
+        let code = errno
+        standardOutputFailure.withLock { if $0 == nil { $0 = code } }
+    }
 }
 
-private func writeAll(_ descriptor: Int32, _ text: String) {
-    Descriptor.write(descriptor, text)
-}
+/// The first errno a write to standard output failed with (a full disk, a closed pipe), if any.
+let standardOutputFailure = Mutex<Int32?>(nil)

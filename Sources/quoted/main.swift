@@ -30,4 +30,10 @@ default:
     // No subcommand, or options only: run the daemon (`quoted --config X` is `quoted run --config X`).
     status = await RunCommand.run(words)
 }
+// Output that could not be written is an error (quoted sync --once --json > /dev/full), except
+// for a reader that went away (| head), which `cat` would not complain about either.
+if let failure = standardOutputFailure.withLock({ $0 }), failure != EPIPE {
+    printError("quoted: cannot write to standard output: \(Errno.describe(failure))")
+    exit(status == .success ? ExitCode.ioError.rawValue : status.rawValue)
+}
 exit(status.rawValue)

@@ -28,6 +28,7 @@ public struct SourceFailure: Error, Sendable, Equatable, CustomStringConvertible
         case .busy: return "busy (another process holds the write lock)"
         case .readOnly(_, let reason): return "read-only (\(reason))"
         case .notADatabase: return "damaged"
+        case .damaged(_, let reason): return "damaged (\(reason))"
         default: return error.description
         }
     }

@@ -14,6 +14,9 @@ public struct SourceUpdate {
     public var skipped = 0
     /// Writes the rows; runs inside the engine's transaction.
     public var apply: (Database, _ now: Int) throws -> ChangeCounts = { _, _ in ChangeCounts() }
+    /// Whether `apply` may change stored rows (false for "not modified"): such a sync first
+    /// makes sure the store it writes into is sound.
+    public var writesRows = true
     /// "536 markets, 3 changed" from the counts.
     public var describe: (ChangeCounts) -> String
 
@@ -26,6 +29,7 @@ public struct SourceUpdate {
         var update = SourceUpdate { _ in "not modified" + (what.isEmpty ? "" : " (\(what))") }
         update.validators = validators
         update.httpStatus = status
+        update.writesRows = false
         return update
     }
 }

@@ -2,6 +2,7 @@ import QuoteBase
 import QuoteConfig
 import QuoteScheduling
 import QuoteStore
+import Synchronization
 
 /// Runs sources: fetch and validate (the adapter), then apply everything in ONE
 /// transaction with the sync state, or — on any failure — record the failure and
@@ -13,6 +14,9 @@ public final class SyncEngine: Sendable {
     /// How long the sync waits for another process's write lock before failing as "store: busy".
     public let busyTimeoutMilliseconds: Int32
     let schedule = Schedule()
+    /// Whether this engine has checked its store's pages yet: once per process is enough
+    /// (`quoted sync --once` is a process per run), and only a sync that writes pays it.
+    private let storeChecked = Mutex(false)
 
     public init(storePath: String, client: HTTPClient = HTTPClient(), gate: HostGate = HostGate(),
                 busyTimeoutMilliseconds: Int32 = Store.defaultBusyTimeout) {
@@ -80,6 +84,7 @@ public final class SyncEngine: Sendable {
             if let received = context.lastResponseAt { phases.mark("fetch", at: received) }
             phases.mark("decode + validate")
             if Task.isCancelled { throw SourceFailure("cancelled") }
+            if update.writesRows { try checkOnce(database) }
             var counts = ChangeCounts()
             var summary = ""
             let nextDue = nextDueAfterSuccess(settings, now: now)
@@ -127,6 +132,16 @@ public final class SyncEngine: Sendable {
             if failure.isLocal { return recordLocalFailure(failure, of: settings, in: database, now: now, seconds: elapsed()) }
             return recordFailure(failure, of: settings, in: database, now: now, seconds: elapsed())
         }
+    }
+
+    /// Refuses to write into a store SQLite calls damaged (zeroed pages elsewhere in the file
+    /// would otherwise go unnoticed by a sync that never reads them), as every reader does.
+    private func checkOnce(_ database: Database) throws {
+        guard !storeChecked.withLock({ $0 }) else { return }
+        if let problem = try database.quickCheck() {
+            throw SourceFailure.local(StoreError.damaged(path: storePath, reason: "SQLite's quick_check: \(TerminalSanitizer.clean(problem))"))
+        }
+        storeChecked.withLock { $0 = true }
     }
 
     private func fetch(_ settings: SourceSettings, _ context: SyncContext) async throws(SourceFailure) -> SourceUpdate {

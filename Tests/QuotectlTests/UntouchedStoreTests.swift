@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// "Left untouched" is true byte for byte: a file that is not a sound quoted store keeps its
+/// bytes, and its folder keeps its listing, whatever command meets it.
+@Suite struct UntouchedStoreTests {
+    static let commands: [(String, [String])] = [
+        ("quotectl", ["random"]), ("quotectl", ["today"]), ("quotectl", ["search", "time"]), ("quotectl", ["status"]),
+        ("quotectl", ["characters"]), ("quotectl", ["deaths"]), ("quotectl", ["markets"]), ("quotectl", ["weather"]),
+        ("quotectl", ["export", "--format", "json"]), ("quotectl", ["import", "LIST", "--name", "x"]),
+        ("quotectl", ["forget", "custom.x"]), ("quoted", ["sync", "--once", "--config", "CONFIG"]),
+    ]
+
+    /// Runs sqlite3 with `sql` on `path`.
+    static func sqlite(_ path: String, _ sql: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [path, sql]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+    }
+
+    /// Every file in the folder with its bytes (the files are small: compared whole).
+    static func fingerprint(_ folder: String) throws -> [String: Data] {
+        var result: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            result[name] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+        }
+        return result
+    }
+
+    /// A folder holding only the file under test, `store.db`, and the configuration, list and home outside it.
+    func prepare(_ make: (String) throws -> Void) throws -> (scratch: Scratch, store: String) {
+        let scratch = Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.file("data"), withIntermediateDirectories: true)
+        let store = scratch.file("data/store.db")
+        try make(store)
+        return (scratch, store)
+    }
+
+    func everyCommandLeavesIt(_ scratch: Scratch, store: String, expected: String) throws {
+        let before = try Self.fingerprint(scratch.file("data"))
+        let server = try TestUpstream { _ in .json(#"[{"id": 1, "text": "new", "source": "A"}]"#) }
+        defer { server.stop() }
+        let config = scratch.write("quoted.conf", "[store]\npath = \(store)\n[source.custom.x]\nurl = \(server.baseURL)/l\n\(BinaryRunner.fixedSourcesOff)\n")
+        let list = scratch.write("list.json", #"[{"id": 1, "text": "one"}]"#)
+        for (program, arguments) in Self.commands {
+            var runner = BinaryRunner(program, home: scratch.path)
+            runner.environment["QUOTED_DB"] = store
+            let resolved = arguments.map { $0 == "LIST" ? list : $0 == "CONFIG" ? config : $0 }
+            let result = try runner.run(resolved)
+            #expect(result.status == 74, "\(program) \(arguments): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains(expected), "\(program) \(arguments): \(result.stderr)")
+            #expect(try Self.fingerprint(scratch.file("data")) == before, "\(program) \(arguments) touched the folder")
+        }
+    }
+
+    @Test func ourMarkOnAForeignSchema() throws {
+        let (scratch, store) = try prepare { path in
+            try Self.sqlite(path, "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine'); PRAGMA application_id = 1970634612;")
+        }
+        try everyCommandLeavesIt(scratch, store: store, expected: "not a quoted store; left untouched")
+    }
+
+    @Test func aForeignDatabaseInWAL() throws {
+        let (scratch, store) = try prepare { path in
+            try Self.sqlite(path, "PRAGMA journal_mode = WAL; CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine');")
+        }
+        #expect(!FileManager.default.fileExists(atPath: store + "-wal"))
+        try everyCommandLeavesIt(scratch, store: store, expected: "not a quoted store; left untouched")
+    }
+
+    @Test func aTruncatedStore() throws {
+        let (scratch, store) = try prepare { path in
+            var importer = BinaryRunner("quotectl", home: NSTemporaryDirectory())
+            importer.environment["QUOTED_DB"] = path + ".full"
+            let quotes = (1...3_000).map { #"{"id": \#($0), "text": "Quote number \#($0) about time and patience"}"# }
+            let list = path + ".json"
+            try Data(("[" + quotes.joined(separator: ",") + "]").utf8).write(to: URL(fileURLWithPath: list))
+            #expect(try importer.run(["import", list, "--name", "big"]).status == 0)
+            let whole = try Data(contentsOf: URL(fileURLWithPath: path + ".full"))
+            try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: path))
+            for leftover in [".full", ".full-wal", ".full-shm", ".json"] { try? FileManager.default.removeItem(atPath: path + leftover) }
+        }
+        try everyCommandLeavesIt(scratch, store: store, expected: "damaged")
+    }
+
+    /// Five zeroed pages: a sync refuses to write into the store (74), like every reader.
+    @Test func aSyncRefusesADamagedStore() throws {
+        let scratch = Scratch()
+        let store = scratch.file("quotes.db")
+        var importer = BinaryRunner("quotectl", home: scratch.path)
+        importer.environment["QUOTED_DB"] = store
+        let quotes = (1...3_000).map { #"{"id": \#($0), "text": "Quote number \#($0) about time and patience"}"# }
+        #expect(try importer.run(["import", "-", "--name", "big"], stdin: "[" + quotes.joined(separator: ",") + "]").status == 0)
+        // Five pages near the end, which opening the store and a small sync never read.
+        let size = try FileManager.default.attributesOfItem(atPath: store)[.size] as? Int ?? 0
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: store))
+        try handle.seek(toOffset: UInt64((size / 4_096 - 40) * 4_096))
+        handle.write(Data(count: 5 * 4_096))
+        try handle.close()
+        let server = try TestUpstream { _ in .json(#"[{"id": 1, "text": "new", "source": "A"}]"#) }
+        defer { server.stop() }
+        let config = scratch.write("quoted.conf", "[store]\npath = \(store)\n[source.custom.x]\nurl = \(server.baseURL)/l\n\(BinaryRunner.fixedSourcesOff)\n")
+        let result = try BinaryRunner("quoted", home: scratch.path).run(["sync", "--once", "--config", config])
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.contains("store: damaged"), "\(result.stderr)")
+    }
+
+    /// A WAL store without its -shm in a folder this user may not write: read all the same
+    /// (nothing can be writing it), or told what to do — never SQLite's raw error 14.
+    @Test(.enabled(if: getuid() == 0)) func aReadOnlyFolderWithoutItsShm() throws {
+        let scratch = Scratch()
+        let folder = scratch.file("ro")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let store = folder + "/quotes.db"
+        var importer = BinaryRunner("quotectl", home: scratch.path)
+        importer.environment["QUOTED_DB"] = store
+        #expect(try importer.run(["import", "-", "--name", "mine"], stdin: #"[{"id": 1, "text": "Read me anyway."}]"#).status == 0)
+        for side in ["-wal", "-shm"] { try FileManager.default.removeItem(atPath: store + side) }
+        chmod(scratch.path, 0o755)
+        chmod(folder, 0o555)
+        chmod(store, 0o644)
+        defer { chmod(folder, 0o755) }
+        let nobody = BinaryRunner("setpriv", home: "/nonexistent", path: "/usr/bin/setpriv")
+        let quotectl = BinaryRunner.productsFolder.appendingPathComponent("quotectl").path
+        let read = try nobody.run(["--reuid=65534", "--regid=65534", "--clear-groups", quotectl, "--db", store, "random", "--source", "custom.mine"])
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(read.stdout.contains("Read me anyway."))
+        #expect(!FileManager.default.fileExists(atPath: store + "-shm"))
+        // With a WAL left behind a writer may be at work: say so, and how to mend it.
+        FileManager.default.createFile(atPath: store + "-wal", contents: Data(count: 32))
+        let refused = try nobody.run(["--reuid=65534", "--regid=65534", "--clear-groups", quotectl, "--db", store, "random"])
+        #expect(refused.status == 74, "\(refused.stderr)")
+        #expect(refused.stderr.contains("is not writable by this user") && refused.stderr.contains("-shm"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("SQLite error"))
+    }
+}
