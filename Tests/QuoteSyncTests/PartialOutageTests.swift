@@ -88,6 +88,7 @@ import TestSupport
         var slow = harness.settings(.custom, path: "/slow", name: "custom.slow")
         slow.timeout = 1
         let good = harness.settings(.custom, path: "/list", name: "custom.good")
+        _ = try harness.database()  // the store exists before the sources race to write it
         for round in 1...3 {
             let reports = await harness.engine.sync([happiness, breakingBad, upbit, refused, slow, good])
             let byName = Dictionary(uniqueKeysWithValues: reports.map { ($0.source, $0) })
