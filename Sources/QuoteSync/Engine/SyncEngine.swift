@@ -33,21 +33,26 @@ public final class SyncEngine: Sendable {
         await withTaskGroup(of: (Int, SourceReport).self) { group in
             for (index, settings) in sources.enumerated() {
                 group.addTask {
-                    let report = await self.sync(settings, live: { live(settings.name, $0) })
+                    let report = await self.sync(settings, live: { live(settings.name, $0) }, checkpoint: false)
                     progress(report)
                     return (index, report)
                 }
             }
             var reports = [SourceReport?](repeating: nil, count: sources.count)
             for await (index, report) in group { reports[index] = report }
+            // One checkpoint when every source is done: a TRUNCATE checkpoint holds the write lock
+            // while it waits for readers, and the other sources of this run are such readers.
+            if reports.contains(where: { $0?.ok == true }),
+               let store = try? Store(path: storePath, access: .write, busyTimeoutMilliseconds: busyTimeoutMilliseconds) {
+                store.database.checkpointAndTruncate()
+            }
             return reports.compactMap { $0 }
         }
     }
 
-    /// Syncs one source.
     /// Syncs one source; `live` hears how it goes ("receiving …", "validated …", "applying …").
     public func sync(_ settings: SourceSettings, now: Int = UnixTime.now(),
-                     live: @escaping @Sendable (String) -> Void = { _ in }) async -> SourceReport {
+                     live: @escaping @Sendable (String) -> Void = { _ in }, checkpoint: Bool = true) async -> SourceReport {
         let started = ContinuousClock.now
         let store: Store
         do {
@@ -108,7 +113,7 @@ public final class SyncEngine: Sendable {
             }
             phases.mark("commit")
             // Readers that open the store later must not each recover a big WAL.
-            database.checkpointAndTruncate()
+            if checkpoint { database.checkpointAndTruncate() }
             phases.mark("checkpoint")
             var report = SourceReport(source: settings.name, ok: true, httpStatus: update.httpStatus, counts: counts,
                                       summary: summary, nextDue: nextDue, seconds: elapsed())
