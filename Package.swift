@@ -46,15 +46,21 @@ let package = Package(
         .target(name: "QuoteScheduling", dependencies: ["QuoteBase", "QuoteStore", "QuoteConfig"]),
         // libcurl's variadic setopt/getinfo as typed C functions (Debian: libcurl4-openssl-dev).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
-        // HTTP (libcurl), the five upstreams and the sync engine.
-        .target(name: "QuoteSync", dependencies: ["QuoteBase", "QuoteStore", "QuoteConfig", "QuoteScheduling", "CCurl"]),
+        // Ed25519 signatures and SHA-256 from the system (Debian: libsodium-dev): no hand-written cryptography.
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        // gzip for the feed's .json.gz twins (Debian: zlib1g-dev).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // The fleet's feed: its manifest, signify signatures, and the hub's publisher. No Foundation.
+        .target(name: "QuoteFeed", dependencies: ["QuoteBase", "QuoteStore", "QuoteConfig", "CSodium", "CZlib"]),
+        // HTTP (libcurl), the five upstreams, the hub's feed as a sixth, and the sync engine.
+        .target(name: "QuoteSync", dependencies: ["QuoteBase", "QuoteStore", "QuoteConfig", "QuoteScheduling", "QuoteFeed", "CCurl"]),
         // Linux socket calls Swift's Glibc module leaves out (SO_PEERCRED, accept4).
         .target(name: "CSystem"),
         // The daemon's parts: scheduler, control socket, sd_notify, signals, logging. It links
         // no networking: each sync runs as a child `quoted sync --once`.
         .target(name: "QuoteDaemon", dependencies: ["CSystem", "QuoteBase", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling"]),
         // The daemon and `quoted sync --once`.
-        .executableTarget(name: "quoted", dependencies: ["CSystem", "QuoteBase", "QuoteCommandLine", "QuoteDaemon", "QuoteSync", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling"]),
+        .executableTarget(name: "quoted", dependencies: ["CSystem", "QuoteBase", "QuoteCommandLine", "QuoteDaemon", "QuoteSync", "QuoteFeed", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling"]),
         // What the tests share: a local HTTP/1.1 server that imitates the upstreams (and
         // misbehaves on request), compressed bodies, a seeded generator, temporary folders.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -71,7 +77,7 @@ let package = Package(
         .testTarget(name: "QuoteStoreTests", dependencies: ["QuoteStore", "TestSupport"]),
         .testTarget(name: "QuoteConfigTests", dependencies: ["QuoteConfig", "QuoteStore", "TestSupport"]),
         .testTarget(name: "QuoteDaemonTests", dependencies: ["QuoteDaemon", "QuoteSync", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteStore", "TestSupport"]),
-        .testTarget(name: "QuoteSyncTests", dependencies: ["QuoteSync", "QuoteStore", "QuoteConfig", "QuoteScheduling", "TestSupport"]),
+        .testTarget(name: "QuoteSyncTests", dependencies: ["QuoteSync", "QuoteFeed", "QuoteStore", "QuoteConfig", "QuoteScheduling", "TestSupport"]),
         .testTarget(name: "QuotectlTests", dependencies: ["quotectl", "quoted", "QuoteStore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -5,9 +5,9 @@
 # Building and testing: SQLite and libcurl headers, the sqlite3 shell, fortune and strfile for
 # the export check, GNU time for the peak-memory tests, python3 for helper servers, mandoc
 # to lint the manual pages, zsh and fish to check their completions parse.
-test_packages=(libsqlite3-dev sqlite3 libcurl4-openssl-dev fortune-mod fortunes time python3 mandoc zsh fish)
+test_packages=(libsqlite3-dev sqlite3 libcurl4-openssl-dev libsodium-dev zlib1g-dev signify-openbsd fortune-mod fortunes time python3 mandoc zsh fish)
 # The systemd end-to-ends on top (systemd-nspawn), and building and checking the package.
-ci_packages=("${test_packages[@]}" systemd-container dpkg-dev lintian)
+ci_packages=("${test_packages[@]}" systemd-container dpkg-dev lintian nginx-light)
 
 # Prints the packages of "$@" that are not installed.
 missing_packages() {

@@ -1,17 +1,38 @@
 #!/usr/bin/env python3
 """A stand-in for the five upstreams on 127.0.0.1, for scripts/systemd-e2e.sh.
 
-Usage: fake-upstream.py PORT FIXTURES_DIR
+Usage: fake-upstream.py PORT FIXTURES_DIR [--list FILE] [--count FILE]
 Serves /list.json (a custom list), /happiness/random-quote, /api/quotes/random,
 /api/deaths, /api/characters?name=, /v1/market/all (the Upbit capture).
+--list serves /list.json from FILE, read anew for every request (a test edits it);
+--count keeps the number of requests served, per path and in all, as JSON in FILE.
 """
+import argparse
 import http.server
 import json
 import os
-import sys
+import threading
 import urllib.parse
 
-port, fixtures = int(sys.argv[1]), sys.argv[2]
+parser = argparse.ArgumentParser()
+parser.add_argument("port", type=int)
+parser.add_argument("fixtures")
+parser.add_argument("--list")
+parser.add_argument("--count")
+options = parser.parse_args()
+port, fixtures = options.port, options.fixtures
+counts = {"total": 0}
+counts_lock = threading.Lock()
+
+def count(path):
+    if not options.count:
+        return
+    with counts_lock:
+        counts["total"] += 1
+        counts[path] = counts.get(path, 0) + 1
+        with open(options.count + ".tmp", "w") as f:
+            json.dump(counts, f)
+        os.replace(options.count + ".tmp", options.count)
 
 def load(name):
     with open(os.path.join(fixtures, name), "rb") as f:
@@ -33,7 +54,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):
         url = urllib.parse.urlparse(self.path)
-        if url.path == "/api/characters":
+        count(url.path)
+        if url.path == "/list.json" and options.list:
+            with open(options.list, "rb") as f:
+                body = f.read()
+        elif url.path == "/api/characters":
             name = urllib.parse.parse_qs(url.query).get("name", [""])[0]
             body = b"[" + load("breakingbad/samplecharacter.json") + b"]" if name == "Walter White" else b"[]"
         else:

@@ -4,7 +4,7 @@ import QuoteStore
 /// and quoted.conf(5) prints this table (with the ranges of ConfigLimits).
 public struct ConfigKey: Sendable {
     public enum Section: Sendable, Equatable {
-        case store, daemon
+        case store, daemon, publish, fleet
         /// `[source.NAME]`, for these kinds (all kinds when empty).
         case source(Set<SourceKind>)
     }
@@ -21,6 +21,21 @@ public struct ConfigKey: Sendable {
                   meaning: "The control socket (an absolute path of at most \(ConfigLimits.socketPathBytes) bytes); only a socket is ever replaced there.",
                   defaultValue: "$RUNTIME_DIRECTORY/control.sock, else $XDG_RUNTIME_DIR/quoted/control.sock, else /run/quoted/control.sock"),
         ConfigKey(name: "log_level", section: .daemon, meaning: "error, warning, info or debug.", defaultValue: "info"),
+        ConfigKey(name: "dir", section: .publish,
+                  meaning: "Turns this host into a hub: after each sync that changed a source, its data is written to this folder as a feed (manifest.json and by-hash files) for other hosts to sync from; an absolute path.",
+                  defaultValue: "none (no feed)"),
+        ConfigKey(name: "signing_key", section: .publish,
+                  meaning: "A signify secret key without passphrase (signify-openbsd -G -n -p hub.pub -s hub.sec): each manifest gets a manifest.json.sig; an absolute path.",
+                  defaultValue: "none (unsigned)"),
+        ConfigKey(name: "hub", section: .fleet,
+                  meaning: "Turns this host into a spoke: the URL of a hub's feed folder (its manifest is URL/manifest.json); every source the manifest lists syncs from it instead of its upstream, unless [source.NAME] sets a url of its own. https, or http with hub_key or to a loopback host.",
+                  defaultValue: "none (sync from the upstreams)"),
+        ConfigKey(name: "hub_key", section: .fleet,
+                  meaning: "The hub's signify public key: an unsigned manifest or a bad signature is refused; an absolute path.",
+                  defaultValue: "none (the feed is trusted as served)"),
+        ConfigKey(name: "timeout", section: .fleet, meaning: "Per feed request, whole seconds: 1s to 10m.", defaultValue: "60s"),
+        ConfigKey(name: "max_bytes", section: .fleet, meaning: "The largest feed file: 1K to \(FeedLimits.maxBytesText).",
+                  defaultValue: "1G"),
         ConfigKey(name: "enabled", section: .source([]), meaning: "true or false (also yes/no, on/off, 1/0).",
                   defaultValue: "true (weather: false)"),
         ConfigKey(name: "url", section: .source([]),
@@ -62,10 +77,49 @@ public struct ConfigKey: Sendable {
     public static func allowed(in section: Section) -> Set<String> {
         Set(all.filter { key in
             switch (key.section, section) {
-            case (.store, .store), (.daemon, .daemon): return true
+            case (.store, .store), (.daemon, .daemon), (.publish, .publish), (.fleet, .fleet): return true
             case (.source(let kinds), .source(let wanted)): return kinds.isEmpty || !kinds.isDisjoint(with: wanted)
             default: return false
             }
         }.map(\.name))
     }
+}
+
+/// The feed's limits, in one place.
+public enum FeedLimits {
+    /// A feed file may be larger than an upstream's answer: a hub's million-quote list is 170 MB.
+    public static let maxBytes = 1 ... (4 << 30)
+    public static let maxBytesText = "4G"
+    public static let defaultMaxBytes = 1 << 30
+    public static let defaultTimeout = 60
+}
+
+/// `[publish]`: this host writes a feed of what it syncs.
+public struct PublishSettings: Sendable, Equatable {
+    public var dir: String
+    public var signingKey: String?
+
+    public init(dir: String, signingKey: String? = nil) {
+        self.dir = dir
+        self.signingKey = signingKey
+    }
+}
+
+/// `[fleet]`: this host syncs from a hub's feed.
+public struct FleetSettings: Sendable, Equatable {
+    public var hub: String
+    public var hubKey: String?
+    public var timeout = FeedLimits.defaultTimeout
+    public var maxBytes = FeedLimits.defaultMaxBytes
+
+    public init(hub: String, hubKey: String? = nil) {
+        self.hub = hub
+        self.hubKey = hubKey
+    }
+
+    /// The manifest's URL: the feed folder's, with `manifest.json` after it.
+    public var manifestURL: String { (hub.hasSuffix("/") ? hub : hub + "/") + "manifest.json" }
+
+    /// A file of the feed, named relative to the folder (`by-hash/…`).
+    public func url(of file: String) -> String { (hub.hasSuffix("/") ? hub : hub + "/") + file }
 }

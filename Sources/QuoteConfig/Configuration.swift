@@ -19,6 +19,10 @@ public struct Configuration: Sendable {
     public var storePath: String?
     public var socketPath: String?
     public var logLevel: String?
+    /// A hub: where the feed is written.
+    public var publish: PublishSettings?
+    /// A spoke: where the feed comes from.
+    public var fleet: FleetSettings?
     public var sources: [SourceSettings]
     /// Things worth saying that do not stop the program (an API key others can read).
     public var warnings: [String] = []
@@ -91,6 +95,12 @@ public struct Configuration: Sendable {
                     }
                     configuration.logLevel = level.value
                 }
+            case "publish":
+                try reader.check(section, allowed: ConfigKey.allowed(in: .publish))
+                guard let dir = try reader.path(section, "dir") else { throw reader.error(section.line, "[publish] needs dir = PATH") }
+                configuration.publish = PublishSettings(dir: dir, signingKey: try reader.path(section, "signing_key"))
+            case "fleet":
+                configuration.fleet = try reader.fleet(section)
             case let name where name.hasPrefix("source.custom."):
                 guard let sourceName = SourceName.custom(String(name.dropFirst("source.custom.".count))) else {
                     throw reader.error(section.line, "[\(name)]: a list name takes letters, digits, '-', '_' and '.'")
@@ -105,7 +115,7 @@ public struct Configuration: Sendable {
                 }
                 try reader.apply(section, to: &configuration.sources[index])
             default:
-                throw reader.error(section.line, "unknown section [\(section.name)] (sections: store, daemon, source.NAME)")
+                throw reader.error(section.line, "unknown section [\(section.name)] (sections: store, daemon, publish, fleet, source.NAME)")
             }
         }
         configuration.sources = customLists + configuration.sources

@@ -28,6 +28,39 @@ struct SectionReader {
         if let problem = SocketPath.problem(path) { throw error(line, problem) }
     }
 
+    /// `[fleet]`: the hub's URL (https, or http when the feed is signed or the hub is on loopback),
+    /// its key, and the limits of a feed request.
+    func fleet(_ section: INIFile.Section) throws(ConfigError) -> FleetSettings {
+        try check(section, allowed: ConfigKey.allowed(in: .fleet))
+        guard let hubEntry = section.entries.first(where: { $0.key == "hub" }) else {
+            throw error(section.line, "[fleet] needs hub = URL (the hub's feed folder)")
+        }
+        var fleet = FleetSettings(hub: hubEntry.value, hubKey: try path(section, "hub_key"))
+        guard let parts = URLText.schemeAndHost(hubEntry.value), ["http", "https"].contains(parts.scheme),
+              !URLText.hasUserInfo(hubEntry.value), hubEntry.value.utf8.count <= ConfigLimits.urlLength else {
+            throw error(hubEntry.line, "hub = '\(URLText.redacted(hubEntry.value))': expected an http(s) URL without credentials")
+        }
+        if parts.scheme == "http", fleet.hubKey == nil, !URLText.isLoopback(host: parts.host) {
+            throw error(hubEntry.line, "hub: plain http needs hub_key (a signed feed), or an https URL")
+        }
+        for entry in section.entries {
+            switch entry.key {
+            case "timeout":
+                guard let seconds = ConfigValue.duration(entry.value), ConfigLimits.timeout.contains(seconds) else {
+                    throw error(entry.line, "timeout = '\(entry.value)' in [fleet]: expected a duration from 1s to 10m")
+                }
+                fleet.timeout = seconds
+            case "max_bytes":
+                guard let bytes = ConfigValue.size(entry.value), FeedLimits.maxBytes.contains(bytes) else {
+                    throw error(entry.line, "max_bytes = '\(entry.value)' in [fleet]: expected a size from 1K to \(FeedLimits.maxBytesText)")
+                }
+                fleet.maxBytes = bytes
+            default: continue
+            }
+        }
+        return fleet
+    }
+
     func apply(_ section: INIFile.Section, to settings: inout SourceSettings) throws(ConfigError) {
         try check(section, allowed: ConfigKey.allowed(in: .source([settings.kind])))
         settings.line = section.line
@@ -45,7 +78,9 @@ struct SectionReader {
                 case "allow_http": settings.allowHTTP = flag
                 default: settings.allowShrink = flag
                 }
-            case "url": settings.url = value
+            case "url":
+                settings.url = value
+                settings.urlIsOwn = true
             case "interval":
                 // The widest range here; under a minute is refused below unless the host is loopback.
                 guard let seconds = ConfigValue.duration(value), seconds >= ConfigLimits.loopbackInterval.lowerBound else {

@@ -12,6 +12,8 @@ public struct SourceSettings: Sendable, Equatable {
     public var enabled: Bool
     public var url: String
     public var interval: Int
+    /// Whether the configuration set `url` itself: such a source stays direct on a spoke.
+    public var urlIsOwn = false
     public var allowHTTP = false
     public var timeout = 15
     public var maxBytes = 32 << 20

@@ -57,19 +57,19 @@ enum GenerateCommand {
         var page = ManPage(name: "quoted.conf", section: 5, summary: "Configuration of the quoted daemon", description: [
             "An INI file: [section] headers, key = value lines, comments starting with # or ; (at the start of a line, or after white space). CRLF line ends and a UTF-8 byte-order mark are fine; only a regular file of at most 1 MiB is read.",
             "Everything has a working default, so no file is needed. An unknown section or key, a bad value or a number out of its range is an error naming the file, the line and the key (exit 78), from quotectl config check, quoted at start-up and quoted on reload alike; a reload refused this way keeps the daemon running on its old configuration.",
-            "Sections: [store], [daemon], [source.happiness], [source.breakingbad], [source.upbit], [source.weather], and [source.custom.NAME] for each custom list.",
+            "Sections: [store], [daemon], [publish] (a hub), [fleet] (a spoke), [source.happiness], [source.breakingbad], [source.upbit], [source.weather], and [source.custom.NAME] for each custom list.",
         ])
         func keys(_ wanted: ConfigKey.Section) -> String {
             ManPage.list(ConfigKey.all.filter { key in
                 switch (key.section, wanted) {
-                case (.store, .store), (.daemon, .daemon): return true
+                case (.store, .store), (.daemon, .daemon), (.publish, .publish), (.fleet, .fleet): return true
                 case (.source(let kinds), .source(let want)): return kinds == want
                 default: return false
                 }
             }.map { ($0.name, $0.meaning + " Default: " + $0.defaultValue + ".") })
         }
         page.sections = [
-            ("[store]", keys(.store)), ("[daemon]", keys(.daemon)),
+            ("[store]", keys(.store)), ("[daemon]", keys(.daemon)), ("[publish]", keys(.publish)), ("[fleet]", keys(.fleet)),
             ("EVERY [source.NAME]", keys(.source([]))),
             ("[source.custom.NAME] AND [source.breakingbad]", keys(.source([.custom, .breakingbad]))),
             ("[source.breakingbad]", keys(.source([.breakingbad]))),

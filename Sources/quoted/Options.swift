@@ -34,6 +34,11 @@ let syncSpec = CommandSpec(
     options: [Options.once, Options.source, Options.config, Options.configName, Options.db, Options.json, Options.quiet,
               Options.progress, Options.timings])
 
+let publishSpec = CommandSpec(
+    name: "publish",
+    overview: "Write the whole feed of a hub ([publish] dir) from the store now: manifest.json, by-hash files and, with [publish] signing_key, manifest.json.sig. After this, every sync that changes a source publishes it. Exit 78 without [publish], 74 when the feed cannot be written.",
+    options: [Options.config, Options.db])
+
 let generateSpec = CommandSpec(
     name: "__generate", overview: "Print a manual page (quoted.8, quoted.conf.5) or a shell's completion script.",
     positionals: [Positional("WHAT", help: "man, man-conf, bash, zsh or fish")], options: [], hidden: true)
@@ -41,4 +46,4 @@ let generateSpec = CommandSpec(
 /// quoted's whole command line, declared once.
 let program = ProgramSpec(
     name: "quoted", overview: "Keep the quoted store fresh from its upstreams.",
-    globalOptions: Options.global, commands: [runSpec, syncSpec, generateSpec], defaultCommand: "run")
+    globalOptions: Options.global, commands: [runSpec, syncSpec, publishSpec, generateSpec], defaultCommand: "run")

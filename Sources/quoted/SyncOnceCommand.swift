@@ -3,6 +3,7 @@ import Glibc
 import QuoteBase
 import QuoteCommandLine
 import QuoteConfig
+import QuoteScheduling
 import QuoteStore
 import QuoteSync
 
@@ -38,6 +39,8 @@ enum SyncOnceCommand {
         if !named.isEmpty {
             sources = []
             for name in named {
+                // A spoke may name a source only its hub's feed holds.
+                if configuration.fleet != nil, configuration.source(named: name) == nil, SourceName.kind(of: name) != nil { continue }
                 guard let settings = configuration.source(named: name) else {
                     let known = configuration.sources.map(\.name).joined(separator: ", ")
                     return usageFailure(UsageError(message: "unknown source '\(name)' (configured: \(known))", command: "sync"))
@@ -56,7 +59,7 @@ enum SyncOnceCommand {
             printError("quoted: \(error)")
             return error.exitCode
         }
-        if sources.isEmpty {
+        if sources.isEmpty && configuration.fleet == nil {
             printError("quoted: no source is enabled")
             return .success
         }
@@ -66,13 +69,32 @@ enum SyncOnceCommand {
         let lines = !quiet && columns > 0 ? LiveLines(descriptor: 2, width: columns) : nil
         // For the daemon (--progress): progress as "progress<TAB>SOURCE<TAB>TEXT" lines on stdout.
         let relay = arguments.has(Options.progress)
-        let reports = await SyncEngine(storePath: storePath).sync(sources, live: { source, text in
-            if relay { printOut("progress\t\(source)\t\(text)") }
-            lines?.update(source, "\(source): \(text)")
-        }, progress: { report in
+        let engine = SyncEngine(storePath: storePath)
+        let finished: @Sendable (SourceReport) -> Void = { report in
             let line = TerminalSanitizer.clean(report.progressLine)
             if let lines { lines.finish(report.source, summary: line) } else if !quiet { printError(line) }
-        })
+        }
+        var reports: [SourceReport] = []
+        // A spoke: what its hub's feed holds comes from there; the rest from the upstreams.
+        if let fleet = configuration.fleet {
+            let outcome = await FleetSync(engine: engine, fleet: fleet, configuration: configuration)
+                .sync(only: named.isEmpty ? nil : Set(named), progress: finished)
+            reports += outcome.reports
+            sources.removeAll { outcome.fed.contains($0.name) }
+        }
+        reports += await engine.sync(sources, live: { source, text in
+            if relay { printOut("progress\t\(source)\t\(text)") }
+            lines?.update(source, "\(source): \(text)")
+        }, progress: finished)
+        // A hub: what changed goes into the feed.
+        if let publish = configuration.publish {
+            // Happiness changes its days even when no quote is new.
+            let changed = reports.filter { $0.ok && ($0.counts.changed > 0 || $0.source == "happiness") }.map(\.source)
+            if !changed.isEmpty, let failure = PublishCommand.publish(publish, configuration: configuration, storePath: storePath,
+                                                                         only: Set(changed), quiet: quiet) {
+                return failure
+            }
+        }
         if arguments.has(Options.timings) {
             for report in reports where !report.phases.isEmpty {
                 printError("\(report.source) phases: " + report.phases.map { "\($0.name) \(Int(($0.seconds * 10).rounded()) / 10).\(Int(($0.seconds * 10).rounded()) % 10)" }.joined(separator: ", "))

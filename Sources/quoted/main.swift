@@ -19,6 +19,8 @@ case "--help", "-h":
 case "help":
     printOut(words.dropFirst().first.flatMap(program.command(named:)).map { HelpText.command($0, in: program) } ?? HelpText.program(program))
     status = .success
+case "publish":
+    status = PublishCommand.run(Array(words.dropFirst()))
 case "run":
     status = await RunCommand.run(Array(words.dropFirst()))
 case "__generate":

@@ -52,7 +52,8 @@ public final class SyncEngine: Sendable {
 
     /// Syncs one source; `live` hears how it goes ("receiving …", "validated …", "applying …").
     public func sync(_ settings: SourceSettings, now: Int = UnixTime.now(),
-                     live: @escaping @Sendable (String) -> Void = { _ in }, checkpoint: Bool = true) async -> SourceReport {
+                     live: @escaping @Sendable (String) -> Void = { _ in }, checkpoint: Bool = true,
+                     from prepared: Adapter? = nil) async -> SourceReport {
         let started = ContinuousClock.now
         let store: Store
         do {
@@ -84,7 +85,7 @@ public final class SyncEngine: Sendable {
                                   knowledge: UpstreamKnowledge(database: database), now: now, progress: live)
         do {
             var phases = PhaseClock()
-            var update = try await fetch(settings, context)
+            var update = try await (prepared ?? fetch)(settings, context)
             update.validators = await context.completed(update.validators)
             if let received = context.lastResponseAt { phases.mark("fetch", at: received) }
             phases.mark("decode + validate")
@@ -148,6 +149,9 @@ public final class SyncEngine: Sendable {
         }
         storeChecked.withLock { $0 = true }
     }
+
+    /// What fetches and decodes a source: its upstream's adapter, or (on a spoke) the hub's feed.
+    public typealias Adapter = @Sendable (SourceSettings, SyncContext) async throws(SourceFailure) -> SourceUpdate
 
     private func fetch(_ settings: SourceSettings, _ context: SyncContext) async throws(SourceFailure) -> SourceUpdate {
         switch settings.kind {

@@ -16,6 +16,12 @@ enum CustomListSource {
         case .body(let body, let fresh):
             (response, validators) = (body, fresh)
         }
+        return try update(from: response, validators: validators, context)
+    }
+
+    /// What a list's body changes: from its upstream, or from a hub's feed (the same format).
+    static func update(from response: HTTPResponse, validators: Validators, _ context: SyncContext) throws(SourceFailure) -> SourceUpdate {
+        let settings = context.settings
         // Two passes over the body: the first validates everything before anything is
         // written; the second streams the quotes into the transaction, so a million-quote
         // list never becomes a million-element array (peak memory stays near the body's size).

@@ -29,6 +29,11 @@ enum UpbitSource {
             }
             throw failure
         }
+        return try update(from: response, validators: validators, context)
+    }
+
+    /// What a market list changes: from Upbit, or from a hub's feed (the same array).
+    static func update(from response: HTTPResponse, validators: Validators, _ context: SyncContext) throws(SourceFailure) -> SourceUpdate {
         let document = try context.json(response, what: "the market list")
         guard let records = document.array else {
             throw SourceFailure("expected a JSON array of markets, found \(document.kindName)", httpStatus: response.status)

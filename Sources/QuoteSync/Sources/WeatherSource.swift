@@ -29,6 +29,13 @@ enum WeatherSource {
             throw context.statusFailure(response)
         }
         let document = try context.json(response, what: "the weather reply")
+        return try update(from: document, latitude: settings.latitude, longitude: settings.longitude, units: settings.units, context)
+    }
+
+    /// What an observation changes: OpenWeatherMap's reply, or a hub's (with its place and units).
+    static func update(from document: JSONValue, latitude: Double, longitude: Double, units: String,
+                       _ context: SyncContext) throws(SourceFailure) -> SourceUpdate {
+        let settings = context.settings
         guard let object = document.object, let observedAt = object["dt"]?.int else {
             throw SourceFailure("the weather reply has no \"dt\"", httpStatus: 200)
         }
@@ -36,18 +43,18 @@ enum WeatherSource {
         let condition = object["weather"]?.array?.first
         let clean = { (value: JSONValue?) -> String? in value?.string.map(TerminalSanitizer.clean) }
         let observation = WeatherObservation(
-            lat: settings.latitude, lon: settings.longitude, observedAt: observedAt, place: clean(object["name"]),
+            lat: latitude, lon: longitude, observedAt: observedAt, place: clean(object["name"]),
             country: clean(object["sys"]?["country"]), condition: clean(condition?["main"]),
             description: clean(condition?["description"]), temp: main?["temp"]?.double,
             feelsLike: main?["feels_like"]?.double, humidity: main?["humidity"]?.int,
-            windSpeed: object["wind"]?["speed"]?.double, units: settings.units)
+            windSpeed: object["wind"]?["speed"]?.double, units: units)
         let extra = WeatherExtra(tempMin: main?["temp_min"]?.double, tempMax: main?["temp_max"]?.double,
                                  pressure: main?["pressure"]?.int, windDegrees: object["wind"]?["deg"]?.int,
                                  clouds: object["clouds"]?["all"]?.int, sunrise: object["sys"]?["sunrise"]?.int,
                                  sunset: object["sys"]?["sunset"]?.int)
         var update = SourceUpdate { counts in
             var text = observation.place ?? "observation"
-            if let temp = observation.temp { text += " \(temp)" + (settings.units == "metric" ? "°C" : settings.units == "imperial" ? "°F" : " K") }
+            if let temp = observation.temp { text += " \(temp)" + (units == "metric" ? "°C" : units == "imperial" ? "°F" : " K") }
             if let description = observation.description { text += ", \(description)" }
             return text + (counts.inserted > 0 ? " (new)" : " (already stored)")
         }

@@ -1,0 +1,177 @@
+import Glibc
+import QuoteBase
+import QuoteConfig
+import QuoteStore
+
+/// The hub's side of a fleet: writes the store's sources into the feed folder.
+///
+/// Order, so that no reader ever sees a manifest naming a missing or partial file: every
+/// `by-hash/SHA256.json` (and its `.json.gz` twin for nginx's gzip_static) is written to a
+/// temporary name, fsync'd and renamed first; then the signature; the manifest last, by rename.
+/// A file's name is its content's SHA-256, so a file once written never changes (nginx may
+/// serve it as immutable) and an unchanged source costs nothing to publish again. Files no
+/// manifest has named for two intervals are removed. Two publishers (the daemon's concurrent
+/// syncs) take turns on a lock file.
+public struct Publisher {
+    public let settings: PublishSettings
+    public let storePath: String
+    /// Files unnamed for this long are pruned: two of the longest source interval.
+    public let retention: Int
+
+    public init(settings: PublishSettings, storePath: String, retention: Int) {
+        self.settings = settings
+        self.storePath = storePath
+        self.retention = retention
+    }
+
+    public struct Outcome: Sendable {
+        public let manifest: Manifest
+        /// Sources whose file was written anew.
+        public let written: [String]
+        public let pruned: Int
+    }
+
+    /// Publishes `only` these sources (nil: every one); the others keep their entries.
+    public func publish(only: Set<String>? = nil, now: Int = UnixTime.now()) throws(FeedFailure) -> Outcome {
+        let folder = settings.dir
+        let byHash = Path.join(folder, "by-hash")
+        for path in [folder, byHash] where !Path.exists(path) {
+            guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw FeedFailure("cannot create \(path): \(Errno.describe(errno))") }
+        }
+        let secret: Signify.SecretKey?
+        do {
+            secret = try settings.signingKey.map { path throws(Signify.Failure) in try Signify.secretKey(file: path) }
+        } catch {
+            throw FeedFailure("signing_key: \(error.reason)")
+        }
+        let lock = open(Path.join(folder, ".lock"), O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lock >= 0 else { throw FeedFailure("cannot lock \(folder): \(Errno.describe(errno))") }
+        defer { close(lock) }
+        while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
+
+        let previous = Self.readManifest(in: folder)
+        let store: Store
+        do {
+            store = try Store(path: storePath, access: .read)
+        } catch {
+            throw FeedFailure("store: \(error)")
+        }
+        let queries = FeedQueries(database: store.database)
+        var entries: [Manifest.Entry] = []
+        var written: [String] = []
+        let sources: [FeedQueries.PublishedSource]
+        do { sources = try queries.sources() } catch { throw FeedFailure("store: \(error)") }
+        for source in sources {
+            if let only, !only.contains(source.name), let kept = previous?.entry(named: source.name),
+               Path.exists(Path.join(folder, kept.file)) {
+                entries.append(kept)
+                continue
+            }
+            guard let entry = try write(source, queries: queries, into: byHash) else { continue }
+            if previous?.entry(named: source.name)?.sha256 != entry.sha256 { written.append(source.name) }
+            entries.append(entry)
+        }
+        let manifest = Manifest(serial: (previous?.serial ?? 0) + 1, generated: now, sources: entries)
+        try writeManifest(manifest, signedWith: secret, in: folder)
+        let pruned = prune(byHash, keeping: Set(entries.map { String($0.file.dropFirst("by-hash/".count)) }), now: now)
+        return Outcome(manifest: manifest, written: written, pruned: pruned)
+    }
+
+    /// One source's document, streamed through SHA-256 and gzip into `by-hash/`.
+    private func write(_ source: FeedQueries.PublishedSource, queries: FeedQueries, into byHash: String) throws(FeedFailure) -> Manifest.Entry? {
+        let plain = try AtomicFile(folder: byHash, prefix: "json")
+        let compressed = try AtomicFile(folder: byHash, prefix: "gz")
+        let gzip = try GzipWriter(into: compressed)
+        var digest = FeedDigest()
+        var size = 0
+        let rows: Int?
+        do {
+            rows = try queries.write(source: source) { text in
+                var text = text
+                try text.withUTF8 { bytes in
+                    let raw = UnsafeRawBufferPointer(bytes)
+                    digest.update(raw)
+                    size += raw.count
+                    try plain.write(raw)
+                    try gzip.write(raw)
+                }
+            }
+        } catch let failure as FeedFailure {
+            throw failure
+        } catch {
+            throw FeedFailure("store: \(error)")
+        }
+        guard let rows else { return nil }
+        try gzip.finish()
+        let sha = digest.finish()
+        let name = "\(sha).json"
+        if Path.exists(Path.join(byHash, name)) {
+            plain.abandon()  // the same bytes are there already: nothing changes
+            compressed.abandon()
+            touch(Path.join(byHash, name))
+            touch(Path.join(byHash, name + ".gz"))
+        } else {
+            try compressed.commit(as: name + ".gz")
+            try plain.commit(as: name)
+        }
+        return Manifest.Entry(name: source.name, kind: source.kind, file: "by-hash/" + name, size: size, sha256: sha,
+                              rows: rows, synced: source.synced)
+    }
+
+    /// The signature, then the manifest, each by rename. nginx's ETag for a static file is its
+    /// modification time in whole seconds and its size: a manifest replaced within the same
+    /// second by one of the same length would keep its ETag, and a spoke asking "changed?"
+    /// would hear "304". So a new manifest's time is moved past the old one's when they share a second.
+    private func writeManifest(_ manifest: Manifest, signedWith secret: Signify.SecretKey?, in folder: String) throws(FeedFailure) {
+        AtomicFile.syncFolder(Path.join(folder, "by-hash"))
+        let bytes = Array(manifest.json.utf8)
+        if let secret {
+            let signature = try AtomicFile(folder: folder, prefix: "sig")
+            try signature.write(Array(Signify.sign(bytes, with: secret, comment: "verify with the hub's public key").utf8))
+            try signature.commit(as: "manifest.json.sig")
+        }
+        var old = stat()
+        let hadOld = stat(Path.join(folder, "manifest.json"), &old) == 0
+        let file = try AtomicFile(folder: folder, prefix: "manifest")
+        try file.write(bytes)
+        try file.commit(as: "manifest.json") { descriptor in
+            var new = stat()
+            guard hadOld, fstat(descriptor, &new) == 0, new.st_mtim.tv_sec <= old.st_mtim.tv_sec else { return }
+            // The access time stays (UTIME_OMIT); the modification time moves one second past the old one's.
+            let times = [timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2), timespec(tv_sec: old.st_mtim.tv_sec + 1, tv_nsec: 0)]
+            _ = times.withUnsafeBufferPointer { futimens(descriptor, $0.baseAddress) }
+        }
+        AtomicFile.syncFolder(folder)
+    }
+
+    /// A file a manifest names is touched (its time is when it was last named); one unnamed
+    /// for `retention` seconds goes, and so do temporary files a crash left behind.
+    private func prune(_ byHash: String, keeping named: Set<String>, now: Int) -> Int {
+        guard let directory = opendir(byHash) else { return 0 }
+        defer { closedir(directory) }
+        var removed = 0
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name != ".", name != ".." else { continue }
+            let path = Path.join(byHash, name)
+            let base = name.hasSuffix(".gz") ? String(name.dropLast(3)) : name
+            if named.contains(base) {
+                touch(path)
+                continue
+            }
+            var status = stat()
+            guard stat(path, &status) == 0, now - status.st_mtim.tv_sec > (name.hasPrefix(".") ? 3_600 : retention) else { continue }
+            if unlink(path) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
+    private func touch(_ path: String) {
+        utimensat(AT_FDCWD, path, nil, 0)
+    }
+
+    static func readManifest(in folder: String) -> Manifest? {
+        guard let bytes = try? FileReader.read(Path.join(folder, "manifest.json"), limit: Manifest.maximumBytes) else { return nil }
+        return try? Manifest.parse(bytes)
+    }
+}

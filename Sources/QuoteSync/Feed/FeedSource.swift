@@ -1,0 +1,120 @@
+import QuoteBase
+import QuoteConfig
+import QuoteFeed
+import QuoteStore
+
+/// A source synced from a hub's feed instead of its upstream (a spoke's adapter). The file the
+/// manifest names is fetched only when its SHA-256 differs from the one applied last, checked
+/// against the manifest's size and SHA-256 before a byte is decoded, then decoded by the
+/// source's own rules — the custom-list, Upbit and OpenWeatherMap formats by their adapters —
+/// and applied like any sync: all or nothing, the shrink guard, the size cap.
+enum FeedSource {
+    /// The key under which a fed source's applied digest is kept (one per source and hub).
+    static func validatorKey(_ fleet: FleetSettings, source: String) -> String { fleet.manifestURL + "#" + source }
+
+    static func update(_ entry: Manifest.Entry, fleet: FleetSettings, _ context: SyncContext) async throws(SourceFailure) -> SourceUpdate {
+        let key = validatorKey(fleet, source: entry.name)
+        let applied = Validators(url: key, bodySHA256: entry.sha256)
+        if try context.storedValidators(for: key)?.bodySHA256 == entry.sha256 {
+            return .unchanged(what: "feed unchanged", validators: [applied], status: 200)
+        }
+        let url = fleet.url(of: entry.file)
+        guard entry.size <= fleet.maxBytes else {
+            throw SourceFailure("feed: \(entry.file) is \(entry.size) bytes, more than max_bytes in [fleet]")
+        }
+        let response = try await context.send(HTTPRequest(url: url, timeout: fleet.timeout, maxBytes: fleet.maxBytes,
+                                                          allowHTTP: true))
+        guard response.status == 200 else { throw SourceFailure("feed: \(entry.file): HTTP \(response.status)", httpStatus: response.status) }
+        guard response.body.count == entry.size else {
+            throw SourceFailure("feed: \(entry.file) is \(response.body.count) bytes, the manifest says \(entry.size); nothing applied")
+        }
+        guard FeedDigest.hex(response.body) == entry.sha256 else {
+            throw SourceFailure("feed: \(entry.file) does not match the manifest's SHA-256; nothing applied")
+        }
+        var update = try decode(entry, response: response, applied: applied, context)
+        update.validators = [applied]
+        let describe = update.describe
+        update.describe = { counts in "from the hub: " + describe(counts) }
+        return update
+    }
+
+    private static func decode(_ entry: Manifest.Entry, response: HTTPResponse, applied: Validators,
+                               _ context: SyncContext) throws(SourceFailure) -> SourceUpdate {
+        switch SourceName.kind(of: entry.name) {
+        case .custom: return try CustomListSource.update(from: response, validators: applied, context)
+        case .upbit: return try UpbitSource.update(from: response, validators: applied, context)
+        case .weather:
+            let document = try context.json(response, what: "the feed's weather")
+            guard let lat = document["coord"]?["lat"]?.double, let lon = document["coord"]?["lon"]?.double,
+                  let units = document["units"]?.string, ["metric", "imperial", "standard"].contains(units) else {
+                throw SourceFailure("feed: the weather observation lacks coord or units")
+            }
+            return try WeatherSource.update(from: document, latitude: lat, longitude: lon, units: units, context)
+        case .happiness: return try happiness(context.json(response, what: "the feed's happiness archive"), context)
+        case .breakingbad: return try breakingBad(context.json(response, what: "the feed's Breaking Bad bundle"), context)
+        case .builtin, nil: throw SourceFailure("feed: \(entry.name) is not a source that syncs")
+        }
+    }
+
+    /// `{"quotes": [{id, content, author}], "days": [{day, id}]}`: every quote the hub holds and the day each was the quote of.
+    static func happiness(_ document: JSONValue, _ context: SyncContext) throws(SourceFailure) -> SourceUpdate {
+        guard let records = document["quotes"]?.array, let dayRecords = document["days"]?.array else {
+            throw SourceFailure("feed: the happiness archive lacks quotes or days")
+        }
+        var quotes: [Quote] = []
+        var skipped = 0
+        for record in records {
+            guard let object = record.object, case .success(let quote) = HappinessSource.quote(from: object) else { skipped += 1; continue }
+            quotes.append(quote)
+        }
+        var days: [(day: String, id: String)] = []
+        for record in dayRecords {
+            guard let day = record["day"]?.string, day.utf8.count == 10, let id = record["id"]?.int else { skipped += 1; continue }
+            days.append((day, String(id)))
+        }
+        var update = SourceUpdate { counts in "\(quotes.count) quotes, \(days.count) days, " + changeSummary(counts) }
+        update.skipped = skipped
+        let url = context.settings.url
+        update.apply = { database, now in
+            let writer = QuoteWriter(database: database)
+            try writer.ensureSource(SourceName.happiness, url: url, now: now)
+            let counts = try writer.apply(quotes, to: SourceName.happiness, removeMissing: false, now: now)
+            for entry in days { try writer.setDailyQuote(source: SourceName.happiness, upstreamID: entry.id, day: entry.day) }
+            return counts
+        }
+        return update
+    }
+
+    /// `{"quotes": [...], "characters": [...], "deaths": [...], "unknown_characters": [...]}`, each
+    /// in the API's own shape: the whole of what the hub sampled and looked up.
+    static func breakingBad(_ document: JSONValue, _ context: SyncContext) throws(SourceFailure) -> SourceUpdate {
+        guard let quoteRecords = document["quotes"]?.array, let characterRecords = document["characters"]?.array,
+              let deathRecords = document["deaths"]?.array, let unknownRecords = document["unknown_characters"]?.array else {
+            throw SourceFailure("feed: the Breaking Bad bundle lacks quotes, characters, deaths or unknown_characters")
+        }
+        let quotes = quoteRecords.compactMap(BreakingBadSource.quote(from:))
+        let characters = characterRecords.compactMap(BreakingBadSource.character(from:))
+        let deaths = deathRecords.compactMap(BreakingBadSource.death(from:))
+        let unknown = unknownRecords.compactMap { value in (try? RecordText.optional(value, field: "name")) ?? nil }
+        let skipped = quoteRecords.count - quotes.count + characterRecords.count - characters.count + deathRecords.count - deaths.count
+        var update = SourceUpdate { counts in
+            "\(quotes.count) quotes, \(characters.count) characters, \(deaths.count) deaths, " + changeSummary(counts)
+        }
+        update.skipped = skipped
+        let settings = context.settings
+        update.apply = { database, now in
+            let writer = QuoteWriter(database: database)
+            try writer.ensureSource(SourceName.breakingbad, url: settings.url, now: now)
+            var counts = try writer.apply(quotes, to: SourceName.breakingbad, removeMissing: false, now: now)
+            let records = RecordWriter(database: database)
+            counts += try records.replaceDeaths(deaths, keep: [], now: now) { toRemove, stored in
+                try ShrinkGuard.check(what: "deaths", removing: toRemove, of: stored, incoming: deaths.count,
+                                      allowed: settings.allowShrink, minimumStored: 1, httpStatus: 200)
+            }
+            counts += try records.upsertCharacters(characters, now: now)
+            try records.markUnknownCharacters(unknown, now: now)
+            return counts
+        }
+        return update
+    }
+}

@@ -1,0 +1,53 @@
+import QuoteBase
+import QuoteCommandLine
+import QuoteConfig
+import QuoteFeed
+import QuoteStore
+
+/// `quoted publish [--config PATH] [--db PATH]`: writes the whole feed from the store now
+/// (the first time, after a restore, from scripts). After that, every sync that changes a
+/// source publishes that source.
+enum PublishCommand {
+    static func run(_ words: [String]) -> ExitCode {
+        let arguments: Arguments
+        do {
+            arguments = try Arguments(words, options: publishSpec.options + Options.global, command: "publish")
+            _ = try arguments.positionals(for: publishSpec)
+        } catch {
+            return usageFailure(error)
+        }
+        if arguments.has(Options.help) { printOut(HelpText.command(publishSpec, in: program)); return .success }
+        let configuration: Configuration
+        do {
+            configuration = try ConfigFile.load(option: arguments.value(Options.config))
+        } catch {
+            printError("quoted: \(error)")
+            return .configuration
+        }
+        guard let publish = configuration.publish else {
+            printError("quoted: \(configuration.file ?? "the configuration") has no [publish] dir = PATH: nothing to publish to")
+            return .configuration
+        }
+        let storePath = Locations.store(option: arguments.value(Options.db), configured: configuration.storePath, writing: false)
+        return self.publish(publish, configuration: configuration, storePath: storePath, only: nil, quiet: false) ?? .success
+    }
+
+    /// Publishes; nil when it worked, else the exit code (after a one-line message).
+    static func publish(_ settings: PublishSettings, configuration: Configuration, storePath: String, only: Set<String>?,
+                        quiet: Bool) -> ExitCode? {
+        // Files unnamed for two of the longest interval go.
+        let retention = 2 * (configuration.enabledSources.map(\.interval).max() ?? 3_600)
+        do {
+            let outcome = try Publisher(settings: settings, storePath: storePath, retention: retention).publish(only: only)
+            if !quiet {
+                let written = outcome.written.isEmpty ? "no file changed" : "wrote " + outcome.written.joined(separator: ", ")
+                printError("publish: \(settings.dir): manifest serial \(outcome.manifest.serial), \(outcome.manifest.sources.count) sources, \(written)"
+                           + (outcome.pruned > 0 ? ", pruned \(outcome.pruned) old files" : ""))
+            }
+            return nil
+        } catch {
+            printError("quoted: publish: \(error)")
+            return error.reason.hasPrefix("signing_key") ? .configuration : .ioError
+        }
+    }
+}
