@@ -58,6 +58,8 @@ install -m 0644 README.md "$DESTDIR$DOCDIR/README.md"
 install -d "$DESTDIR$DOCDIR/examples"
 install -m 0644 contrib/profile.d-quoted.sh "$DESTDIR$DOCDIR/examples/profile.d-quoted.sh"
 install -m 0755 contrib/update-motd.d-50-quoted "$DESTDIR$DOCDIR/examples/update-motd.d-50-quoted"
+install -d "$DESTDIR$DOCDIR/examples/nginx"
+install -m 0644 contrib/nginx/quoted-feed.conf "$DESTDIR$DOCDIR/examples/nginx/quoted-feed.conf"
 install -d "$DESTDIR$MANDIR/man1" "$DESTDIR$MANDIR/man5" "$DESTDIR$MANDIR/man8" \
     "$DESTDIR$BASHCOMPDIR" "$DESTDIR$ZSHCOMPDIR" "$DESTDIR$FISHCOMPDIR"
 generate() { "$BUILD_DIR/$1" __generate "$2" > "$3"; chmod 0644 "$3"; }

@@ -111,9 +111,17 @@ let statusCommand = Command(statusSpec, pages: true) { arguments, context in
             guard let stored = source.nextDue, let settings = configuration?.source(named: source.name) else { return source.nextDue }
             return Schedule().trusted(stored, of: settings, now: now, blocked: source.retryAfter == stored)
         }
+        // On a spoke: which sources came from the hub, and how old its feed is.
+        let fleet = configuration?.fleet
+        let feed = try fleet.map { fleet in try store.run { try FeedStateRepository(database: store.database).state(hub: fleet.hub) } } ?? nil
+        let fed = Set(try fleet.map { fleet in
+            try store.run { try FeedStateRepository(database: store.database).fedSources(manifestURL: fleet.manifestURL).map(\.name) }
+        } ?? [])
         let sources = try store.run { try StatusQuery(database: store.database).sources() }.map { source in
             var shown = source
             shown.nextDue = nextDue(source)
+            shown.fromHub = fed.contains(source.name)
+            shown.feedGenerated = shown.fromHub ? feed?.generated : nil
             return shown
         }
         if arguments.has(Options.json) {
@@ -136,6 +144,10 @@ let statusCommand = Command(statusSpec, pages: true) { arguments, context in
             table.add([source.name, parts.joined(separator: ", "),
                        success ?? (source.name == SourceName.builtin ? "built in" : "never"), next])
             var notes: [String] = []
+            if source.fromHub, let fleet {
+                notes.append("from the hub \(URLText.redacted(fleet.hub))" + (source.feedGenerated.map {
+                    ", feed written \(UnixTime.localTimestamp($0)) (\(UnixTime.relative($0, now: now)))" } ?? ""))
+            }
             if let pool = source.poolText, let observed = source.poolEstimate?.observed {
                 notes.append("sampled: \(counted(observed, "quote")), \(pool)")
             }
@@ -148,7 +160,7 @@ let statusCommand = Command(statusSpec, pages: true) { arguments, context in
                 if let retry = source.retryAfter, retry > now { detail += "; upstream asked to wait until \(UnixTime.localTimestamp(retry))" }
                 notes.append(Style.yellow(detail))
             }
-            if !source.configured {
+            if !source.configured && !source.fromHub {
                 notes.append("no longer in the config: kept until 'quotectl forget \(SourceName.listName(of: source.name) ?? source.name)'")
             }
             details[source.name] = notes

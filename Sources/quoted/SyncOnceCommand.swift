@@ -75,10 +75,13 @@ enum SyncOnceCommand {
             if let lines { lines.finish(report.source, summary: line) } else if !quiet { printError(line) }
         }
         var reports: [SourceReport] = []
-        // A spoke: what its hub's feed holds comes from there; the rest from the upstreams.
+        // A spoke: what its hub's feed holds comes from there; the rest from the upstreams. The
+        // feed is synced whole whatever --source says (the daemon's child for one fed source
+        // brings every one): one manifest request answers for all of them, and its ETag may
+        // only be kept once every source it lists was applied.
         if let fleet = configuration.fleet {
             let outcome = await FleetSync(engine: engine, fleet: fleet, configuration: configuration)
-                .sync(only: named.isEmpty ? nil : Set(named), progress: finished)
+                .sync(only: nil, progress: finished)
             reports += outcome.reports
             sources.removeAll { outcome.fed.contains($0.name) }
         }

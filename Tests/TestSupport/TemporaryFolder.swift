@@ -22,3 +22,16 @@ public final class TemporaryFolder: Sendable {
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
+
+/// Runs a program to the end (signify-openbsd, the sqlite3 shell), its output discarded; its exit status.
+@discardableResult
+public func runTool(_ path: String, _ arguments: [String]) throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus
+}

@@ -15,6 +15,9 @@ public struct SourceStatus: Sendable {
     public var lastSummary: String?
     /// For a sampled source (breakingbad): the estimated size of the upstream's pool.
     public var poolEstimate: PoolEstimate?
+    /// On a spoke: the source came from the hub's feed (and the feed was written then).
+    public var fromHub = false
+    public var feedGenerated: Int?
 
     /// "~93% of an estimated 85", or nil when nothing was sampled.
     public var poolText: String? {
@@ -37,6 +40,10 @@ public struct SourceStatus: Sendable {
         object.add("last_http_status", lastHTTPStatus)
         object.add("retry_after", retryAfter)
         object.add("last_summary", lastSummary)
+        if fromHub {
+            object.add("from_hub", true)
+            object.add("feed_generated", feedGenerated)
+        }
         if let poolEstimate {
             object.add("pool_observed", poolEstimate.observed)
             object.add("pool_estimated", Int(poolEstimate.estimated.rounded()))

@@ -1,0 +1,165 @@
+import Foundation
+import QuoteConfig
+@testable import QuoteFeed
+import QuoteStore
+import Testing
+import TestSupport
+
+
+let signify = "/usr/bin/signify-openbsd"
+
+/// Signatures in signify's format through libsodium, checked against the real tool both ways.
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: signify))) struct SignifyTests {
+    let folder = TemporaryFolder("quoted-signify")
+
+    func keys(_ name: String = "hub") throws -> (public: String, secret: String) {
+        let (pub, sec) = (folder.file("\(name).pub"), folder.file("\(name).sec"))
+        #expect(try runTool(signify, ["-G", "-n", "-p", pub, "-s", sec]) == 0)
+        return (pub, sec)
+    }
+
+    @Test func whatWeSignTheToolVerifiesAndTheOtherWayRound() throws {
+        let (pub, sec) = try keys()
+        let message = folder.write("manifest.json", #"{"format":1,"serial":7}"# + "\n")
+        let secret = try Signify.secretKey(file: sec)
+        let signature = Signify.sign(Array(try Data(contentsOf: URL(fileURLWithPath: message))), with: secret, comment: "test")
+        folder.write("manifest.json.sig", signature)
+        #expect(try runTool(signify, ["-V", "-q", "-p", pub, "-m", message]) == 0)
+
+        // The tool's own signature verifies here; a changed byte or another key does not.
+        #expect(try runTool(signify, ["-S", "-s", sec, "-m", message, "-x", folder.file("tool.sig")]) == 0)
+        let toolSignature = try String(contentsOfFile: folder.file("tool.sig"), encoding: .utf8)
+        let key = try Signify.publicKey(file: pub)
+        try Signify.verify(Array(#"{"format":1,"serial":7}"#.utf8) + [10], signatureFile: toolSignature, key: key)
+        #expect(throws: Signify.Failure(reason: "signature does not verify")) {
+            try Signify.verify(Array(#"{"format":1,"serial":8}"#.utf8) + [10], signatureFile: toolSignature, key: key)
+        }
+        let other = try keys("other")
+        #expect(throws: Signify.Failure(reason: "signed with another key")) {
+            try Signify.verify(Array(#"{"format":1,"serial":7}"#.utf8) + [10], signatureFile: toolSignature,
+                               key: Signify.publicKey(file: other.public))
+        }
+    }
+
+    @Test(arguments: ["", "untrusted comment: x\n", "untrusted comment: x\n!!!!\n", "no comment\nRWQ=\n"])
+    func malformedFilesAreRefused(text: String) {
+        #expect(Signify.decode(text) == nil || Signify.decode(text)!.count < 10)
+        let path = folder.write("bad.pub", text)
+        #expect(throws: Signify.Failure.self) { try Signify.publicKey(file: path) }
+    }
+
+    @Test func aKeyWithAPassphraseIsRefusedWithAReason() throws {
+        let (_, sec) = try keys()
+        var bytes = try #require(Signify.decode(String(contentsOfFile: sec, encoding: .utf8)))
+        bytes[7] = 42  // kdfrounds != 0: the key is encrypted
+        folder.write("locked.sec", "untrusted comment: x\n" + Signify.base64(bytes) + "\n")
+        #expect(throws: Signify.Failure.self) { try Signify.secretKey(file: folder.file("locked.sec")) }
+    }
+}
+
+@Suite struct ManifestTests {
+    let digest = String(repeating: "ab", count: 32)
+
+    func entry(_ name: String = "custom.x", file: String? = nil) -> String {
+        #"{"name":"\#(name)","kind":"\#(SourceName.kind(of: name)?.rawValue ?? "custom")","file":"\#(file ?? "by-hash/\(digest).json")","size":10,"sha256":"\#(digest)","rows":1,"synced":5}"#
+    }
+
+    @Test func aManifestSurvivesItsOwnRoundTrip() throws {
+        let manifest = Manifest(serial: 3, generated: 100, sources: [
+            Manifest.Entry(name: "upbit", kind: "upbit", file: "by-hash/\(digest).json", size: 1, sha256: digest, rows: 2, synced: nil)])
+        #expect(try Manifest.parse(Array(manifest.json.utf8)) == manifest)
+    }
+
+    /// Whatever a hostile or broken hub serves, the spoke is not led astray.
+    @Test(arguments: [
+        ("", "not JSON"), ("[]", "format"), (#"{"format":2,"serial":1,"generated":1,"sources":[]}"#, "format"),
+        (#"{"format":1,"serial":-1,"generated":1,"sources":[]}"#, "lacks"),
+        (#"{"format":1,"serial":1,"generated":1,"sources":[ENTRY]}"#.replacingOccurrences(of: "ENTRY", with: "{}"), "malformed"),
+        ("PATHTRICK", "malformed"), ("BUILTIN", "malformed"), ("TWICE", "twice"),
+    ])
+    func hostileManifestsAreRefused(text: String, expected: String) {
+        var body = text
+        if text == "PATHTRICK" { body = #"{"format":1,"serial":1,"generated":1,"sources":[\#(entry(file: "../../etc/passwd"))]}"# }
+        if text == "BUILTIN" { body = #"{"format":1,"serial":1,"generated":1,"sources":[\#(entry("builtin"))]}"# }
+        if text == "TWICE" { body = #"{"format":1,"serial":1,"generated":1,"sources":[\#(entry()),\#(entry())]}"# }
+        do {
+            _ = try Manifest.parse(Array(body.utf8))
+            Issue.record("accepted: \(body)")
+        } catch {
+            #expect(error.reason.contains(expected), "\(error)")
+        }
+    }
+
+    @Test func aManifestOverAMebibyteIsRefusedUnread() {
+        #expect(throws: FeedFailure("the manifest is larger than 1 MiB")) {
+            try Manifest.parse([UInt8](repeating: 32, count: Manifest.maximumBytes + 1))
+        }
+    }
+}
+
+/// The hub's publisher: content-addressed files, a manifest written last, an ETag that always changes.
+@Suite struct PublisherTests {
+    let folder = TemporaryFolder("quoted-publish")
+
+    func storeWithAList() throws -> String {
+        let path = folder.file("quotes.db")
+        let store = try Store(path: path, access: .write)
+        try store.database.transaction {
+            let writer = QuoteWriter(database: store.database)
+            try writer.ensureSource("custom.x", url: "https://user:pw@example.com/list?key=SECRET", now: 1)
+            _ = try writer.apply([Quote(source: "custom.x", upstreamID: "1", text: "one \u{1B}[31m \"quoted\"", author: "A", category: nil, lang: "en")],
+                                 to: "custom.x", removeMissing: true, now: 1)
+        }
+        return path
+    }
+
+    @Test func theFeedHoldsEachSourceInItsAdaptersFormatAndNoSecret() throws {
+        let store = try storeWithAList()
+        let publisher = Publisher(settings: PublishSettings(dir: folder.file("feed")), storePath: store, retention: 7_200)
+        let outcome = try publisher.publish(now: 1_000)
+        let entry = try #require(outcome.manifest.entry(named: "custom.x"))
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: folder.file("feed/" + entry.file))))
+        #expect(bytes.count == entry.size && FeedDigest.hex(bytes) == entry.sha256 && entry.rows == 1)
+        // The custom-list format, which the custom-list adapter (and quotectl import) reads.
+        let decoded = try CustomList.decode(bytes, source: "custom.x")
+        #expect(decoded.quotes.map(\.text) == ["one \u{1B}[31m \"quoted\""])
+        #expect(FileManager.default.fileExists(atPath: folder.file("feed/" + entry.file + ".gz")))
+        for name in try FileManager.default.subpathsOfDirectory(atPath: folder.file("feed")) {
+            let text = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: folder.file("feed/" + name)))) ?? Data(), as: UTF8.self)
+            #expect(!text.contains("SECRET") && !text.contains("pw@"), "\(name)")
+        }
+    }
+
+    /// nginx's ETag is the modification time in whole seconds plus the size: two manifests of
+    /// one length within one second must still differ in it.
+    @Test func twoManifestsInOneSecondNeverShareAnETag() throws {
+        let store = try storeWithAList()
+        let publisher = Publisher(settings: PublishSettings(dir: folder.file("feed")), storePath: store, retention: 7_200)
+        var seen = Set<String>()
+        for _ in 0..<5 {
+            _ = try publisher.publish(now: 1_000)
+            let attributes = try FileManager.default.attributesOfItem(atPath: folder.file("feed/manifest.json"))
+            let seconds = Int((attributes[.modificationDate] as! Date).timeIntervalSince1970)
+            let size = attributes[.size] as! Int
+            #expect(seen.insert("\(String(seconds, radix: 16))-\(String(size, radix: 16))").inserted)
+        }
+    }
+
+    @Test func filesNoManifestNamesForTwoIntervalsArePruned() throws {
+        let store = try storeWithAList()
+        let publisher = Publisher(settings: PublishSettings(dir: folder.file("feed")), storePath: store, retention: 7_200)
+        let first = try publisher.publish(now: UnixTimeNow())
+        let old = try #require(first.manifest.entry(named: "custom.x")).file
+        let database = try Store(path: store, access: .write).database
+        try database.run("UPDATE quotes SET text = 'two' WHERE source = 'custom.x'")
+        let second = try publisher.publish(now: UnixTimeNow())
+        #expect(second.written == ["custom.x"])
+        #expect(FileManager.default.fileExists(atPath: folder.file("feed/" + old)), "still within its retention")
+        let third = try publisher.publish(now: UnixTimeNow() + 7_201)
+        #expect(third.pruned == 2)  // the file and its .gz twin
+        #expect(!FileManager.default.fileExists(atPath: folder.file("feed/" + old)))
+        #expect(FileManager.default.fileExists(atPath: folder.file("feed/" + third.manifest.entry(named: "custom.x")!.file)))
+    }
+}
+
+func UnixTimeNow() -> Int { Int(Date().timeIntervalSince1970) }
