@@ -123,7 +123,8 @@ let randomCommand = Command(randomSpec) { arguments, context in
     var quotes: [Quote] = []
     var chosen = Set<Int>()
     var attempts = 0
-    let drawAtRandom = matches.map { weights.isEmpty ? wanted * 2 < $0 : true } ?? true
+    // Asked for most of the matches, weights or not, every one of them is shown: shuffle them.
+    let drawAtRandom = matches.map { wanted * 2 < $0 } ?? true
     while drawAtRandom, quotes.count < wanted, attempts < wanted * 32 + 64 {
         attempts += 1
         guard let quote = try pickOne() else { break }

@@ -34,6 +34,17 @@ import TestSupport
     /// 264 built-ins against a 1,000-quote list: uniform picks favour the list ~4:1; -e weighs
     /// the two sources equally; percentages set the shares. (200 draws each: the bounds are
     /// many standard deviations wide.)
+    /// Work bounded by what exists: -n beyond the matches costs what the matches cost (it
+    /// burned a core for minutes at -n 1000000000), and the largest number traps nothing.
+    @Test(arguments: ["1000000000", "9223372036854775807", "264", "300"])
+    func aCountBeyondTheMatchesGivesEachMatchOnce(count: String) throws {
+        let quotes = try json(["random", "-n", count, "--source", "builtin"])
+        #expect(quotes.count == min(Int(count)!, 264))
+        #expect(Set(quotes.compactMap { $0["id"] as? String }).count == quotes.count)
+        let weighted = try json(["random", "-n", count, "50%", "builtin", "custom.big"])
+        #expect(weighted.count == min(Int(count)!, 1_264))
+    }
+
     @Test func sourcesCanBeWeighedAsFortuneDoes() throws {
         func share(_ arguments: [String]) throws -> Double {
             var big = 0

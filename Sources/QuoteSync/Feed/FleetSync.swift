@@ -48,38 +48,19 @@ public struct FleetSync: Sendable {
         do throws(SourceFailure) {
             fetched = try await fetchManifest(ifNoneMatch: stored?.etag)
         } catch {
-            // No feed this time: the sources it would answer for report why (they are not sent to
-            // their upstreams instead: a thousand spokes would be a thousand hosts on Upbit).
-            let configured = configuration.enabledSources.filter { !$0.urlIsOwn }.map(\.name)
-            let names = Array(Set(previouslyFed + configured)).sorted().filter { wanted($0, only: only) }
-            let reports = await names.asyncMap { name in
-                await engine.sync(settings(for: name), now: now, checkpoint: false) { _, _ throws(SourceFailure) in throw error }
-            }
-            reports.forEach(progress)
-            return Outcome(reports: reports, fed: Set(names))
+            return await failEvery(expected(previouslyFed, only: only), with: error, now: now, progress: progress)
         }
         guard let fetched else {
             // 304: unchanged since the manifest applied last. One request, no rows.
             try? repository.touch(hub: hub, at: now)
-            let names = previouslyFed.filter { wanted($0, only: only) }
-            let reports = await names.asyncMap { name in
-                await engine.sync(settings(for: name), now: now, checkpoint: false) { _, _ in
-                    .unchanged(what: "feed unchanged", validators: [], status: 304)
-                }
+            return await each(previouslyFed.filter { wanted($0, only: only) }, now: now, progress: progress) { _, _ in
+                .unchanged(what: "feed unchanged", validators: [], status: 304)
             }
-            reports.forEach(progress)
-            return Outcome(reports: reports, fed: Set(names))
         }
         let manifest = fetched.manifest
         if let stored, manifest.serial < stored.serial {
             let failure = SourceFailure("feed: the hub's manifest (serial \(manifest.serial)) is older than the one applied here (\(stored.serial)); not applied")
-            let configured = configuration.enabledSources.filter { !$0.urlIsOwn }.map(\.name)
-            let names = Array(Set(previouslyFed + configured)).sorted().filter { wanted($0, only: only) }
-            let reports = await names.asyncMap { name in
-                await engine.sync(settings(for: name), now: now, checkpoint: false) { _, _ throws(SourceFailure) in throw failure }
-            }
-            reports.forEach(progress)
-            return Outcome(reports: reports, fed: Set(names))
+            return await failEvery(expected(previouslyFed, only: only), with: failure, now: now, progress: progress)
         }
 
         // 2. Each source it lists, from its file.
@@ -100,6 +81,31 @@ public struct FleetSync: Sendable {
                 generated: manifest.generated, checkedAt: now))
         }
         return Outcome(reports: reports, fed: Set(entries.map(\.name)))
+    }
+
+    /// The sources a feed that could not be read would have answered for: those it answered for
+    /// last time and every configured one without a url of its own. They report the feed's
+    /// failure rather than go to their upstreams (a thousand spokes would be a thousand hosts on Upbit).
+    func expected(_ previouslyFed: [String], only: Set<String>?) -> [String] {
+        let configured = configuration.enabledSources.filter { !$0.urlIsOwn }.map(\.name)
+        return Array(Set(previouslyFed + configured)).sorted().filter { wanted($0, only: only) }
+    }
+
+    private func failEvery(_ names: [String], with failure: SourceFailure, now: Int,
+                           progress: @escaping @Sendable (SourceReport) -> Void) async -> Outcome {
+        await each(names, now: now, progress: progress) { _, _ throws(SourceFailure) in throw failure }
+    }
+
+    /// Runs `adapter` for each of `names` through the engine, one after the other.
+    private func each(_ names: [String], now: Int, progress: @escaping @Sendable (SourceReport) -> Void,
+                      adapter: @escaping SyncEngine.Adapter) async -> Outcome {
+        var reports: [SourceReport] = []
+        for name in names {
+            let report = await engine.sync(settings(for: name), now: now, checkpoint: false, from: adapter)
+            progress(report)
+            reports.append(report)
+        }
+        return Outcome(reports: reports, fed: Set(names))
     }
 
     /// Whether the feed answers for `name`: not when the configuration gives it a url of its
@@ -165,14 +171,5 @@ public struct FleetSync: Sendable {
         } catch {
             throw SourceFailure("feed: signature does not verify (\(error.reason))")
         }
-    }
-}
-
-extension Array where Element: Sendable {
-    /// One after the other (the fed sources write one store: no point racing for its lock).
-    func asyncMap<T>(_ transform: (Element) async -> T) async -> [T] {
-        var result: [T] = []
-        for element in self { result.append(await transform(element)) }
-        return result
     }
 }
