@@ -7,7 +7,7 @@
 # to lint the manual pages, zsh and fish to check their completions parse.
 test_packages=(libsqlite3-dev sqlite3 libcurl4-openssl-dev libsodium-dev zlib1g-dev signify-openbsd fortune-mod fortunes time python3 mandoc zsh fish)
 # The systemd end-to-ends on top (systemd-nspawn), and building and checking the package.
-ci_packages=("${test_packages[@]}" systemd-container dpkg-dev lintian nginx-light)
+ci_packages=("${test_packages[@]}" systemd-container dpkg-dev lintian nginx-light curl)
 
 # Prints the packages of "$@" that are not installed.
 missing_packages() {

@@ -48,6 +48,11 @@ public final class Store {
             if version == 0, try database.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0 > 0 {
                 throw StoreError.foreignDatabase(path: database.path)
             }
+            // A schema version without the table our migrations record themselves in is not ours either.
+            if version > 0, try database.scalarInt(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") != 1 {
+                throw StoreError.foreignDatabase(path: database.path)
+            }
             return version
         }
         let migrator = Migrator.embedded
@@ -108,7 +113,9 @@ public final class Store {
         if let problem = truncation(header, path: path) { throw StoreError.damaged(path: path, reason: problem) }
         let walMode = header[18] == 2 || header[19] == 2
         let sideFiles = Path.exists(path + "-wal") && Path.exists(path + "-shm")
-        if ours && access == .read && (!walMode || sideFiles) { return .ours }
+        // A store of ours already in WAL with its side files: opening it, even to write, changes no
+        // byte before `checkSchema` has read its schema (which refuses a foreign one).
+        if ours && (walMode ? sideFiles : access == .read) { return .ours }
         return try StoreError.mapping(path: path, databaseError: { openError($0, path: path) }) {
             let inspector = try Database(path: path, mode: .inspect)
             let tables = try inspector.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0

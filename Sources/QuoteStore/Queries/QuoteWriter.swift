@@ -227,6 +227,15 @@ public struct QuoteWriter {
     /// Records which custom lists the configuration names: a list removed from it stops
     /// syncing, but its quotes stay until `quotectl forget NAME`.
     public func markConfiguredLists(_ names: [String]) throws(DatabaseError) {
+        // Mostly nothing changes: then nothing is written (each sync run asks).
+        let wanted = Set(names)
+        let current = try database.prepare("SELECT name, configured, url IS NOT NULL FROM sources WHERE kind = 'custom'")
+        var differs = false
+        while try current.step() {
+            let name = current.string(0), configured = current.int(1) == 1, synced = current.int(2) == 1
+            if wanted.contains(name) ? !configured : (synced && configured) { differs = true }
+        }
+        guard differs else { return }
         try database.run("UPDATE sources SET configured = 0 WHERE kind = 'custom' AND url IS NOT NULL")
         let mark = try database.prepare("UPDATE sources SET configured = 1 WHERE name = ?1")
         for name in names { try mark.run([.text(name)]) }

@@ -51,11 +51,18 @@ public struct FleetSync: Sendable {
             return await failEvery(expected(previouslyFed, only: only), with: error, now: now, progress: progress)
         }
         guard let fetched else {
-            // 304: unchanged since the manifest applied last. One request, no rows.
+            // 304: unchanged since the manifest applied last. One request, and nothing written but
+            // when the hub was last heard: a thousand spokes polling an unchanged feed cost a
+            // thousand 304s and no store work (each source's own state stays as its last change left it).
             try? repository.touch(hub: hub, at: now)
-            return await each(previouslyFed.filter { wanted($0, only: only) }, now: now, progress: progress) { _, _ in
-                .unchanged(what: "feed unchanged", validators: [], status: 304)
+            var generator = SystemRandomNumberGenerator()
+            let names = previouslyFed.filter { wanted($0, only: only) }
+            let reports = names.map { name in
+                SourceReport(source: name, ok: true, httpStatus: 304, summary: "not modified (feed unchanged)",
+                             nextDue: Schedule().nextDue(afterSuccessOf: settings(for: name), at: now, using: &generator), seconds: 0)
             }
+            reports.forEach(progress)
+            return Outcome(reports: reports, fed: Set(names))
         }
         let manifest = fetched.manifest
         if let stored, manifest.serial < stored.serial {
