@@ -26,9 +26,18 @@ let configCommand = Command(configSpec) { arguments, _ in
         }
         for warning in configuration.warnings { Output.error("warning: \(warning)") }
         Output.safeLine("\(location.path): OK")
+        if let publish = configuration.publish {
+            Output.safeLine("  a hub: publishes to \(publish.dir)" + (publish.signingKey.map { ", signed with \($0)" } ?? ", unsigned"))
+        }
+        if let fleet = configuration.fleet {
+            Output.safeLine("  a spoke: every source the feed at \(URLText.redacted(fleet.hub)) lists comes from there"
+                            + (fleet.hubKey.map { " (its signature checked with \($0))" } ?? " (unsigned: no hub_key)"))
+        }
         for source in configuration.sources {
+            // On a spoke a source without a url of its own comes from the hub (when the feed lists it).
+            let origin = configuration.fleet != nil && !source.urlIsOwn ? "the hub's feed" : URLText.redacted(source.url)
             Output.safeLine("  " + DisplayWidth.padded(source.name, to: 20) + (source.enabled ? "enabled " : "disabled")
-                            + "  every " + durationText(source.interval) + "  " + URLText.redacted(source.url))
+                            + "  every " + durationText(source.interval) + "  " + origin)
         }
         return .success
 }
