@@ -201,13 +201,19 @@ public final class ControlServer: Sendable {
             close(wake)
         }
         let limit = Duration.seconds(idleTimeout)
+        var backoff = AcceptBackoff()
         while true {
+            // Out of descriptors, a waiting connection cannot be taken: the listener stays readable,
+            // and polling it would spin. It is left out of the poll until the pause is over.
+            let listening = backoff.isOpen(at: .now)
             var descriptors = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+                               pollfd(fd: listener, events: listening ? Int16(POLLIN) : 0, revents: 0)]
             descriptors += pending.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+            var deadlines = pending.map { $0.accepted + limit }
+            if let resume = backoff.resumeAt, !listening { deadlines.append(resume) }
             var timeout: Int32 = -1
-            if let oldest = pending.map(\.accepted).min() {
-                let left = oldest + limit - .now
+            if let soonest = deadlines.min() {
+                let left = soonest - .now
                 timeout = left <= .zero ? 0 : Int32(clamping: left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
             }
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
@@ -228,18 +234,48 @@ public final class ControlServer: Sendable {
             }
             for index in finished.sorted(by: >) { pending.remove(at: index) }
 
-            if descriptors[1].revents != 0 { acceptAll(listener, into: &pending) }
+            if listening, descriptors[1].revents != 0 { acceptAll(listener, into: &pending, backoff: &backoff) }
+        }
+    }
+
+    /// A pause in accepting after EMFILE/ENFILE (out of descriptors) or ENOBUFS/ENOMEM: 50 ms,
+    /// doubling to 2 s while it lasts, reset by the next connection taken.
+    struct AcceptBackoff {
+        private(set) var resumeAt: ContinuousClock.Instant?
+        private var pause = Duration.milliseconds(50)
+        private(set) var pauses = 0
+
+        func isOpen(at now: ContinuousClock.Instant) -> Bool { resumeAt.map { now >= $0 } ?? true }
+
+        mutating func failed(at now: ContinuousClock.Instant) {
+            resumeAt = now + pause
+            pause = min(pause * 2, .seconds(2))
+            pauses += 1
+        }
+
+        mutating func succeeded() {
+            resumeAt = nil
+            pause = .milliseconds(50)
         }
     }
 
     /// Accepts every connection waiting; beyond `maximumPending`, the oldest waiting one goes.
-    private func acceptAll(_ listener: Int32, into pending: inout [Pending]) {
+    private func acceptAll(_ listener: Int32, into pending: inout [Pending], backoff: inout AcceptBackoff) {
         while true {
             let client = quoted_accept_cloexec(listener)
             if client < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
+                let code = errno
+                if code == EINTR || code == ECONNABORTED { continue }
+                if [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(code) {
+                    // Said once per run of failures, not once per poll.
+                    if backoff.resumeAt == nil {
+                        logger.warning("control socket: cannot accept (\(Errno.describe(code))); pausing new connections")
+                    }
+                    backoff.failed(at: .now)
+                }
                 return  // EAGAIN: nothing more waiting
             }
+            backoff.succeeded()
             _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
             if pending.count >= Self.maximumPending {
                 let evicted = pending.removeFirst()

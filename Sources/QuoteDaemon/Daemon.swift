@@ -72,11 +72,16 @@ public actor Daemon {
 
     /// Opens the store (creating it if needed) and plans the first syncs from the
     /// next-due times it holds.
-    public func prepare() throws {
-        try Store.reconcileCustomLists(configuration.customListNames, storePath: storePath)
-        let store = try Store(path: storePath, access: .write)
+    public func prepare() async throws {
+        // SQLite may wait for another process's lock: on a thread of its own, not on the actor.
+        let names = configuration.customListNames, storePath = self.storePath, timeout = storeBusyTimeout
+        let entries = try await Blocking.run {
+            try Store.reconcileCustomLists(names, storePath: storePath, busyTimeoutMilliseconds: timeout)
+            let store = try Store(path: storePath, access: .write, busyTimeoutMilliseconds: timeout)
+            return try store.run { try SyncStateRepository(database: store.database).entries() }
+        }
         var stored: [String: Int] = [:]
-        for entry in try store.run({ try SyncStateRepository(database: store.database).entries() }) {
+        for entry in entries {
             // A next due time (a backoff, a block) recorded for another URL does not carry over.
             let sameURL = configuration.source(named: entry.source).map { settings in
                 entry.url.map { $0 == settings.url || $0 == URLText.redacted(settings.url) } ?? true
@@ -114,34 +119,76 @@ public actor Daemon {
 
     /// Runs the daemon until SIGTERM or SIGINT arrives on `signals` (or the calling task is
     /// cancelled): signals, the control server and the scheduler with its syncs, in one group.
-    public func run(signals: AsyncStream<Int32>? = nil, server: ControlServer? = nil) async {
-        await withTaskGroup(of: Void.self) { group in
+    /// Why `run` returned.
+    public enum Stop: Sendable, Equatable {
+        /// SIGTERM or SIGINT: a clean stop.
+        case signal(Int32)
+        /// The signal stream ended with no stop signal: signals can no longer reach the daemon,
+        /// which must not go on running deaf to SIGTERM.
+        case signalsLost
+        /// The calling task was cancelled.
+        case cancelled
+    }
+
+    /// Runs the daemon until SIGTERM or SIGINT arrives on `signals` (or the calling task is
+    /// cancelled): signals, the control server and the scheduler with its syncs, in one group.
+    /// A stop lets running syncs finish for `shutdownGrace`, then cancels them.
+    @discardableResult
+    public func run(signals: AsyncStream<Int32>? = nil, server: ControlServer? = nil) async -> Stop {
+        let stop = await withTaskGroup(of: Stop?.self) { group -> Stop in
             if let signals { group.addTask { await self.watch(signals) } }
-            if let server { group.addTask { await server.serve { request, writer in await self.handle(request, writer) } } }
-            group.addTask { await self.scheduleSyncs() }
+            if let server { group.addTask { await server.serve { request, writer in await self.handle(request, writer) }; return nil } }
+            group.addTask { await self.scheduleSyncs(); return nil }
             // The first task to end — the signal watcher, on a stop signal — ends them all.
-            _ = await group.next()
-            stopping()
+            let first = await group.next() ?? nil
+            let stop = Task.isCancelled ? Stop.cancelled : first ?? .cancelled
+            await stopping(stop)
             group.cancelAll()
+            return stop
         }
         logger.info("stopped")
+        return stop
     }
 
-    private func stopping() {
+    /// How long a stop waits for running syncs before cancelling them (their children get
+    /// SIGTERM, then SIGKILL after 8 s: within the unit's TimeoutStopSec of 15 s).
+    public static let shutdownGrace = Duration.seconds(5)
+    private var isStopping = false
+
+    private func stopping(_ stop: Stop) async {
+        isStopping = true
         notifier.stopping()
-        logger.info("stopping: \(running.count) sync(s) in flight abandoned")
+        if stop == .signalsLost { logger.error("the signal stream ended: stopping rather than run deaf to SIGTERM") }
+        answerWaitingTickets(idleOnly: true)
+        let inFlight = running.count
+        guard inFlight > 0, stop != .cancelled else {
+            logger.info("stopping: no sync in flight")
+            return
+        }
+        let deadline = ContinuousClock.now + Self.shutdownGrace
+        while !running.isEmpty && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        if running.isEmpty {
+            logger.info("stopping: the \(inFlight) sync(s) in flight finished within \(Self.shutdownGrace)")
+        } else {
+            logger.warning("stopping: \(running.count) of \(inFlight) sync(s) still running after \(Self.shutdownGrace): "
+                           + "stopped (\(running.sorted().joined(separator: ", ")) wrote nothing)")
+        }
     }
 
-    /// Returns on SIGTERM or SIGINT; SIGHUP reloads, SIGUSR1 syncs every source now.
-    private func watch(_ signals: AsyncStream<Int32>) async {
+    /// Returns on SIGTERM or SIGINT, or when the stream ends without one; SIGHUP reloads,
+    /// SIGUSR1 syncs every source now.
+    private func watch(_ signals: AsyncStream<Int32>) async -> Stop {
         for await number in signals {
             switch number {
-            case SIGTERM, SIGINT: return
+            case SIGTERM, SIGINT: return .signal(number)
             case SIGHUP: await reload()
             case SIGUSR1: _ = syncNow([])
             default: continue
             }
         }
+        return Task.isCancelled ? .cancelled : .signalsLost
     }
 
     /// The scheduler: starts what is due as child tasks, sleeps until the next due time, a
@@ -162,7 +209,14 @@ public actor Daemon {
             }
         }
         // Every sync has ended; nobody may wait for a report that will never come.
-        for (number, ticket) in tickets where ticket.report == nil {
+        isStopping = true
+        answerWaitingTickets()
+    }
+
+    /// Answers the tickets still waiting with "cancelled" (the daemon is stopping): with
+    /// `idleOnly`, those whose sync is not running (a running one may still finish in the grace).
+    private func answerWaitingTickets(idleOnly: Bool = false) {
+        for (number, ticket) in tickets where ticket.report == nil && !(idleOnly && running.contains(ticket.source)) {
             let cancelled = SourceReport(source: ticket.source, ok: false, summary: "cancelled: the daemon is stopping", seconds: 0)
             if let waiter = ticket.waiter {
                 tickets[number] = nil
@@ -199,6 +253,8 @@ public actor Daemon {
     static let clockJumpThreshold = 60
 
     private func startDue(in syncs: inout DiscardingTaskGroup) {
+        // Stopping: what runs may finish, nothing new starts.
+        guard !isStopping else { return }
         let now = wallClock()
         let asked = Set(requested)
         requested = []
@@ -345,6 +401,11 @@ public actor Daemon {
         if let report = tickets[ticket]?.report {
             tickets[ticket] = nil
             return report
+        }
+        // A sync asked for while the daemon stops will not run: answer at once, never wait forever.
+        if isStopping, let source = tickets[ticket]?.source, !running.contains(source) {
+            tickets[ticket] = nil
+            return SourceReport(source: source, ok: false, summary: "cancelled: the daemon is stopping", seconds: 0)
         }
         return await withCheckedContinuation { continuation in
             tickets[ticket]?.waiter = continuation

@@ -9,14 +9,17 @@ import QuoteBase
 public enum Signals {
     public static let watched: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGUSR1]
 
-    /// The signals as they arrive; empty (finished) when the handlers could not be set.
-    public static func stream(_ numbers: [Int32] = watched) -> AsyncStream<Int32> {
-        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+    public struct InstallError: Error, CustomStringConvertible {
+        public let reason: String
+        public var description: String { "cannot handle signals: \(reason)" }
+    }
+
+    /// The signals as they arrive. Throws when the handlers or their reader cannot be set up:
+    /// a daemon that cannot hear SIGTERM must not start.
+    public static func install(_ numbers: [Int32] = watched) throws(InstallError) -> AsyncStream<Int32> {
         let readEnd = numbers.withUnsafeBufferPointer { quoted_signal_pipe($0.baseAddress, Int32($0.count)) }
-        guard readEnd >= 0 else {
-            continuation.finish()
-            return stream
-        }
+        guard readEnd >= 0 else { throw InstallError(reason: Errno.describe(errno)) }
+        let (stream, continuation) = AsyncStream<Int32>.makeStream()
         let started = BackgroundThread.start {
             var byte: UInt8 = 0
             while true {
@@ -26,7 +29,10 @@ public enum Signals {
                 if case .terminated = continuation.yield(Int32(byte)) { return }
             }
         }
-        if !started { continuation.finish() }
+        guard started else {
+            close(readEnd)
+            throw InstallError(reason: "no thread to read them on")
+        }
         return stream
     }
 }

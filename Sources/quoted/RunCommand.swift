@@ -56,11 +56,20 @@ enum RunCommand {
             return error.exitCode
         }
         // Handlers are in place before readiness is announced: an early signal is neither lost nor fatal.
-        let signals = Signals.stream()
+        let signals: AsyncStream<Int32>
+        do {
+            signals = try Signals.install()
+        } catch {
+            logger.error("\(error)")
+            server.stop()
+            return .osError
+        }
         logger.info("quoted \(QuotedVersion.current) started: store \(storePath), control socket \(socketPath), "
                     + "\(configuration.enabledSources.count) sources enabled")
         notifier.ready()
-        await daemon.run(signals: signals, server: server)
-        return .success
+        switch await daemon.run(signals: signals, server: server) {
+        case .signal, .cancelled: return .success
+        case .signalsLost: return .software
+        }
     }
 }

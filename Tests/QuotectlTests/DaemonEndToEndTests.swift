@@ -80,10 +80,18 @@ import TestSupport
     }
 
     /// Starts `quoted run` and returns it once it said READY=1.
-    func startDaemon(config: String, notify: NotifySocket, environment extra: [String: String] = [:]) throws -> (Process, Pipe) {
+    func startDaemon(config: String, notify: NotifySocket, environment extra: [String: String] = [:],
+                     openFiles: Int? = nil) throws -> (Process, Pipe) {
         let process = Process()
-        process.executableURL = BinaryRunner.productsFolder.appendingPathComponent("quoted")
-        process.arguments = ["run", "--config", config, "--log-level", "debug"]
+        let quoted = BinaryRunner.productsFolder.appendingPathComponent("quoted")
+        if let openFiles {
+            // A low RLIMIT_NOFILE, set by prlimit (util-linux) before exec: the daemon itself runs out.
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+            process.arguments = ["--nofile=\(openFiles):\(openFiles)", quoted.path, "run", "--config", config, "--log-level", "debug"]
+        } else {
+            process.executableURL = quoted
+            process.arguments = ["run", "--config", config, "--log-level", "debug"]
+        }
         process.environment = ["HOME": scratch.path, "PATH": "/usr/bin:/bin", "NOTIFY_SOCKET": notify.path, "JOURNAL_STREAM": "8:1"]
             .merging(extra) { $1 }
         let errors = Pipe()
@@ -303,5 +311,42 @@ import TestSupport
                 "\(status.stdout)\(status.stderr)")
         let sync = try nobody.run(["--reuid=65534", "--regid=65534", "--clear-groups", quotectl, "sync", "--now", "--config", config])
         #expect(sync.status == 77, "\(sync.stderr)")
+    }
+
+    /// Out of descriptors, accept(2) fails with EMFILE while the listener stays readable: the
+    /// loop must pause, not spin a core; once clients leave, the daemon answers again.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit")))
+    func runningOutOfDescriptorsDoesNotSpin() throws {
+        let notify = NotifySocket(path: scratch.file("notify.sock"))
+        let (daemon, errors) = try startDaemon(config: writeConfig(), notify: notify, openFiles: 40)
+        defer { daemon.terminate() }
+        _ = notify.waitFor("STATUS=1/1 sources fresh")
+        var clients: [Int32] = []
+        for _ in 0..<80 {
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in Array(socketPath.utf8).enumerated() { raw[i] = b } }
+            _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+            clients.append(fd)
+        }
+        func cpuTicks() -> Int {
+            let stat = (try? String(contentsOfFile: "/proc/\(daemon.processIdentifier)/stat", encoding: .utf8)) ?? ""
+            let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+            return fields.count > 13 ? (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0) : 0
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        let before = cpuTicks()
+        Thread.sleep(forTimeInterval: 2)
+        let used = cpuTicks() - before
+        // A spinning loop burns ~200 ticks (a core) in 2 s; a pausing one a handful.
+        #expect(used < 50, "the daemon used \(used) ticks of CPU in 2 s while out of descriptors")
+        for fd in clients { close(fd) }
+        let status = try quotectl().run(["status"])
+        #expect(status.stdout.contains("Daemon: running, pid \(daemon.processIdentifier)"), "\(status.stdout)")
+        daemon.terminate()
+        #expect(waitForExit(daemon, seconds: 10))
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("cannot accept (Too many open files); pausing new connections"), "\(log)")
     }
 }

@@ -1,0 +1,116 @@
+import Foundation
+import QuoteConfig
+@testable import QuoteDaemon
+import QuoteScheduling
+import QuoteStore
+import Synchronization
+import Testing
+import TestSupport
+
+/// A runner whose syncs take as long as the test says, and which counts how they ended.
+final class SlowRunner: SyncRunner {
+    let seconds: Double
+    private let ended = Mutex<[String]>([])
+
+    init(seconds: Double) { self.seconds = seconds }
+
+    var outcomes: [String] { ended.withLock { $0 } }
+
+    func sync(_ settings: SourceSettings, configuration: Configuration,
+              progress: @escaping @Sendable (String) -> Void) async -> SourceReport {
+        let finished = (try? await Task.sleep(for: .seconds(seconds))) != nil
+        ended.withLock { $0.append(finished ? "finished" : "cancelled") }
+        return SourceReport(source: settings.name, ok: finished, summary: finished ? "done" : "cancelled", seconds: seconds)
+    }
+}
+
+/// The daemon's edges found on review: signals that cannot be heard, a sync asked for while
+/// stopping, a store that makes start-up wait, a stop that lets running syncs finish.
+@Suite struct DaemonEdgeTests {
+    let folder = TemporaryFolder("quoted-edges")
+    static let oneList = """
+        [source.custom.x]
+        url = http://127.0.0.1:9/l.json
+        [source.happiness]
+        enabled = false
+        [source.breakingbad]
+        enabled = false
+        [source.upbit]
+        enabled = false
+        """
+
+    func daemon(_ runner: any SyncRunner, busyTimeout: Int32 = Store.defaultBusyTimeout) throws -> Daemon {
+        let configuration = try Configuration.parse(Self.oneList, file: "q.conf")
+        return Daemon(configuration: configuration, storePath: folder.file("q.db"), runner: runner, logger: Logger(level: .error),
+                      notifier: SystemdNotifier(socketPath: nil), loadConfiguration: { configuration },
+                      storeBusyTimeout: busyTimeout)
+    }
+
+    @Test func signalHandlersThatCannotBeSetAreAnError() {
+        #expect(throws: Signals.InstallError.self) { try Signals.install([9_999]) }
+    }
+
+    /// A signal stream that ends without SIGTERM must not look like a clean stop.
+    @Test func aLostSignalStreamIsNotACleanStop() async throws {
+        let daemon = try daemon(ScriptedRunner())
+        try await daemon.prepare()
+        let (signals, continuation) = AsyncStream<Int32>.makeStream()
+        continuation.finish()
+        #expect(await daemon.run(signals: signals) == .signalsLost)
+        let (stopSignals, stop) = AsyncStream<Int32>.makeStream()
+        stop.yield(SIGTERM)
+        #expect(await daemon.run(signals: stopSignals) == .signal(SIGTERM))
+    }
+
+    /// A `sync --wait` that arrives after the scheduler has stopped is answered, not left waiting.
+    @Test func aSyncAskedForAfterTheStopIsAnswered() async throws {
+        let daemon = try daemon(ScriptedRunner())
+        try await daemon.prepare()
+        let (signals, continuation) = AsyncStream<Int32>.makeStream()
+        continuation.yield(SIGTERM)
+        _ = await daemon.run(signals: signals)
+        let (started, _) = await daemon.syncNow(["custom.x"], wait: true)
+        let ticket = try #require(started.first?.ticket)
+        let report = await daemon.report(ticket)
+        #expect(!report.ok && report.summary == "cancelled: the daemon is stopping")
+    }
+
+    /// A stop lets a sync that is nearly done finish (its report is its own), within the grace.
+    @Test func aStopLetsARunningSyncFinishWithinTheGrace() async throws {
+        let runner = SlowRunner(seconds: 0.3)
+        let daemon = try daemon(runner)
+        try await daemon.prepare()
+        let (signals, continuation) = AsyncStream<Int32>.makeStream()
+        let loop = Task { await daemon.run(signals: signals) }
+        let (started, _) = await daemon.syncNow(["custom.x"], wait: true)
+        let ticket = try #require(started.first?.ticket)
+        async let report = daemon.report(ticket)
+        while await !daemon.statusReplies().contains(where: { $0.text.contains(#""running":true"#) }) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        continuation.yield(SIGTERM)
+        #expect(await loop.value == .signal(SIGTERM))
+        #expect(await report.ok, "the sync finished within the grace instead of being cancelled")
+        #expect(runner.outcomes == ["finished"])
+    }
+
+    /// Start-up waits for a store another process holds locked on a thread of its own: the
+    /// actor keeps answering meanwhile (a status request is not queued behind SQLite).
+    @Test func startUpDoesNotBlockTheActorOnTheStore() async throws {
+        let daemon = try daemon(ScriptedRunner(), busyTimeout: 30_000)
+        _ = try Store(path: folder.file("q.db"), access: .write)  // the store exists
+        let locker = try Database(path: folder.file("q.db"), mode: .readWrite)
+        try locker.execute("BEGIN IMMEDIATE")
+        let done = Mutex(false)
+        let preparing = Task {
+            try await daemon.prepare()
+            done.withLock { $0 = true }
+        }
+        try await Task.sleep(for: .milliseconds(200))  // prepare() is waiting for the lock by now
+        _ = await daemon.statusReplies()
+        #expect(!done.withLock { $0 }, "the status answer came while start-up still waited for the store")
+        try locker.execute("COMMIT")
+        try await preparing.value
+        #expect(done.withLock { $0 })
+    }
+}
