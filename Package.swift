@@ -44,8 +44,10 @@ let package = Package(
         // When sources are due (intervals, backoff, blocks, catch-up) and what a sync reports:
         // the policy shared by the daemon and `quoted sync --once`. No networking.
         .target(name: "QuoteScheduling", dependencies: ["QuoteBase", "QuoteStore", "QuoteConfig"]),
-        // libcurl's variadic setopt/getinfo as typed C functions (Debian: libcurl4-openssl-dev).
-        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        // libcurl from the system (Debian: libcurl4-openssl-dev), so that SwiftPM names the package when it is missing.
+        .systemLibrary(name: "CLibcurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl's variadic setopt/getinfo as typed C functions.
+        .target(name: "CCurl", dependencies: ["CLibcurl"]),
         // Ed25519 signatures and SHA-256 from the system (Debian: libsodium-dev): no hand-written cryptography.
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         // gzip for the feed's .json.gz twins (Debian: zlib1g-dev).
@@ -54,7 +56,7 @@ let package = Package(
         .target(name: "QuoteFeed", dependencies: ["QuoteBase", "QuoteStore", "QuoteConfig", "CSodium", "CZlib"]),
         // HTTP (libcurl), the five upstreams, the hub's feed as a sixth, and the sync engine.
         .target(name: "QuoteSync", dependencies: ["QuoteBase", "QuoteStore", "QuoteConfig", "QuoteScheduling", "QuoteFeed", "CCurl"]),
-        // Linux socket calls Swift's Glibc module leaves out (SO_PEERCRED, accept4).
+        // Linux calls Swift's Glibc module leaves out: SO_PEERCRED, accept4, pipe2, the signal pipe, the terminal's size.
         .target(name: "CSystem"),
         // The daemon's parts: scheduler, control socket, sd_notify, signals, logging. It links
         // no networking: each sync runs as a child `quoted sync --once`.

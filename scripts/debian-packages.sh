@@ -2,7 +2,8 @@
 # The Debian packages the project needs, in one place. Run it (as root) to install what the
 # build and `swift test` need; .ci/run sources it for the end-to-end packages too.
 # shellcheck shell=bash
-# Building and testing: SQLite and libcurl headers, the sqlite3 shell, fortune and strfile for
+# Building and testing: SQLite, libcurl, libsodium and zlib headers, signify-openbsd (the fleet's
+# keys in the tests), the sqlite3 shell, fortune and strfile for
 # the export check, GNU time for the peak-memory tests, python3 for helper servers, mandoc
 # to lint the manual pages, zsh and fish to check their completions parse.
 test_packages=(libsqlite3-dev sqlite3 libcurl4-openssl-dev libsodium-dev zlib1g-dev signify-openbsd fortune-mod fortunes time python3 mandoc zsh fish)
@@ -17,18 +18,21 @@ missing_packages() {
     done
 }
 
-# Installs what is missing of "$@" when root; otherwise names it and how to get it, and fails.
+# Installs what is missing of "$@" (as root, or through sudo); otherwise names it and how to
+# get it, and fails.
 ensure_packages() {
     local missing
     mapfile -t missing < <(missing_packages "$@")
     [ ${#missing[@]} -eq 0 ] && return 0
-    if [ "$(id -u)" -eq 0 ]; then
+    local as_root=()
+    [ "$(id -u)" -eq 0 ] || { command -v sudo >/dev/null && as_root=(sudo); }
+    if [ "$(id -u)" -eq 0 ] || [ ${#as_root[@]} -gt 0 ]; then
         echo "== installing: ${missing[*]}"
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+        "${as_root[@]}" apt-get update -qq
+        "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
     else
         echo "missing Debian packages: ${missing[*]}" >&2
-        echo "install them with: sudo apt-get install -y ${missing[*]}   (or run this script as root)" >&2
+        echo "install them as root with: apt-get install -y ${missing[*]}" >&2
         return 1
     fi
 }

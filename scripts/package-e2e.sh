@@ -7,9 +7,11 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
+# shellcheck source=scripts/nspawn-lib.sh
+source scripts/nspawn-lib.sh
 
 if [ "$(id -u)" != 0 ] || ! command -v systemd-nspawn >/dev/null; then
-    echo "SKIP package-e2e: needs root and systemd-nspawn (package systemd-container)"; exit 0
+    skip package-e2e "needs root and systemd-nspawn (package systemd-container)"
 fi
 for tool in dpkg-shlibdeps lintian; do
     command -v "$tool" >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dpkg-dev lintian >/dev/null; }
@@ -25,8 +27,6 @@ echo "built $(basename "$first") ($(du -k "$first" | cut -f1) kB) and $(basename
 echo "lintian $(basename "$first"):"
 lintian --pedantic "$first" 2>&1 | grep -v "running with root" | sed 's/^/  /' || true
 if lintian "$first" 2>/dev/null | grep -q "^E:"; then echo "FAIL lintian reports errors"; exit 1; fi
-# shellcheck source=scripts/nspawn-lib.sh
-source scripts/nspawn-lib.sh
 echo "booting systemd in a container (systemd-nspawn over /: a tmpfs root with throwaway overlays on /usr, /etc and /var)"
 boot_and_check package-e2e "$out" scripts/package-e2e-inside.sh \
     --volatile=yes --overlay=/usr::/usr --overlay=/etc::/etc --overlay=/var::/var --bind-ro="$repo:/src"

@@ -7,6 +7,8 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
+# shellcheck source=scripts/nspawn-lib.sh
+source scripts/nspawn-lib.sh
 
 if ! command -v systemd-nspawn >/dev/null; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -14,10 +16,10 @@ if ! command -v systemd-nspawn >/dev/null; then
     fi
 fi
 if ! command -v systemd-nspawn >/dev/null; then
-    echo "SKIP systemd-e2e: systemd-nspawn is not available (package systemd-container)"; exit 0
+    skip systemd-e2e "systemd-nspawn is not available (package systemd-container)"
 fi
 if [ "$(id -u)" != 0 ]; then
-    echo "SKIP systemd-e2e: systemd-nspawn needs root"; exit 0
+    skip systemd-e2e "systemd-nspawn needs root"
 fi
 
 bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
@@ -29,8 +31,6 @@ fi
 out=$(mktemp -d /tmp/quoted-e2e.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$out"' EXIT
 chmod 0777 "$out"
-# shellcheck source=scripts/nspawn-lib.sh
-source scripts/nspawn-lib.sh
 echo "booting systemd in a container (systemd-nspawn --volatile=yes over /)"
 boot_and_check systemd-e2e "$out" scripts/systemd-e2e-inside.sh \
     --volatile=yes --bind-ro="$repo:/src" --bind-ro="$bin:/build"

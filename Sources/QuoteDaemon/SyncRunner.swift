@@ -17,7 +17,7 @@ public protocol SyncRunner: Sendable {
 /// Runs each sync as a child process, `quoted sync --once --source NAME --json --quiet --config -`,
 /// handing it the daemon's configuration text on standard input (a file edited but not yet
 /// reloaded, or a bad one a reload refused, never reaches a sync).
-/// The daemon itself never loads the HTTP stack (a URLSession alone costs ~12 MB of
+/// The daemon itself never loads the HTTP stack (libcurl and its TLS libraries: most of a sync's
 /// resident memory), and whatever a big sync allocates goes back to the system when
 /// the child exits instead of staying in a long-lived heap. Cancelling the task
 /// sends the child SIGTERM: SQLite never commits its open transaction.

@@ -50,7 +50,7 @@ public final class SyncEngine: Sendable {
         }
     }
 
-    /// Syncs one source; `live` hears how it goes ("receiving …", "validated …", "applying …").
+    /// Syncs one source; `live` hears how it goes ("receiving …", "validated …", "writing to the store").
     public func sync(_ settings: SourceSettings, now: Int = UnixTime.now(),
                      live: @escaping @Sendable (String) -> Void = { _ in }, checkpoint: Bool = true,
                      from prepared: Adapter? = nil) async -> SourceReport {
