@@ -20,7 +20,7 @@ public struct ConfigKey: Sendable {
         ConfigKey(name: "socket", section: .daemon,
                   meaning: "The control socket (an absolute path of at most \(ConfigLimits.socketPathBytes) bytes); only a socket is ever replaced there.",
                   defaultValue: "$RUNTIME_DIRECTORY/control.sock, else $XDG_RUNTIME_DIR/quoted/control.sock, else /run/quoted/control.sock"),
-        ConfigKey(name: "log_level", section: .daemon, meaning: "error, warning, info or debug.", defaultValue: "info"),
+        ConfigKey(name: "log_level", section: .daemon, meaning: LogLevel.choicesText + ".", defaultValue: LogLevel.info.rawValue),
         ConfigKey(name: "dir", section: .publish,
                   meaning: "Turns this host into a hub: after each sync that changed a source, its data is written to this folder as a feed (manifest.json and by-hash files) for other hosts to sync from; an absolute path.",
                   defaultValue: "none (no feed)"),
@@ -122,4 +122,14 @@ public struct FleetSettings: Sendable, Equatable {
 
     /// A file of the feed, named relative to the folder (`by-hash/…`).
     public func url(of file: String) -> String { (hub.hasSuffix("/") ? hub : hub + "/") + file }
+}
+
+/// How much the daemon logs: `[daemon] log_level` and `quoted run --log-level`, declared once.
+public enum LogLevel: String, CaseIterable, Sendable {
+    case error, warning, info, debug
+
+    /// "error, warning, info or debug".
+    public static var choicesText: String {
+        allCases.dropLast().map(\.rawValue).joined(separator: ", ") + " or " + allCases.last!.rawValue
+    }
 }

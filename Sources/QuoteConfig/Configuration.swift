@@ -90,8 +90,8 @@ public struct Configuration: Sendable {
                     try reader.checkSocketPath(socket, line: entry.line)
                 }
                 if let level = section.entries.first(where: { $0.key == "log_level" }) {
-                    guard ["error", "warning", "info", "debug"].contains(level.value) else {
-                        throw reader.error(level.line, "log_level must be error, warning, info or debug, not '\(level.value)'")
+                    guard LogLevel(rawValue: level.value) != nil else {
+                        throw reader.error(level.line, "log_level must be \(LogLevel.choicesText), not '\(level.value)'")
                     }
                     configuration.logLevel = level.value
                 }

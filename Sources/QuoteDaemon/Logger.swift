@@ -1,5 +1,6 @@
 import Glibc
 import QuoteBase
+import QuoteConfig
 import Synchronization
 
 /// One line per event on stderr. Under systemd (JOURNAL_STREAM set) each line
@@ -10,22 +11,22 @@ public final class Logger: Sendable {
     public enum Level: Int, Comparable, Sendable, CaseIterable {
         case error = 3, warning = 4, info = 6, debug = 7
 
-        public init?(name: String) {
-            switch name.lowercased() {
-            case "error": self = .error
-            case "warning", "warn": self = .warning
-            case "info": self = .info
-            case "debug": self = .debug
-            default: return nil
+        /// The syslog priority of a level as the configuration names it.
+        public init(_ level: LogLevel) {
+            switch level {
+            case .error: self = .error
+            case .warning: self = .warning
+            case .info: self = .info
+            case .debug: self = .debug
             }
         }
 
         var name: String {
             switch self {
-            case .error: return "error"
-            case .warning: return "warning"
-            case .info: return "info"
-            case .debug: return "debug"
+            case .error: return LogLevel.error.rawValue
+            case .warning: return LogLevel.warning.rawValue
+            case .info: return LogLevel.info.rawValue
+            case .debug: return LogLevel.debug.rawValue
             }
         }
 

@@ -86,10 +86,7 @@ let marketsSpec = CommandSpec(
 
 let marketsCommand = Command(marketsSpec, pages: true) { arguments, context in
         _ = try arguments.positionals(for: marketsSpec)
-        let quote = arguments.value(Options.quoteCurrency)?.uppercased()
-        if let quote, !["KRW", "BTC", "USDT"].contains(quote) {
-            throw UsageError(message: "--quote takes KRW, BTC or USDT, not '\(quote)'", command: "markets")
-        }
+        let quote = try arguments.value(Options.quoteCurrency, as: QuoteCurrency.self)?.rawValue
         let store = try context.store()
         let markets = try store.run {
             try Listings(database: store.database).markets(quoteCurrency: quote, warningOnly: arguments.has(Options.warning))

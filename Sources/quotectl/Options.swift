@@ -1,3 +1,4 @@
+import QuoteStore
 import QuoteCommandLine
 
 /// Every option quotectl takes, each declared once: commands list them, parsing, help, the
@@ -10,8 +11,8 @@ enum Options {
                                      help: "The daemon's configuration, for the store and the control socket (env QUOTED_CONFIG).")
     static let help = Option.flag("help", short: "h", help: "Show help information.")
     static let version = Option.flag("version", short: "V", help: "Show the version.")
-    static let color = Option.value("color", "WHEN", completion: .choices(["auto", "always", "never"]),
-                                    help: "Colour: auto (on a terminal, unless NO_COLOR is set), always or never.")
+    static let color = Option.choice("color", Style.When.self,
+                                     help: "Colour: auto (on a terminal, unless NO_COLOR is set), always or never.")
     static let noPager = Option.flag("no-pager", help: "Do not send long output through $PAGER (less -FRX) on a terminal.")
     static let global = [db, config, color, noPager, version, help]
 
@@ -21,7 +22,7 @@ enum Options {
     static let author = Option.value("author", "TEXT",
                                      help: "Only quotes by this author (any case); if none has that exact name, authors whose name contains these words.")
     static let category = Option.value("category", "TEXT", help: "Only quotes in this category (any case).")
-    static let lang = Option.value("lang", "ko|en", completion: .choices(["ko", "en"]), help: "Only Korean or English quotes.")
+    static let lang = Option.choice("lang", Language.self, help: "Only Korean or English quotes.")
     static let character = Option.value("character", "NAME", help: "Only Breaking Bad quotes spoken by this character.")
     static let production = Option.value("production", "NAME",
                                          help: "Only quotes from this production (Breaking Bad, Better Call Saul, El Camino).")
@@ -39,15 +40,14 @@ enum Options {
                                           help: "The quote of the day from NAME; for happiness, the upstream's own quote of the day once synced.")
 
     // Lists.
-    static let quoteCurrency = Option.value("quote", "KRW|BTC|USDT", completion: .choices(["KRW", "BTC", "USDT"]),
-                                            help: "Only pairs quoted in this currency.")
+    static let quoteCurrency = Option.choice("quote", QuoteCurrency.self, help: "Only pairs quoted in this currency.")
     static let warning = Option.flag("warning", help: "Only pairs under an investment warning or a caution.")
 
     // The store.
     static let name = Option.value("name", "NAME", help: "The list's name (letters, digits, '-', '_', '.'); its quotes are source custom.NAME.")
     static let maxBytes = Option.value("max-bytes", "SIZE", help: "Refuse a file larger than this (default 64M, at most 1G): reading stops at the cap.")
-    static let format = Option.value("format", "FORMAT", completion: .choices(["json", "csv", "fortune"]),
-                                     help: "json (an array of objects), csv (with a header row) or fortune (quotes separated by % lines).")
+    static let format = Option.choice("format", ExportFormat.self,
+                                      help: "json (an array of objects), csv (with a header row) or fortune (quotes separated by % lines).")
     static let exportSource = Option.value("source", "NAME", completion: .sourceName, help: "Only quotes from NAME (custom for every custom list).")
 
     // Syncing.
@@ -56,3 +56,14 @@ enum Options {
                                          help: "Only this source (repeatable); a sync already running for it is joined, not started twice.")
     static let noWait = Option.flag("no-wait", help: "Return once the daemon has started the syncs.")
 }
+
+/// The languages quotes are told apart by (`--lang`).
+enum Language: String, OptionValue { case ko, en }
+
+/// The currencies Upbit quotes pairs in (`markets --quote`).
+enum QuoteCurrency: String, OptionValue {
+    case KRW, BTC, USDT
+}
+
+extension ExportFormat: OptionValue {}
+extension Style.When: OptionValue {}

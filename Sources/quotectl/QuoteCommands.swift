@@ -72,10 +72,7 @@ let randomSpec = CommandSpec(
 let shortQuoteLength = 160
 
 let randomCommand = Command(randomSpec) { arguments, context in
-    let lang = arguments.value(Options.lang)
-    if let lang, lang != "ko", lang != "en" {
-        throw UsageError(message: "--lang takes ko or en, not '\(lang)'", command: "random")
-    }
+    let lang = try arguments.value(Options.lang, as: Language.self)?.rawValue
     if arguments.has(Options.short), arguments.has(Options.long) {
         throw UsageError(message: "--short and --long exclude each other", command: "random")
     }

@@ -77,11 +77,8 @@ let exportSpec = CommandSpec(
 
 let exportCommand = Command(exportSpec) { arguments, context in
         _ = try arguments.positionals(for: exportSpec)
-        guard let formatName = arguments.value(Options.format) else {
-            throw UsageError(message: "missing --format json|csv|fortune", command: "export")
-        }
-        guard let format = ExportFormat(rawValue: formatName) else {
-            throw UsageError(message: "--format takes json, csv or fortune, not '\(formatName)'", command: "export")
+        guard let format = try arguments.value(Options.format, as: ExportFormat.self) else {
+            throw UsageError(message: "missing --format \(ExportFormat.placeholder)", command: "export")
         }
         let source = try sourceOption(arguments, Options.exportSource)
         let store = try context.store()

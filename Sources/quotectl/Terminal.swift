@@ -15,7 +15,7 @@ enum Terminal {
 
 /// Colour: on a terminal unless NO_COLOR is set, or as `--color=always|never` says.
 enum Style {
-    enum When: String { case auto, always, never }
+    enum When: String, CaseIterable, Sendable { case auto, always, never }
     private static let enabled = Mutex(false)
 
     static func configure(_ when: When) {

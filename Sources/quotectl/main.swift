@@ -69,11 +69,7 @@ func usageFailure(_ error: UsageError) -> ExitCode {
         let arguments = try Arguments(rest, options: command.spec.options + Options.global, command: name)
         if arguments.has(Options.help) { Output.write(HelpText.command(command.spec, in: program)); return .success }
         if arguments.has(Options.version) { Output.line("quotectl \(version)"); return .success }
-        let colorText = arguments.value(Options.color) ?? "auto"
-        guard let when = Style.When(rawValue: colorText) else {
-            throw UsageError(message: "--color takes auto, always or never, not '\(colorText)'", command: name)
-        }
-        Style.configure(when)
+        Style.configure(try arguments.value(Options.color, as: Style.When.self) ?? .auto)
         if command.pages, !arguments.has(Options.noPager), let started = Pager.start() { Pager.current.withLock { $0 = started } }
         var context = Context(configOption: arguments.value(Options.config), dbOption: arguments.value(Options.db))
         return try command.run(arguments, &context)

@@ -1,4 +1,5 @@
 import QuoteCommandLine
+import QuoteConfig
 
 /// Every option quoted takes, each declared once.
 enum Options {
@@ -6,8 +7,8 @@ enum Options {
                                      help: "The configuration file (env QUOTED_CONFIG; default: $XDG_CONFIG_HOME/quoted/quoted.conf, then /etc/quoted/quoted.conf; without one, built-in defaults). For sync, - reads it from standard input.")
     static let db = Option.value("db", "PATH", completion: .file,
                                  help: "The store (env QUOTED_DB; default: [store] path, the service's StateDirectory, else $XDG_DATA_HOME/quoted/quotes.db).")
-    static let logLevel = Option.value("log-level", "LEVEL", completion: .choices(["error", "warning", "info", "debug"]),
-                                       help: "error, warning, info (default) or debug; also [daemon] log_level.")
+    static let logLevel = Option.choice("log-level", LogLevel.self,
+                                        help: "\(LogLevel.choicesText) (default \(LogLevel.info.rawValue)); also [daemon] log_level.")
     static let help = Option.flag("help", short: "h", help: "Show help information.")
     static let version = Option.flag("version", short: "V", help: "Show the version.")
     static let once = Option.flag("once", help: "Sync once and exit (the only mode of this command).")
@@ -47,3 +48,5 @@ let generateSpec = CommandSpec(
 let program = ProgramSpec(
     name: "quoted", overview: "Keep the quoted store fresh from its upstreams.",
     globalOptions: Options.global, commands: [runSpec, syncSpec, publishSpec, generateSpec], defaultCommand: "run")
+
+extension LogLevel: OptionValue {}

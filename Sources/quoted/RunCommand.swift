@@ -25,11 +25,13 @@ enum RunCommand {
             printError("quoted: \(error)")
             return .configuration
         }
-        let levelName = arguments.value(Options.logLevel) ?? configuration.logLevel ?? "info"
-        guard let level = Logger.Level(name: levelName) else {
-            return usageFailure(UsageError(message: "--log-level takes error, warning, info or debug", command: "run"))
+        let chosen: LogLevel?
+        do {
+            chosen = try arguments.value(Options.logLevel, as: LogLevel.self)
+        } catch {
+            return usageFailure(error)
         }
-        let logger = Logger(level: level)
+        let logger = Logger(level: Logger.Level(chosen ?? configuration.logLevel.flatMap(LogLevel.init(rawValue:)) ?? .info))
         for warning in configuration.warnings { logger.warning(warning) }
         let storePath = Locations.store(option: arguments.value(Options.db), configured: configuration.storePath, writing: true)
         let notifier = SystemdNotifier()

@@ -1,0 +1,35 @@
+/// An option's value that is one of a fixed set (`--lang ko|en`, `--format json|csv|fortune`):
+/// the type holds the choices, and the option's completion, placeholder and the message for a
+/// wrong value are derived from it — no list of choices is spelled twice.
+public protocol OptionValue: CaseIterable, Sendable, RawRepresentable where RawValue == String {}
+
+extension OptionValue {
+    /// "ko|en".
+    public static var placeholder: String { allCases.map(\.rawValue).joined(separator: "|") }
+
+    /// "ko or en", "json, csv or fortune".
+    public static var choicesText: String {
+        let names = allCases.map(\.rawValue)
+        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
+    }
+}
+
+extension Option {
+    /// An option whose value is one of `type`'s cases.
+    public static func choice<Value: OptionValue>(_ long: String, _ type: Value.Type, short: Character? = nil,
+                                                  hidden: Bool = false, help: String) -> Option {
+        .value(long, type.placeholder, short: short, completion: .choices(type.allCases.map(\.rawValue)), hidden: hidden, help: help)
+    }
+}
+
+extension Arguments {
+    /// The option's value as `type`, or nil when not given; a value that is none of its cases is a usage error.
+    public func value<Value: OptionValue>(_ option: Option, as type: Value.Type) throws(UsageError) -> Value? {
+        guard let text = value(option) else { return nil }
+        // Any case: --quote krw is KRW.
+        guard let parsed = Value(rawValue: text) ?? Value.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
+            throw UsageError(message: "\(option.spelling) takes \(type.choicesText), not '\(text)'", command: command)
+        }
+        return parsed
+    }
+}
