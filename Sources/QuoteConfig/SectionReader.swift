@@ -47,12 +47,12 @@ struct SectionReader {
             switch entry.key {
             case "timeout":
                 guard let seconds = ConfigValue.duration(entry.value), ConfigLimits.timeout.contains(seconds) else {
-                    throw error(entry.line, "timeout = '\(entry.value)' in [fleet]: expected a duration from 1s to 10m")
+                    throw error(entry.line, "timeout = '\(entry.value)' in [fleet]: expected a duration from \(ConfigText.durations(ConfigLimits.timeout))")
                 }
                 fleet.timeout = seconds
             case "max_bytes":
                 guard let bytes = ConfigValue.size(entry.value), FeedLimits.maxBytes.contains(bytes) else {
-                    throw error(entry.line, "max_bytes = '\(entry.value)' in [fleet]: expected a size from 1K to \(FeedLimits.maxBytesText)")
+                    throw error(entry.line, "max_bytes = '\(entry.value)' in [fleet]: expected a size from \(ConfigText.sizes(FeedLimits.maxBytes))")
                 }
                 fleet.maxBytes = bytes
             default: continue
@@ -86,16 +86,16 @@ struct SectionReader {
                 guard let seconds = ConfigValue.duration(value), seconds >= ConfigLimits.loopbackInterval.lowerBound else {
                     throw bad("a duration such as 30m, 6h or 1d")
                 }
-                guard seconds <= ConfigLimits.loopbackInterval.upperBound else { throw bad("a duration from 1m to 30d") }
+                guard seconds <= ConfigLimits.loopbackInterval.upperBound else { throw bad("a duration from \(ConfigText.durations(ConfigLimits.interval))") }
                 settings.interval = seconds
             case "timeout":
                 guard let seconds = ConfigValue.duration(value), ConfigLimits.timeout.contains(seconds) else {
-                    throw bad("a duration from 1s to 10m (whole seconds)")
+                    throw bad("a duration from \(ConfigText.durations(ConfigLimits.timeout)) (whole seconds)")
                 }
                 settings.timeout = seconds
             case "max_bytes":
                 guard let bytes = ConfigValue.size(value), ConfigLimits.maxBytes.contains(bytes) else {
-                    throw bad("a size from 1K to 1G, such as 32M or 500K")
+                    throw bad("a size from \(ConfigText.sizes(ConfigLimits.maxBytes)), such as 32M or 500K")
                 }
                 settings.maxBytes = bytes
             case "productions":
@@ -106,17 +106,17 @@ struct SectionReader {
                 settings.productions = names
             case "known_streak":
                 guard let count = ConfigValue.count(value), ConfigLimits.knownStreak.contains(count) else {
-                    throw bad("a whole number from 1 to \(ConfigLimits.knownStreak.upperBound)")
+                    throw bad("a whole number from \(ConfigLimits.knownStreak.lowerBound) to \(ConfigLimits.knownStreak.upperBound)")
                 }
                 settings.knownStreak = count
             case "request_budget":
                 guard let count = ConfigValue.count(value), ConfigLimits.requestBudget.contains(count) else {
-                    throw bad("a whole number from 1 to \(ConfigLimits.requestBudget.upperBound)")
+                    throw bad("a whole number from \(ConfigLimits.requestBudget.lowerBound) to \(ConfigLimits.requestBudget.upperBound)")
                 }
                 settings.requestBudget = count
             case "pause":
                 guard let milliseconds = ConfigValue.milliseconds(value), ConfigLimits.pauseMilliseconds.contains(milliseconds) else {
-                    throw bad("a duration from 0 to 1m, such as 250ms or 1s")
+                    throw bad("a duration from \(ConfigText.milliseconds(ConfigLimits.pauseMilliseconds.lowerBound)) to \(ConfigText.milliseconds(ConfigLimits.pauseMilliseconds.upperBound)), such as 250ms or 1s")
                 }
                 settings.pauseMilliseconds = milliseconds
             case "api_key":

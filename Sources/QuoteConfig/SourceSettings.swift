@@ -15,8 +15,14 @@ public struct SourceSettings: Sendable, Equatable {
     /// Whether the configuration set `url` itself: such a source stays direct on a spoke.
     public var urlIsOwn = false
     public var allowHTTP = false
-    public var timeout = 15
-    public var maxBytes = 32 << 20
+    public var timeout = Self.defaultTimeout
+    public var maxBytes = Self.defaultMaxBytes
+    /// The defaults, named once: the settings start from them and quoted.conf(5) prints them.
+    public static let defaultTimeout = 15
+    public static let defaultMaxBytes = 32 << 20
+    public static let defaultKnownStreak = 20
+    public static let defaultRequestBudget = 200
+    public static let defaultPauseMilliseconds = 250
     /// The config line of the source's section (0 for built-in defaults), for messages.
     public var line = 0
 
@@ -26,11 +32,11 @@ public struct SourceSettings: Sendable, Equatable {
     // breakingbad
     public var productions = ["Breaking Bad", "Better Call Saul", "El Camino"]
     /// Stop sampling a production after this many already-known quotes in a row.
-    public var knownStreak = 20
+    public var knownStreak = Self.defaultKnownStreak
     /// The most requests one run may make.
-    public var requestBudget = 200
+    public var requestBudget = Self.defaultRequestBudget
     /// The pause between two requests, in milliseconds.
-    public var pauseMilliseconds = 250
+    public var pauseMilliseconds = Self.defaultPauseMilliseconds
 
     // weather
     public var apiKey: String?

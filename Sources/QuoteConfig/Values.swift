@@ -1,3 +1,4 @@
+import QuoteBase
 /// Parsers for configuration values. Each returns nil when the text is not valid,
 /// including when its number does not fit: nothing read here can overflow.
 public enum ConfigValue {
@@ -96,3 +97,29 @@ public enum ConfigLimits {
     public static let socketPathBytes = 107
 }
 
+
+/// Ranges and defaults as the configuration writes them ("1m to 30d", "32M"): derived from
+/// ConfigLimits and SourceSettings, so quoted.conf(5) and the validator's messages never restate a number.
+public enum ConfigText {
+    /// 5400 -> "1h30m", 86400 -> "1d", 0 -> "0s".
+    public static func duration(_ seconds: Int) -> String {
+        guard seconds > 0 else { return "0s" }
+        var text = ""
+        var rest = seconds
+        for (unit, size) in [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)] where rest >= size {
+            text += "\(rest / size)\(unit)"
+            rest %= size
+        }
+        return text
+    }
+
+    public static func milliseconds(_ value: Int) -> String {
+        value % 1_000 == 0 ? duration(value / 1_000) : "\(value)ms"
+    }
+
+    /// 33554432 -> "32M".
+    public static func size(_ bytes: Int) -> String { ByteCount.configUnits(bytes) }
+
+    public static func durations(_ range: ClosedRange<Int>) -> String { duration(range.lowerBound) + " to " + duration(range.upperBound) }
+    public static func sizes(_ range: ClosedRange<Int>) -> String { size(range.lowerBound) + " to " + size(range.upperBound) }
+}
