@@ -66,91 +66,13 @@ struct SectionReader {
         settings.line = section.line
         var keyFromFile: String?
         for entry in section.entries {
-            let value = entry.value
-            func bad(_ expected: String) -> ConfigError {
-                error(entry.line, "\(entry.key) = '\(value)' in [\(section.name)]: expected \(expected)")
+            // check() has refused unknown keys already: each key is one of these groups'.
+            let bad = { (expected: String) -> ConfigError in
+                self.error(entry.line, "\(entry.key) = '\(entry.value)' in [\(section.name)]: expected \(expected)")
             }
-            switch entry.key {
-            case "enabled", "allow_http", "allow_shrink":
-                guard let flag = ConfigValue.bool(value) else { throw bad("true or false") }
-                switch entry.key {
-                case "enabled": settings.enabled = flag
-                case "allow_http": settings.allowHTTP = flag
-                default: settings.allowShrink = flag
-                }
-            case "url":
-                settings.url = value
-                settings.urlIsOwn = true
-            case "interval":
-                // The widest range here; under a minute is refused below unless the host is loopback.
-                guard let seconds = ConfigValue.duration(value), seconds >= ConfigLimits.loopbackInterval.lowerBound else {
-                    throw bad("a duration such as 30m, 6h or 1d")
-                }
-                guard seconds <= ConfigLimits.loopbackInterval.upperBound else { throw bad("a duration from \(ConfigText.durations(ConfigLimits.interval))") }
-                settings.interval = seconds
-            case "timeout":
-                guard let seconds = ConfigValue.duration(value), ConfigLimits.timeout.contains(seconds) else {
-                    throw bad("a duration from \(ConfigText.durations(ConfigLimits.timeout)) (whole seconds)")
-                }
-                settings.timeout = seconds
-            case "max_bytes":
-                guard let bytes = ConfigValue.size(value), ConfigLimits.maxBytes.contains(bytes) else {
-                    throw bad("a size from \(ConfigText.sizes(ConfigLimits.maxBytes)), such as 32M or 500K")
-                }
-                settings.maxBytes = bytes
-            case "productions":
-                let names = value.split(separator: ",").map { $0.trimmed }.filter { !$0.isEmpty }
-                guard !names.isEmpty, names.count <= 20, names.allSatisfy({ $0.utf8.count <= 100 }) else {
-                    throw bad("a comma-separated list of productions (at most 20, each at most 100 bytes)")
-                }
-                settings.productions = names
-            case "known_streak":
-                guard let count = ConfigValue.count(value), ConfigLimits.knownStreak.contains(count) else {
-                    throw bad("a whole number from \(ConfigLimits.knownStreak.lowerBound) to \(ConfigLimits.knownStreak.upperBound)")
-                }
-                settings.knownStreak = count
-            case "request_budget":
-                guard let count = ConfigValue.count(value), ConfigLimits.requestBudget.contains(count) else {
-                    throw bad("a whole number from \(ConfigLimits.requestBudget.lowerBound) to \(ConfigLimits.requestBudget.upperBound)")
-                }
-                settings.requestBudget = count
-            case "pause":
-                guard let milliseconds = ConfigValue.milliseconds(value), ConfigLimits.pauseMilliseconds.contains(milliseconds) else {
-                    throw bad("a duration from \(ConfigText.milliseconds(ConfigLimits.pauseMilliseconds.lowerBound)) to \(ConfigText.milliseconds(ConfigLimits.pauseMilliseconds.upperBound)), such as 250ms or 1s")
-                }
-                settings.pauseMilliseconds = milliseconds
-            case "api_key":
-                guard !value.isEmpty else { throw bad("the OpenWeatherMap API key") }
-                settings.apiKey = value
-                settings.apiKeyIsInline = true
-            case "api_key_file":
-                guard value.hasPrefix("/") else { throw bad("an absolute path") }
-                let key: String
-                do {
-                    key = String(decoding: try ConfigFile.read(value), as: UTF8.self).trimmed
-                } catch {
-                    throw self.error(entry.line, "api_key_file \(value): \(error.reason)")
-                }
-                guard !key.isEmpty else { throw error(entry.line, "api_key_file \(value) is empty") }
-                keyFromFile = key
-            case "lat":
-                guard let degrees = Double(value), (-90...90).contains(degrees) else { throw bad("a latitude from -90 to 90") }
-                settings.latitude = degrees
-            case "lon":
-                guard let degrees = Double(value), (-180...180).contains(degrees) else { throw bad("a longitude from -180 to 180") }
-                settings.longitude = degrees
-            case "units":
-                guard ["metric", "imperial", "standard"].contains(value) else { throw bad("metric, imperial or standard") }
-                settings.units = value
-            case "lang":
-                guard (1...16).contains(value.utf8.count),
-                      value.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "_" || $0 == "-") }) else {
-                    throw bad("a language code such as kr, en or zh_cn")
-                }
-                settings.language = value
-            default:
-                break  // check() has refused unknown keys already
-            }
+            if try applyCommon(entry, to: &settings, bad: bad) { continue }
+            if try applySampling(entry, to: &settings, bad: bad) { continue }
+            if let key = try applyWeather(entry, to: &settings, bad: bad) { keyFromFile = key }
         }
         if let keyFromFile {
             if settings.apiKey != nil {
@@ -162,6 +84,117 @@ struct SectionReader {
         if settings.kind == .weather, settings.enabled, settings.apiKey == nil {
             throw error(section.line, "[\(section.name)] is enabled but has no api_key or api_key_file")
         }
+    }
+
+    /// The keys every source has; false when `entry` is not one of them.
+    private func applyCommon(_ entry: INIFile.Entry, to settings: inout SourceSettings,
+                             bad: (String) -> ConfigError) throws(ConfigError) -> Bool {
+        let value = entry.value
+        switch entry.key {
+        case "enabled", "allow_http", "allow_shrink":
+            guard let flag = ConfigValue.bool(value) else { throw bad("true or false") }
+            switch entry.key {
+            case "enabled": settings.enabled = flag
+            case "allow_http": settings.allowHTTP = flag
+            default: settings.allowShrink = flag
+            }
+        case "url":
+            settings.url = value
+            settings.urlIsOwn = true
+        case "interval":
+            // The widest range here; under a minute is refused below unless the host is loopback.
+            guard let seconds = ConfigValue.duration(value), seconds >= ConfigLimits.loopbackInterval.lowerBound else {
+                throw bad("a duration such as 30m, 6h or 1d")
+            }
+            guard seconds <= ConfigLimits.loopbackInterval.upperBound else { throw bad("a duration from \(ConfigText.durations(ConfigLimits.interval))") }
+            settings.interval = seconds
+        case "timeout":
+            guard let seconds = ConfigValue.duration(value), ConfigLimits.timeout.contains(seconds) else {
+                throw bad("a duration from \(ConfigText.durations(ConfigLimits.timeout)) (whole seconds)")
+            }
+            settings.timeout = seconds
+        case "max_bytes":
+            guard let bytes = ConfigValue.size(value), ConfigLimits.maxBytes.contains(bytes) else {
+                throw bad("a size from \(ConfigText.sizes(ConfigLimits.maxBytes)), such as 32M or 500K")
+            }
+            settings.maxBytes = bytes
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// Breaking Bad's sampling keys; false when `entry` is not one of them.
+    private func applySampling(_ entry: INIFile.Entry, to settings: inout SourceSettings,
+                               bad: (String) -> ConfigError) throws(ConfigError) -> Bool {
+        let value = entry.value
+        switch entry.key {
+        case "productions":
+            let names = value.split(separator: ",").map { $0.trimmed }.filter { !$0.isEmpty }
+            guard !names.isEmpty, names.count <= 20, names.allSatisfy({ $0.utf8.count <= 100 }) else {
+                throw bad("a comma-separated list of productions (at most 20, each at most 100 bytes)")
+            }
+            settings.productions = names
+        case "known_streak":
+            guard let count = ConfigValue.count(value), ConfigLimits.knownStreak.contains(count) else {
+                throw bad("a whole number from \(ConfigLimits.knownStreak.lowerBound) to \(ConfigLimits.knownStreak.upperBound)")
+            }
+            settings.knownStreak = count
+        case "request_budget":
+            guard let count = ConfigValue.count(value), ConfigLimits.requestBudget.contains(count) else {
+                throw bad("a whole number from \(ConfigLimits.requestBudget.lowerBound) to \(ConfigLimits.requestBudget.upperBound)")
+            }
+            settings.requestBudget = count
+        case "pause":
+            guard let milliseconds = ConfigValue.milliseconds(value), ConfigLimits.pauseMilliseconds.contains(milliseconds) else {
+                throw bad("a duration from \(ConfigText.milliseconds(ConfigLimits.pauseMilliseconds.lowerBound)) to \(ConfigText.milliseconds(ConfigLimits.pauseMilliseconds.upperBound)), such as 250ms or 1s")
+            }
+            settings.pauseMilliseconds = milliseconds
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// The weather's keys; returns the key read from api_key_file, if that was the entry.
+    private func applyWeather(_ entry: INIFile.Entry, to settings: inout SourceSettings,
+                              bad: (String) -> ConfigError) throws(ConfigError) -> String? {
+        let value = entry.value
+        var keyFromFile: String?
+        switch entry.key {
+        case "api_key":
+            guard !value.isEmpty else { throw bad("the OpenWeatherMap API key") }
+            settings.apiKey = value
+            settings.apiKeyIsInline = true
+        case "api_key_file":
+            guard value.hasPrefix("/") else { throw bad("an absolute path") }
+            let key: String
+            do {
+                key = String(decoding: try ConfigFile.read(value), as: UTF8.self).trimmed
+            } catch {
+                throw self.error(entry.line, "api_key_file \(value): \(error.reason)")
+            }
+            guard !key.isEmpty else { throw error(entry.line, "api_key_file \(value) is empty") }
+            keyFromFile = key
+        case "lat":
+            guard let degrees = Double(value), (-90...90).contains(degrees) else { throw bad("a latitude from -90 to 90") }
+            settings.latitude = degrees
+        case "lon":
+            guard let degrees = Double(value), (-180...180).contains(degrees) else { throw bad("a longitude from -180 to 180") }
+            settings.longitude = degrees
+        case "units":
+            guard ["metric", "imperial", "standard"].contains(value) else { throw bad("metric, imperial or standard") }
+            settings.units = value
+        case "lang":
+            guard (1...16).contains(value.utf8.count),
+                  value.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "_" || $0 == "-") }) else {
+                throw bad("a language code such as kr, en or zh_cn")
+            }
+            settings.language = value
+        default:
+            break
+        }
+        return keyFromFile
     }
 
     private func validateURL(of settings: SourceSettings, section: INIFile.Section) throws(ConfigError) {

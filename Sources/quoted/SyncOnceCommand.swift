@@ -9,18 +9,59 @@ import QuoteSync
 
 /// `quoted sync --once [--source NAME]... [--config PATH] [--db PATH] [--json]`
 enum SyncOnceCommand {
+    /// Ends the command early with this exit code (its message already printed).
+    struct Exit: Error {
+        let code: ExitCode
+    }
+
     static func run(_ words: [String]) async -> ExitCode {
+        do throws(Exit) {
+            let arguments = try parse(words)
+            if arguments.has(Options.help) { printOut(HelpText.command(syncSpec, in: program)); return .success }
+            let configuration = try loadConfiguration(arguments)
+            var sources = try selectSources(arguments.all(Options.source), of: configuration)
+            let storePath = Locations.store(option: arguments.value(Options.db), configured: configuration.storePath, writing: true)
+            do {
+                try Store.reconcileCustomLists(configuration.customListNames, storePath: storePath)
+            } catch {
+                printError("quoted: \(error)")
+                return error.exitCode
+            }
+            if sources.isEmpty && configuration.fleet == nil {
+                printError("quoted: no source is enabled")
+                return .success
+            }
+            let reports = await sync(&sources, configuration: configuration, storePath: storePath, arguments: arguments)
+            report(reports, storePath: storePath, arguments: arguments)
+            // A hub: what changed goes into the feed (happiness changes its days even when no quote is new).
+            if let publish = configuration.publish {
+                let changed = reports.filter { $0.ok && ($0.counts.changed > 0 || $0.source == SourceName.happiness) }.map(\.source)
+                if !changed.isEmpty, let failure = PublishCommand.publish(publish, configuration: configuration, storePath: storePath,
+                                                                             only: Set(changed), quiet: arguments.has(Options.quiet)) {
+                    return failure
+                }
+            }
+            return exitCode(for: reports)
+        } catch {
+            return error.code
+        }
+    }
+
+    private static func parse(_ words: [String]) throws(Exit) -> Arguments {
         let arguments: Arguments
         do {
             arguments = try Arguments(words, options: syncSpec.options + Options.global, command: "sync")
             _ = try arguments.positionals(for: syncSpec)
         } catch {
-            return usageFailure(error)
+            throw Exit(code: usageFailure(error))
         }
-        if arguments.has(Options.help) { printOut(HelpText.command(syncSpec, in: program)); return .success }
-        guard arguments.has(Options.once) else {
-            return usageFailure(UsageError(message: "sync needs --once (the daemon is 'quoted run'; 'quotectl sync --now' asks it)", command: "sync"))
+        guard arguments.has(Options.once) || arguments.has(Options.help) else {
+            throw Exit(code: usageFailure(UsageError(message: "sync needs --once (the daemon is 'quoted run'; 'quotectl sync --now' asks it)", command: "sync")))
         }
+        return arguments
+    }
+
+    private static func loadConfiguration(_ arguments: Arguments) throws(Exit) -> Configuration {
         let configuration: Configuration
         do {
             if arguments.value(Options.config) == "-" {
@@ -30,39 +71,36 @@ enum SyncOnceCommand {
             }
         } catch {
             printError("quoted: \(error)")
-            return .configuration
+            throw Exit(code: .configuration)
         }
         for warning in configuration.warnings { printError("quoted: warning: \(warning)") }
+        return configuration
+    }
 
-        var sources = configuration.enabledSources
-        let named = arguments.all(Options.source)
-        if !named.isEmpty {
-            sources = []
-            for name in named {
-                // A spoke may name a source only its hub's feed holds.
-                if configuration.fleet != nil, configuration.source(named: name) == nil, SourceName.kind(of: name) != nil { continue }
-                guard let settings = configuration.source(named: name) else {
-                    let known = configuration.sources.map(\.name).joined(separator: ", ")
-                    return usageFailure(UsageError(message: "unknown source '\(name)' (configured: \(known))", command: "sync"))
-                }
-                if settings.kind == .weather, settings.apiKey == nil {
-                    printError("quoted: \(configuration.file ?? "configuration"): [source.weather] needs api_key or api_key_file")
-                    return .configuration
-                }
-                if !sources.contains(where: { $0.name == name }) { sources.append(settings) }
+    /// Every enabled source, or the named ones (a spoke may name one only its hub's feed holds).
+    private static func selectSources(_ named: [String], of configuration: Configuration) throws(Exit) -> [SourceSettings] {
+        guard !named.isEmpty else { return configuration.enabledSources }
+        var sources: [SourceSettings] = []
+        for name in named {
+            if configuration.fleet != nil, configuration.source(named: name) == nil, SourceName.kind(of: name) != nil { continue }
+            guard let settings = configuration.source(named: name) else {
+                let known = configuration.sources.map(\.name).joined(separator: ", ")
+                throw Exit(code: usageFailure(UsageError(message: "unknown source '\(name)' (configured: \(known))", command: "sync")))
             }
+            if settings.kind == .weather, settings.apiKey == nil {
+                printError("quoted: \(configuration.file ?? "configuration"): [source.weather] needs api_key or api_key_file")
+                throw Exit(code: .configuration)
+            }
+            if !sources.contains(where: { $0.name == name }) { sources.append(settings) }
         }
-        let storePath = Locations.store(option: arguments.value(Options.db), configured: configuration.storePath, writing: true)
-        do {
-            try Store.reconcileCustomLists(configuration.customListNames, storePath: storePath)
-        } catch {
-            printError("quoted: \(error)")
-            return error.exitCode
-        }
-        if sources.isEmpty && configuration.fleet == nil {
-            printError("quoted: no source is enabled")
-            return .success
-        }
+        return sources
+    }
+
+    /// Syncs: on a spoke, what its hub's feed holds from there (whole, whatever --source says:
+    /// one manifest request answers for all of them, and the daemon's child for one fed source
+    /// brings every one), the rest from the upstreams.
+    private static func sync(_ sources: inout [SourceSettings], configuration: Configuration, storePath: String,
+                             arguments: Arguments) async -> [SourceReport] {
         let quiet = arguments.has(Options.quiet)
         // On a terminal, a live line per running source; otherwise only the summaries, as ever.
         let columns = Int(quoted_terminal_columns(2))
@@ -75,13 +113,8 @@ enum SyncOnceCommand {
             if let lines { lines.finish(report.source, summary: line) } else if !quiet { printError(line) }
         }
         var reports: [SourceReport] = []
-        // A spoke: what its hub's feed holds comes from there; the rest from the upstreams. The
-        // feed is synced whole whatever --source says (the daemon's child for one fed source
-        // brings every one): one manifest request answers for all of them, and its ETag may
-        // only be kept once every source it lists was applied.
         if let fleet = configuration.fleet {
-            let outcome = await FleetSync(engine: engine, fleet: fleet, configuration: configuration)
-                .sync(only: nil, progress: finished)
+            let outcome = await FleetSync(engine: engine, fleet: fleet, configuration: configuration).sync(only: nil, progress: finished)
             reports += outcome.reports
             sources.removeAll { outcome.fed.contains($0.name) }
         }
@@ -89,33 +122,31 @@ enum SyncOnceCommand {
             if relay { printOut("progress\t\(source)\t\(text)") }
             lines?.update(source, "\(source): \(text)")
         }, progress: finished)
-        // A hub: what changed goes into the feed.
-        if let publish = configuration.publish {
-            // Happiness changes its days even when no quote is new.
-            let changed = reports.filter { $0.ok && ($0.counts.changed > 0 || $0.source == "happiness") }.map(\.source)
-            if !changed.isEmpty, let failure = PublishCommand.publish(publish, configuration: configuration, storePath: storePath,
-                                                                         only: Set(changed), quiet: quiet) {
-                return failure
-            }
-        }
+        return reports
+    }
+
+    /// The phase times (--timings) and the JSON summary (--json).
+    private static func report(_ reports: [SourceReport], storePath: String, arguments: Arguments) {
         if arguments.has(Options.timings) {
             for report in reports where !report.phases.isEmpty {
                 printError("\(report.source) phases: " + report.phases.map { "\($0.name) \(Int(($0.seconds * 10).rounded()) / 10).\(Int(($0.seconds * 10).rounded()) % 10)" }.joined(separator: ", "))
             }
         }
-        let ok = reports.allSatisfy(\.ok)
         if arguments.has(Options.json) {
             var object = JSONObjectBuilder()
-            object.add("ok", ok)
+            object.add("ok", reports.allSatisfy(\.ok))
             object.add("store", storePath)
             object.addRaw("sources", json: "[" + reports.map(\.json).joined(separator: ",") + "]")
             printOut(object.result)
         }
+    }
+
+    private static func exitCode(for reports: [SourceReport]) -> ExitCode {
         if reports.contains(where: \.isConfigurationProblem) { return .configuration }
         // The store's own failure (74 I/O, 75 busy) says more than "a source failed".
         let storeCodes = reports.compactMap { $0.storeExitCode }
         if !storeCodes.isEmpty { return storeCodes.contains(.ioError) ? .ioError : .temporaryFailure }
-        return ok ? .success : .temporaryFailure
+        return reports.allSatisfy(\.ok) ? .success : .temporaryFailure
     }
 }
 
