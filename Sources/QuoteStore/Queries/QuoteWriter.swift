@@ -83,17 +83,23 @@ public struct QuoteWriter {
         try apply(QuoteBatch(quotes), to: source, removeMissing: removeMissing, keep: keep, now: now, shrinkGuard: shrinkGuard)
     }
 
-    /// The same for a batch that streams its quotes (a million-quote list is never an array).
-    @discardableResult
-    public func apply(_ batch: QuoteBatch, to source: String, removeMissing: Bool, keep: Set<String> = [], now: Int,
-                      shrinkGuard: ((_ toRemove: Int, _ stored: Int) throws -> Void)? = nil) throws -> ChangeCounts {
-        var counts = ChangeCounts()
+    /// Each stored quote of `source` by upstream id: its row id and content hash.
+    private func storedVersions(of source: String) throws(DatabaseError) -> [String: (id: Int, hash: Int)] {
         var stored: [String: (id: Int, hash: Int)] = [:]
         let existing = try database.prepare("SELECT upstream_id, id, content_hash FROM quotes WHERE source = ?1")
         try existing.bind(source, at: 1)
         while try existing.step() {
             stored[existing.string(0)] = (existing.int(1), existing.int(2))
         }
+        return stored
+    }
+
+    /// The same for a batch that streams its quotes (a million-quote list is never an array).
+    @discardableResult
+    public func apply(_ batch: QuoteBatch, to source: String, removeMissing: Bool, keep: Set<String> = [], now: Int,
+                      shrinkGuard: ((_ toRemove: Int, _ stored: Int) throws -> Void)? = nil) throws -> ChangeCounts {
+        var counts = ChangeCounts()
+        let stored = try storedVersions(of: source)
         if let shrinkGuard, removeMissing {
             let toRemove = stored.keys.reduce(0) { $0 + (batch.contains($1) || keep.contains($1) ? 0 : 1) }
             try shrinkGuard(toRemove, stored.count)

@@ -47,16 +47,37 @@ enum BreakingBadSource {
                       settled: try context.known { () throws(DatabaseError) in
                           try store.settledCharacterNames(unknownSince: context.now - unknownRecheck)
                       })
-
         // 1. Deaths, whole (one request).
-        var deaths: [RecordWriter.DeathRecord]?
-        var deathValidators: [Validators] = []
-        var keepDeaths = Set<Int>()
+        let deaths = try await fetchDeaths(base: base, context, &run)
+        // 2. Characters already named by stored quotes and deaths, or by the new deaths.
+        var named = try context.known { () throws(DatabaseError) in
+            try store.authors(source: SourceName.breakingbad).union(try store.deathCharacters())
+        }
+        named.formUnion((deaths.records ?? []).map(\.character))
+        for name in named.sorted() where !run.settled.contains(name.lowercased()) {
+            guard context.requests < settings.requestBudget else { break }
+            try await lookUp(name, base: base, context, &run)
+        }
+        // 3. Quotes, sampled round-robin; each new author is looked up at once.
+        try await sample(base: base, context, &run)
+        return update(run, deaths: deaths, requests: context.requests, settings: settings)
+    }
+
+    /// The deaths the upstream lists (nil when unchanged since the last run), their validators,
+    /// and the ids of unusable records (whose stored versions are kept).
+    private struct Deaths {
+        var records: [RecordWriter.DeathRecord]?
+        var validators: [Validators] = []
+        var keep = Set<Int>()
+    }
+
+    private static func fetchDeaths(base: String, _ context: SyncContext, _ run: inout Run) async throws(SourceFailure) -> Deaths {
+        var deaths = Deaths()
         switch try await context.fetch(base + "/deaths") {
         case .unchanged(let validators, _):
-            deathValidators = [validators]
+            deaths.validators = [validators]
         case .body(let response, let validators):
-            deathValidators = [validators]
+            deaths.validators = [validators]
             guard let records = try context.json(response, what: "deaths").array else {
                 throw SourceFailure("deaths: expected a JSON array", httpStatus: response.status)
             }
@@ -66,27 +87,22 @@ enum BreakingBadSource {
                     decoded.append(death)
                 } else {
                     run.skipped += 1
-                    if let id = record["death_id"]?.int { keepDeaths.insert(id) }
+                    if let id = record["death_id"]?.int { deaths.keep.insert(id) }
                 }
             }
-            deaths = decoded
+            deaths.records = decoded
         }
+        return deaths
+    }
 
-        // 2. Characters already named by stored quotes and deaths, or by the new deaths.
-        var named = try context.known { () throws(DatabaseError) in
-            try store.authors(source: SourceName.breakingbad).union(try store.deathCharacters())
-        }
-        named.formUnion((deaths ?? []).map(\.character))
-        for name in named.sorted() where !run.settled.contains(name.lowercased()) {
-            guard context.requests < settings.requestBudget else { break }
-            try await lookUp(name, base: base, context, &run)
-        }
-
-        // 3. Quotes, sampled round-robin; each new author is looked up at once.
+    /// Draws quotes round-robin over the productions until each is settled (a streak of known
+    /// quotes, or a pool estimated nearly seen) or the budget is spent, keeping two requests:
+    /// one draw, and the lookup its author may need.
+    private static func sample(base: String, _ context: SyncContext, _ run: inout Run) async throws(SourceFailure) {
+        let settings = context.settings
         var active = settings.productions
         var streaks: [String: Int] = [:]
         var drawsThisRun: [String: Int] = [:]
-        // Two requests left at least: one draw, and the lookup its author may need.
         while !active.isEmpty, settings.requestBudget - context.requests >= 2 {
             for production in active {
                 guard settings.requestBudget - context.requests >= 2 else { break }
@@ -121,24 +137,26 @@ enum BreakingBadSource {
                     || (probed && estimate.observed > 0 && estimate.unseenShare < unseenThreshold)
             }
         }
+    }
 
-        let requests = context.requests
-        let result = run
+    /// The writes of a run: new quotes, the deaths (under the shrink guard), characters, names
+    /// the upstream did not know, and the sampling counts.
+    private static func update(_ result: Run, deaths: Deaths, requests: Int, settings: SourceSettings) -> SourceUpdate {
         var update = SourceUpdate { counts in
-            "\(result.newQuotes.count) new quotes in \(requests) requests, \(deaths?.count ?? 0) deaths, "
+            "\(result.newQuotes.count) new quotes in \(requests) requests, \(deaths.records?.count ?? 0) deaths, "
                 + "\(result.characters.count) characters looked up, " + changeSummary(counts)
         }
-        update.validators = deathValidators
+        update.validators = deaths.validators
         update.httpStatus = 200
-        update.skipped = run.skipped
+        update.skipped = result.skipped
         update.apply = { database, now in
             try QuoteWriter(database: database).ensureSource(SourceName.breakingbad, url: settings.url, now: now)
             var counts = try QuoteWriter(database: database).apply(result.newQuotes, to: SourceName.breakingbad,
                                                                    removeMissing: false, now: now)
             let records = RecordWriter(database: database)
-            if let deaths {
-                counts += try records.replaceDeaths(deaths, keep: keepDeaths, now: now) { toRemove, stored in
-                    try ShrinkGuard.check(what: "deaths", removing: toRemove, of: stored, incoming: deaths.count,
+            if let incoming = deaths.records {
+                counts += try records.replaceDeaths(incoming, keep: deaths.keep, now: now) { toRemove, stored in
+                    try ShrinkGuard.check(what: "deaths", removing: toRemove, of: stored, incoming: incoming.count,
                                           allowed: settings.allowShrink, minimumStored: 1, httpStatus: 200)
                 }
             }
