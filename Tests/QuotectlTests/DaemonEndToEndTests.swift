@@ -268,33 +268,6 @@ import TestSupport
         #expect(result.stderr.contains("custom.e2e: 2 quotes, 2 changed"))
     }
 
-    /// A daemon stopped with SIGSTOP (or wedged) answers nothing: every client gives up with
-    /// exit 75 and the daemon's pid — --no-wait within a few seconds, a waiting sync after
-    /// the heartbeat's silence limit — instead of waiting forever.
-    @Test func aStoppedDaemonIsGivenUpOn() throws {
-        let notify = NotifySocket(path: scratch.file("notify.sock"))
-        let (daemon, _) = try startDaemon(config: writeConfig(), notify: notify)
-        defer { kill(daemon.processIdentifier, SIGCONT); daemon.terminate() }
-        _ = notify.waitFor("STATUS=1/1 sources fresh")
-        kill(daemon.processIdentifier, SIGSTOP)
-        let pid = daemon.processIdentifier
-        let outcomes = Mutex<[String: BinaryRunner.Result]>([:])
-        let runner = quotectl()
-        DispatchQueue.concurrentPerform(iterations: 3) { index in
-            let arguments = [["sync", "--now", "--no-wait"], ["sync", "--now"], ["status"]][index]
-            let result = try? runner.run(arguments, timeout: 40)
-            outcomes.withLock { $0[arguments.joined(separator: " ")] = result }
-        }
-        let results = outcomes.withLock { $0 }
-        for command in ["sync --now --no-wait", "sync --now"] {
-            let result = try #require(results[command], "\(command) did not end")
-            #expect(result.status == 75, "\(command): \(result.status) \(result.stderr)")
-            #expect(result.stderr.contains("daemon not answering (pid \(pid))"), "\(command): \(result.stderr)")
-        }
-        let status = try #require(results["status"])
-        #expect(status.stdout.contains("Daemon: running (pid \(pid)), but daemon not answering"), "\(status.stdout)")
-    }
-
     /// A user the socket's peer check refuses is told the daemon runs and why it will not talk.
     @Test(.enabled(if: getuid() == 0)) func aRefusedUserIsToldTheDaemonRunsButRefusesThem() throws {
         let notify = NotifySocket(path: scratch.file("notify.sock"))
@@ -313,12 +286,50 @@ import TestSupport
         #expect(sync.status == 77, "\(sync.stderr)")
     }
 
+}
+
+/// The daemon's slow edges, in a suite of their own: they wait seconds of real time (a stopped
+/// daemon's silence, a CPU sample), which the serialized suite above would add to its own.
+@Suite struct DaemonEdgeEndToEndTests {
+    let base: DaemonEndToEndTests
+
+    init() throws {
+        base = try DaemonEndToEndTests()
+    }
+
+    /// A daemon stopped with SIGSTOP (or wedged) answers nothing: every client gives up with
+    /// exit 75 and the daemon's pid — --no-wait within a few seconds, a waiting sync after
+    /// the heartbeat's silence limit — instead of waiting forever.
+    @Test func aStoppedDaemonIsGivenUpOn() throws {
+        let notify = DaemonEndToEndTests.NotifySocket(path: base.scratch.file("notify.sock"))
+        let (daemon, _) = try base.startDaemon(config: base.writeConfig(), notify: notify)
+        defer { kill(daemon.processIdentifier, SIGCONT); daemon.terminate() }
+        _ = notify.waitFor("STATUS=1/1 sources fresh")
+        kill(daemon.processIdentifier, SIGSTOP)
+        let pid = daemon.processIdentifier
+        let outcomes = Mutex<[String: BinaryRunner.Result]>([:])
+        let runner = base.quotectl()
+        DispatchQueue.concurrentPerform(iterations: 3) { index in
+            let arguments = [["sync", "--now", "--no-wait"], ["sync", "--now"], ["status"]][index]
+            let result = try? runner.run(arguments, timeout: 40)
+            outcomes.withLock { $0[arguments.joined(separator: " ")] = result }
+        }
+        let results = outcomes.withLock { $0 }
+        for command in ["sync --now --no-wait", "sync --now"] {
+            let result = try #require(results[command], "\(command) did not end")
+            #expect(result.status == 75, "\(command): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("daemon not answering (pid \(pid))"), "\(command): \(result.stderr)")
+        }
+        let status = try #require(results["status"])
+        #expect(status.stdout.contains("Daemon: running (pid \(pid)), but daemon not answering"), "\(status.stdout)")
+    }
+
     /// Out of descriptors, accept(2) fails with EMFILE while the listener stays readable: the
     /// loop must pause, not spin a core; once clients leave, the daemon answers again.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit")))
     func runningOutOfDescriptorsDoesNotSpin() throws {
-        let notify = NotifySocket(path: scratch.file("notify.sock"))
-        let (daemon, errors) = try startDaemon(config: writeConfig(), notify: notify, openFiles: 40)
+        let notify = DaemonEndToEndTests.NotifySocket(path: base.scratch.file("notify.sock"))
+        let (daemon, errors) = try base.startDaemon(config: base.writeConfig(), notify: notify, openFiles: 40)
         defer { daemon.terminate() }
         _ = notify.waitFor("STATUS=1/1 sources fresh")
         var clients: [Int32] = []
@@ -326,7 +337,7 @@ import TestSupport
             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_un()
             address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in Array(socketPath.utf8).enumerated() { raw[i] = b } }
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in Array(base.socketPath.utf8).enumerated() { raw[i] = b } }
             _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
             clients.append(fd)
         }
@@ -342,10 +353,10 @@ import TestSupport
         // A spinning loop burns ~200 ticks (a core) in 2 s; a pausing one a handful.
         #expect(used < 50, "the daemon used \(used) ticks of CPU in 2 s while out of descriptors")
         for fd in clients { close(fd) }
-        let status = try quotectl().run(["status"])
+        let status = try base.quotectl().run(["status"])
         #expect(status.stdout.contains("Daemon: running, pid \(daemon.processIdentifier)"), "\(status.stdout)")
         daemon.terminate()
-        #expect(waitForExit(daemon, seconds: 10))
+        #expect(base.waitForExit(daemon, seconds: 10))
         let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.contains("cannot accept (Too many open files); pausing new connections"), "\(log)")
     }
