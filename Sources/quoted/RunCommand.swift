@@ -33,6 +33,11 @@ enum RunCommand {
         }
         let logger = Logger(level: Logger.Level(chosen ?? configuration.logLevel.flatMap(LogLevel.init(rawValue:)) ?? .info))
         for warning in configuration.warnings { logger.warning(warning) }
+        if configuration.fleet != nil, configuration.enabledSources.isEmpty {
+            // The daemon schedules the feed through the sources it syncs: with none, nothing would.
+            logger.warning("[fleet] is set but no source is enabled: the feed is synced with each source's sync, so nothing "
+                           + "will sync; enable a source (it comes from the hub) or run quoted sync --once from a timer")
+        }
         let storePath = Locations.store(option: arguments.value(Options.db), configured: configuration.storePath, writing: true)
         let notifier = SystemdNotifier()
         let daemon = Daemon(
