@@ -76,6 +76,9 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
 
+        .testTarget(name: "QuoteBaseTests", dependencies: ["QuoteBase"]),
+        .testTarget(name: "QuoteCommandLineTests", dependencies: ["QuoteCommandLine"]),
+        .testTarget(name: "QuoteControlTests", dependencies: ["QuoteControl"]),
         .testTarget(name: "QuoteStoreTests", dependencies: ["QuoteStore", "TestSupport"]),
         .testTarget(name: "QuoteConfigTests", dependencies: ["QuoteConfig", "QuoteStore", "TestSupport"]),
         .testTarget(name: "QuoteDaemonTests", dependencies: ["QuoteDaemon", "QuoteSync", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteStore", "TestSupport"]),

@@ -1,5 +1,5 @@
 /// A usage error: printed on stderr with a hint, exit 64 (EX_USAGE).
-public struct UsageError: Error, Sendable {
+public struct UsageError: Error, Sendable, Equatable {
     public let message: String
     public let command: String?
 

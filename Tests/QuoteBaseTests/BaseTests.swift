@@ -1,0 +1,48 @@
+@testable import QuoteBase
+import Testing
+
+/// What every module leans on: URL facts, paths, times, byte counts.
+@Suite struct BaseTests {
+    @Test(arguments: [
+        ("https://api.upbit.com/v1/market/all?is_details=true", "https://api.upbit.com/v1/market/all"),
+        ("https://alice:s3cret@example.com/l.json", "https://***@example.com/l.json"),
+        ("https://example.com/w?appid=KEY#frag", "https://example.com/w"),
+    ])
+    func urlsAreRedactedOfEverythingThatCanBeASecret(url: String, expected: String) {
+        #expect(URLText.redacted(url) == expected)
+    }
+
+    @Test func urlFacts() {
+        #expect(URLText.schemeAndHost("https://Example.com:8443/x")?.scheme == "https")
+        #expect(URLText.isLoopback(host: "127.0.0.1") && URLText.isLoopback(host: "localhost") && !URLText.isLoopback(host: "example.com"))
+        #expect(URLText.hasUserInfo("http://u@h/") && !URLText.hasUserInfo("http://h/@x"))
+        #expect(URLText.queryEncoded("Better Call Saul & 행복") == "Better%20Call%20Saul%20%26%20%ED%96%89%EB%B3%B5")
+    }
+
+    @Test func paths() {
+        #expect(Path.parent(of: "/var/lib/quoted/quotes.db") == "/var/lib/quoted")
+        #expect(Path.parent(of: "/x") == "/" && Path.parent(of: "x") == ".")
+        #expect(Path.join("/a/", "b") == "/a/b" && Path.join("/a", "b") == "/a/b")
+    }
+
+    @Test func relativeTimesReadAsAPersonSaysThem() {
+        let now = 1_800_000_000
+        #expect(UnixTime.relative(now - 30, now: now) == "30 s ago")
+        #expect(UnixTime.relative(now + 3_600, now: now) == "in 1 h")
+        #expect(UnixTime.relative(now - 3 * 86_400, now: now) == "3 d ago")
+        #expect(UnixTime.timestamp(0) == "1970-01-01 00:00 UTC" || UnixTime.timestamp(0).hasPrefix("1970-01-01"))
+    }
+
+    @Test func byteCountsAsTheConfigurationWritesThem() {
+        #expect(ByteCount.configUnits(32 << 20) == "32M" && ByteCount.configUnits(1 << 30) == "1G" && ByteCount.configUnits(1_500) == "1500")
+    }
+
+    @Test func aMissingFileIsNamedWithItsReason() {
+        do {
+            _ = try FileReader.read("/nonexistent/quoted-file", limit: 10)
+            Issue.record("read a file that is not there")
+        } catch {
+            #expect(error.reason.contains("No such file") || error.reason.contains("no such file"), "\(error.reason)")
+        }
+    }
+}
