@@ -313,11 +313,11 @@ public actor Daemon {
         lastOK[settings.name] = report.ok
         if report.ok {
             lastFailure[settings.name] = nil
-            logger.info(TerminalSanitizer.clean(report.progressLine))
+            logger.info(TerminalSanitizer.clean(report.summaryLine))
         } else {
             lastFailure[settings.name] = report
             logger.log(report.isConfigurationProblem ? .error : .warning,
-                       TerminalSanitizer.clean(report.progressLine) + ", next attempt \(UnixTime.timestamp(next))")
+                       TerminalSanitizer.clean(report.summaryLine) + ", next attempt \(UnixTime.timestamp(next))")
         }
         updateStatus()
         wakeup.post()
@@ -483,7 +483,7 @@ public actor Daemon {
                 for ticket in tickets {
                     let report = await report(ticket)
                     relay.remove(ticket)
-                    writer.send(report.ok ? "ok" : "fail", TerminalSanitizer.clean(report.progressLine))
+                    writer.send(report.ok ? "ok" : "fail", TerminalSanitizer.clean(report.summaryLine))
                     if !report.ok { code = report.isConfigurationProblem ? .configuration : code == .configuration ? code : .temporaryFailure }
                 }
                 group.cancelAll()

@@ -31,7 +31,7 @@ public struct SourceReport: Sendable, Equatable {
     }
 
     /// "upbit: 536 markets, 3 changed, 0.41 s" / "happiness: HTTP 503, retry after 7 s".
-    public var progressLine: String {
+    public var summaryLine: String {
         let duration = seconds < 10 ? String(Int(seconds * 100) / 100) + "." + twoDigits(Int(seconds * 100) % 100) : String(Int(seconds))
         return ok ? "\(source): \(summary), \(duration) s" : "\(source): \(summary)"
     }

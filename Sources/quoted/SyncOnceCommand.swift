@@ -109,19 +109,19 @@ enum SyncOnceCommand {
         let relay = arguments.has(Options.progress)
         let engine = SyncEngine(storePath: storePath)
         let finished: @Sendable (SourceReport) -> Void = { report in
-            let line = TerminalSanitizer.clean(report.progressLine)
+            let line = TerminalSanitizer.clean(report.summaryLine)
             if let lines { lines.finish(report.source, summary: line) } else if !quiet { printError(line) }
         }
         var reports: [SourceReport] = []
         if let fleet = configuration.fleet {
-            let outcome = await FleetSync(engine: engine, fleet: fleet, configuration: configuration).sync(only: nil, progress: finished)
+            let outcome = await FleetSync(engine: engine, fleet: fleet, configuration: configuration).sync(only: nil, finished: finished)
             reports += outcome.reports
             sources.removeAll { outcome.fed.contains($0.name) }
         }
-        reports += await engine.sync(sources, live: { source, text in
+        reports += await engine.sync(sources, progress: { source, text in
             if relay { printOut("progress\t\(source)\t\(text)") }
             lines?.update(source, "\(source): \(text)")
-        }, progress: finished)
+        }, finished: finished)
         return reports
     }
 

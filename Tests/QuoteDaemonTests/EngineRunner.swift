@@ -10,6 +10,6 @@ struct EngineRunner: SyncRunner {
 
     func sync(_ settings: SourceSettings, configuration: Configuration,
               progress: @escaping @Sendable (String) -> Void) async -> SourceReport {
-        await engine.sync(settings, live: progress)
+        await engine.sync(settings, progress: progress)
     }
 }

@@ -17,7 +17,7 @@ import TestSupport
         let first = await harness.sync(settings)
         #expect(first.ok, "\(first.summary)")
         #expect(first.counts.inserted == 3)
-        #expect(first.progressLine.hasPrefix("custom.test: 3 quotes, 3 changed"))
+        #expect(first.summaryLine.hasPrefix("custom.test: 3 quotes, 3 changed"))
         let before = try harness.snapshot()
 
         let second = await harness.sync(settings)

@@ -252,7 +252,7 @@ final class FakeBreakingBad: Sendable {
         let first = await harness.sync(settings)
         #expect(first.ok)
         #expect(first.counts.inserted == 536)
-        #expect(first.progressLine.hasPrefix("upbit: 536 markets, 536 changed"))
+        #expect(first.summaryLine.hasPrefix("upbit: 536 markets, 536 changed"))
 
         var markets = try #require(try JSONSerialization.jsonObject(with: Data(UpbitSyncTests.fixture.utf8)) as? [[String: Any]])
         let removed = markets.removeFirst()["market"] as! String

@@ -143,11 +143,11 @@ public final class SyncContext {
     }
 
     func storedValidators(for url: String) throws(SourceFailure) -> Validators? {
-        try known { () throws(DatabaseError) in try knowledge.validators(source: settings.name, url: url) }
+        try askStore { () throws(DatabaseError) in try knowledge.validators(source: settings.name, url: url) }
     }
 
     /// Asks the store; its failure is the store's, not the upstream's.
-    public func known<T>(_ question: () throws(DatabaseError) -> T) throws(SourceFailure) -> T {
+    public func askStore<T>(_ question: () throws(DatabaseError) -> T) throws(SourceFailure) -> T {
         do {
             return try question()
         } catch {

@@ -27,14 +27,15 @@ public final class SyncEngine: Sendable {
     }
 
     /// Syncs the sources concurrently (never two requests at once to one host),
-    /// calling `progress` as each finishes. Reports come back in `sources` order.
-    public func sync(_ sources: [SourceSettings], live: @escaping @Sendable (String, String) -> Void = { _, _ in },
-                     progress: @escaping @Sendable (SourceReport) -> Void = { _ in }) async -> [SourceReport] {
+    /// calling `progress` with each one's live lines and `finished` as each ends. Reports come
+    /// back in `sources` order.
+    public func sync(_ sources: [SourceSettings], progress: @escaping @Sendable (String, String) -> Void = { _, _ in },
+                     finished: @escaping @Sendable (SourceReport) -> Void = { _ in }) async -> [SourceReport] {
         await withTaskGroup(of: (Int, SourceReport).self) { group in
             for (index, settings) in sources.enumerated() {
                 group.addTask {
-                    let report = await self.sync(settings, live: { live(settings.name, $0) }, checkpoint: false)
-                    progress(report)
+                    let report = await self.sync(settings, progress: { progress(settings.name, $0) }, checkpoint: false)
+                    finished(report)
                     return (index, report)
                 }
             }
@@ -50,9 +51,9 @@ public final class SyncEngine: Sendable {
         }
     }
 
-    /// Syncs one source; `live` hears how it goes ("receiving …", "validated …", "writing to the store").
+    /// Syncs one source; `progress` hears how it goes ("receiving …", "validated …", "writing to the store").
     public func sync(_ settings: SourceSettings, now: Int = UnixTime.now(),
-                     live: @escaping @Sendable (String) -> Void = { _ in }, checkpoint: Bool = true,
+                     progress: @escaping @Sendable (String) -> Void = { _ in }, checkpoint: Bool = true,
                      from prepared: Adapter? = nil) async -> SourceReport {
         let started = ContinuousClock.now
         let store: Store
@@ -82,7 +83,7 @@ public final class SyncEngine: Sendable {
             return report
         }
         let context = SyncContext(settings: settings, client: client, gate: gate,
-                                  knowledge: UpstreamKnowledge(database: database), now: now, progress: live)
+                                  knowledge: UpstreamKnowledge(database: database), now: now, progress: progress)
         do {
             var phases = PhaseClock()
             var update = try await (prepared ?? fetch)(settings, context)
@@ -99,7 +100,7 @@ public final class SyncEngine: Sendable {
             try await withTaskCancellationHandler {
                 try database.interruptible(by: cancel) { try database.transaction {
                     if Task.isCancelled { throw SourceFailure("cancelled") }
-                    live("writing to the store")
+                    progress("writing to the store")
                     counts = try update.apply(database, now)
                     phases.mark("write (rows, full-text, indexes)")
                     counts.skipped += update.skipped

@@ -28,9 +28,9 @@ public struct FleetSync: Sendable {
         public var fed: Set<String>
     }
 
-    /// Syncs what the feed holds (`only`: those of these names), calling `progress` per source.
+    /// Syncs what the feed holds (`only`: those of these names), calling `finished` per source.
     public func sync(only: Set<String>?, now: Int = UnixTime.now(),
-                     progress: @escaping @Sendable (SourceReport) -> Void = { _ in }) async -> Outcome {
+                     finished: @escaping @Sendable (SourceReport) -> Void = { _ in }) async -> Outcome {
         let hub = fleet.hub
         let store: Store
         do {
@@ -48,7 +48,7 @@ public struct FleetSync: Sendable {
         do throws(SourceFailure) {
             fetched = try await fetchManifest(ifNoneMatch: stored?.etag)
         } catch {
-            return await failEvery(expected(previouslyFed, only: only), with: error, now: now, progress: progress)
+            return await failEvery(expected(previouslyFed, only: only), with: error, now: now, finished: finished)
         }
         guard let fetched else {
             // 304: unchanged since the manifest applied last. One request, and nothing written but
@@ -61,13 +61,13 @@ public struct FleetSync: Sendable {
                 SourceReport(source: name, ok: true, httpStatus: 304, summary: "not modified (feed unchanged)",
                              nextDue: Schedule().nextDue(afterSuccessOf: settings(for: name), at: now, using: &generator), seconds: 0)
             }
-            reports.forEach(progress)
+            reports.forEach(finished)
             return Outcome(reports: reports, fed: Set(names))
         }
         let manifest = fetched.manifest
         if let stored, manifest.serial < stored.serial {
             let failure = SourceFailure("feed: the hub's manifest (serial \(manifest.serial)) is older than the one applied here (\(stored.serial)); not applied")
-            return await failEvery(expected(previouslyFed, only: only), with: failure, now: now, progress: progress)
+            return await failEvery(expected(previouslyFed, only: only), with: failure, now: now, finished: finished)
         }
 
         // 2. Each source it lists, from its file.
@@ -77,7 +77,7 @@ public struct FleetSync: Sendable {
             let report = await engine.sync(settings(for: entry.name), now: now, checkpoint: false) { _, context throws(SourceFailure) in
                 try await FeedSource.update(entry, fleet: fleet, context)
             }
-            progress(report)
+            finished(report)
             reports.append(report)
         }
         if reports.contains(where: \.ok) { store.database.checkpointAndTruncate() }
@@ -99,17 +99,17 @@ public struct FleetSync: Sendable {
     }
 
     private func failEvery(_ names: [String], with failure: SourceFailure, now: Int,
-                           progress: @escaping @Sendable (SourceReport) -> Void) async -> Outcome {
-        await each(names, now: now, progress: progress) { _, _ throws(SourceFailure) in throw failure }
+                           finished: @escaping @Sendable (SourceReport) -> Void) async -> Outcome {
+        await each(names, now: now, finished: finished) { _, _ throws(SourceFailure) in throw failure }
     }
 
     /// Runs `adapter` for each of `names` through the engine, one after the other.
-    private func each(_ names: [String], now: Int, progress: @escaping @Sendable (SourceReport) -> Void,
+    private func each(_ names: [String], now: Int, finished: @escaping @Sendable (SourceReport) -> Void,
                       adapter: @escaping SyncEngine.Adapter) async -> Outcome {
         var reports: [SourceReport] = []
         for name in names {
             let report = await engine.sync(settings(for: name), now: now, checkpoint: false, from: adapter)
-            progress(report)
+            finished(report)
             reports.append(report)
         }
         return Outcome(reports: reports, fed: Set(names))

@@ -42,15 +42,15 @@ enum BreakingBadSource {
         let settings = context.settings
         let base = settings.url.hasSuffix("/") ? String(settings.url.dropLast()) : settings.url
         let store = context.knowledge
-        var run = Run(known: try context.known { () throws(DatabaseError) in try store.quoteIDs(source: SourceName.breakingbad) },
-                      stored: try context.known { () throws(DatabaseError) in try store.samplingDraws(source: SourceName.breakingbad) },
-                      settled: try context.known { () throws(DatabaseError) in
+        var run = Run(known: try context.askStore { () throws(DatabaseError) in try store.quoteIDs(source: SourceName.breakingbad) },
+                      stored: try context.askStore { () throws(DatabaseError) in try store.samplingDraws(source: SourceName.breakingbad) },
+                      settled: try context.askStore { () throws(DatabaseError) in
                           try store.settledCharacterNames(unknownSince: context.now - unknownRecheck)
                       })
         // 1. Deaths, whole (one request).
         let deaths = try await fetchDeaths(base: base, context, &run)
         // 2. Characters already named by stored quotes and deaths, or by the new deaths.
-        var named = try context.known { () throws(DatabaseError) in
+        var named = try context.askStore { () throws(DatabaseError) in
             try store.authors(source: SourceName.breakingbad).union(try store.deathCharacters())
         }
         named.formUnion((deaths.records ?? []).map(\.character))
