@@ -48,7 +48,9 @@ public enum UnixTime {
 
     /// "3 h ago", "2 d ago", "in 5 min".
     public static func relative(_ seconds: Int, now: Int = now()) -> String {
-        let delta = now - seconds
+        // Times come from stores and feeds: a hostile one (Int.min) must not trap the subtraction.
+        let difference = now.subtractingReportingOverflow(seconds)
+        let delta = difference.overflow ? (seconds > now ? Int.min + 1 : Int.max) : max(difference.partialValue, Int.min + 1)
         let magnitude = abs(delta)
         let amount: String
         switch magnitude {

@@ -6,6 +6,8 @@ import QuoteStore
 /// older than what it holds.
 public struct Manifest: Equatable, Sendable {
     public static let format = 1
+    /// The times a manifest may name: 1970 to the end of 9999 (the hub's word, never trusted further).
+    static let times = 0...253_402_300_799
     /// A manifest is small; anything bigger is not one.
     public static let maximumBytes = 1 << 20
 
@@ -75,9 +77,9 @@ public struct Manifest: Equatable, Sendable {
         guard document["format"]?.int == format else {
             throw FeedFailure("the manifest's format is \(document["format"].map { "\($0.kindName)" } ?? "missing"), not \(format)")
         }
-        guard let serial = document["serial"]?.int, serial >= 0, let generated = document["generated"]?.int,
-              let list = document["sources"]?.array else {
-            throw FeedFailure("the manifest lacks serial, generated or sources")
+        guard let serial = document["serial"]?.int, (0..<Int.max).contains(serial), let generated = document["generated"]?.int,
+              Self.times.contains(generated), let list = document["sources"]?.array else {
+            throw FeedFailure("the manifest lacks serial, generated or sources, or holds one out of range")
         }
         var entries: [Entry] = []
         for (index, value) in list.enumerated() {
@@ -85,7 +87,8 @@ public struct Manifest: Equatable, Sendable {
                   value["kind"]?.string == kind.rawValue,
                   let file = value["file"]?.string, let sha = value["sha256"]?.string, Hex.isDigest(sha),
                   file == "by-hash/\(sha).json",
-                  let size = value["size"]?.int, size >= 0, let rows = value["rows"]?.int, rows >= 0 else {
+                  let size = value["size"]?.int, size >= 0, let rows = value["rows"]?.int, rows >= 0,
+                  value["synced"]?.int.map(Self.times.contains) ?? true else {
                 throw FeedFailure("the manifest's source \(index + 1) is malformed")
             }
             if entries.contains(where: { $0.name == name }) { throw FeedFailure("the manifest names \(name) twice") }

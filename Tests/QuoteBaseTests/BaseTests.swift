@@ -30,6 +30,9 @@ import Testing
         #expect(UnixTime.relative(now - 30, now: now) == "30 s ago")
         #expect(UnixTime.relative(now + 3_600, now: now) == "in 1 h")
         #expect(UnixTime.relative(now - 3 * 86_400, now: now) == "3 d ago")
+        // Extremes a hostile store or feed can hold: no trap.
+        #expect(UnixTime.relative(Int.min, now: now).hasSuffix("d ago"))
+        #expect(UnixTime.relative(Int.max, now: now).hasPrefix("in "))
         #expect(UnixTime.timestamp(0) == "1970-01-01 00:00 UTC" || UnixTime.timestamp(0).hasPrefix("1970-01-01"))
     }
 

@@ -75,6 +75,8 @@ let signify = "/usr/bin/signify-openbsd"
         ("", "not JSON"), ("[]", "format"), (#"{"format":2,"serial":1,"generated":1,"sources":[]}"#, "format"),
         (#"{"format":1,"serial":-1,"generated":1,"sources":[]}"#, "lacks"),
         (#"{"format":1,"serial":1,"generated":1,"sources":[ENTRY]}"#.replacingOccurrences(of: "ENTRY", with: "{}"), "malformed"),
+        (#"{"format":1,"serial":9223372036854775807,"generated":1,"sources":[]}"#, "out of range"),
+        (#"{"format":1,"serial":1,"generated":-9223372036854775808,"sources":[]}"#, "out of range"),
         ("PATHTRICK", "malformed"), ("BUILTIN", "malformed"), ("TWICE", "twice"),
     ])
     func hostileManifestsAreRefused(text: String, expected: String) {
