@@ -15,44 +15,39 @@ import QuoteStore
 /// group; stopping is cancelling that group, which cancels each sync (its child process gets
 /// SIGTERM, its transaction never commits) and waits for all of them.
 public actor Daemon {
-    private var configuration: Configuration
+    var configuration: Configuration
     public let storePath: String
-    private let runner: any SyncRunner
-    private let logger: Logger
-    private let notifier: SystemdNotifier
-    private let wakeup = Wakeup()
-    private let relay = ProgressRelay()
-    private let schedule = Schedule()
-    private let loadConfiguration: @Sendable () throws -> Configuration
-    private let wallClock: @Sendable () -> Int
-    private let storeBusyTimeout: Int32
+    let runner: any SyncRunner
+    let logger: Logger
+    let notifier: SystemdNotifier
+    let wakeup = Wakeup()
+    let relay = ProgressRelay()
+    let schedule = Schedule()
+    let loadConfiguration: @Sendable () throws -> Configuration
+    let wallClock: @Sendable () -> Int
+    let storeBusyTimeout: Int32
 
-    private var due: [String: Int] = [:]
+    var due: [String: Int] = [:]
     /// Sources whose due time is the upstream's block (Retry-After), which may lie further ahead than an interval.
-    private var blocked: Set<String> = []
+    var blocked: Set<String> = []
     /// The wall and monotonic clocks at the scheduler's last wake-up: a jump between them is a clock correction.
-    private var lastWake: (wall: Int, monotonic: ContinuousClock.Instant)?
-    private var running: Set<String> = []
+    var lastWake: (wall: Int, monotonic: ContinuousClock.Instant)?
+    var running: Set<String> = []
     /// Sources asked for by `syncNow`, started by the scheduler at its next turn.
-    private var requested: [String] = []
+    var requested: [String] = []
     /// Whether each source's last sync succeeded, its failures in a row, and its last
     /// failure for STATUS.
-    private var lastOK: [String: Bool] = [:]
-    private var failures: [String: Int] = [:]
-    private var lastFailure: [String: SourceReport] = [:]
+    var lastOK: [String: Bool] = [:]
+    var failures: [String: Int] = [:]
+    var lastFailure: [String: SourceReport] = [:]
     /// Clients waiting for a sync's report, by ticket; a report that arrives before its
     /// client asks is kept under the ticket.
-    private var tickets: [Int: Ticket] = [:]
-    private var nextTicket = 0
-    private let startedAt = ContinuousClock.now
-    private let watchdogInterval: Duration?
-    private var nextWatchdog: ContinuousClock.Instant?
+    var tickets: [Int: Ticket] = [:]
+    var nextTicket = 0
+    let startedAt = ContinuousClock.now
+    let watchdogInterval: Duration?
+    var nextWatchdog: ContinuousClock.Instant?
 
-    private struct Ticket {
-        let source: String
-        var report: SourceReport?
-        var waiter: CheckedContinuation<SourceReport, Never>?
-    }
 
     public init(configuration: Configuration, storePath: String, runner: any SyncRunner, logger: Logger,
                 notifier: SystemdNotifier, watchdogInterval: Duration? = nil,
@@ -96,7 +91,7 @@ public actor Daemon {
         plan(stored: stored)
     }
 
-    private func plan(stored: [String: Int]) {
+    func plan(stored: [String: Int]) {
         var generator = SystemRandomNumberGenerator()
         let now = wallClock()
         let fresh = configuration.enabledSources.filter { due[$0.name] == nil }
@@ -153,9 +148,9 @@ public actor Daemon {
     /// How long a stop waits for running syncs before cancelling them (their children get
     /// SIGTERM, then SIGKILL after 8 s: within the unit's TimeoutStopSec of 15 s).
     public static let shutdownGrace = Duration.seconds(5)
-    private var isStopping = false
+    var isStopping = false
 
-    private func stopping(_ stop: Stop) async {
+    func stopping(_ stop: Stop) async {
         isStopping = true
         notifier.stopping()
         if stop == .signalsLost { logger.error("the signal stream ended: stopping rather than run deaf to SIGTERM") }
@@ -179,7 +174,7 @@ public actor Daemon {
 
     /// Returns on SIGTERM or SIGINT, or when the stream ends without one; SIGHUP reloads,
     /// SIGUSR1 syncs every source now.
-    private func watch(_ signals: AsyncStream<Int32>) async -> Stop {
+    func watch(_ signals: AsyncStream<Int32>) async -> Stop {
         for await number in signals {
             switch number {
             case SIGTERM, SIGINT: return .signal(number)
@@ -193,7 +188,7 @@ public actor Daemon {
 
     /// The scheduler: starts what is due as child tasks, sleeps until the next due time, a
     /// watchdog ping or a command. Cancelled, it cancels its syncs and waits for them.
-    private func scheduleSyncs() async {
+    func scheduleSyncs() async {
         if let watchdogInterval { nextWatchdog = .now + watchdogInterval / 2 }
         updateStatus()
         await withDiscardingTaskGroup { syncs in
@@ -213,19 +208,6 @@ public actor Daemon {
         answerWaitingTickets()
     }
 
-    /// Answers the tickets still waiting with "cancelled" (the daemon is stopping): with
-    /// `idleOnly`, those whose sync is not running (a running one may still finish in the grace).
-    private func answerWaitingTickets(idleOnly: Bool = false) {
-        for (number, ticket) in tickets where ticket.report == nil && !(idleOnly && running.contains(ticket.source)) {
-            let cancelled = SourceReport(source: ticket.source, ok: false, summary: "cancelled: the daemon is stopping", seconds: 0)
-            if let waiter = ticket.waiter {
-                tickets[number] = nil
-                waiter.resume(returning: cancelled)
-            } else {
-                tickets[number]?.report = cancelled
-            }
-        }
-    }
 
     /// At each wake-up: when the wall clock moved more or less than the monotonic one since the
     /// last (NTP correcting a bad RTC, a suspended VM, an administrator's `date -s`), due times
@@ -252,7 +234,7 @@ public actor Daemon {
     /// Smaller steps are NTP slewing and scheduling noise, not a correction.
     static let clockJumpThreshold = 60
 
-    private func startDue(in syncs: inout DiscardingTaskGroup) {
+    func startDue(in syncs: inout DiscardingTaskGroup) {
         // Stopping: what runs may finish, nothing new starts.
         guard !isStopping else { return }
         let now = wallClock()
@@ -277,7 +259,7 @@ public actor Daemon {
         updateStatus()
     }
 
-    private func nextDeadline() -> ContinuousClock.Instant? {
+    func nextDeadline() -> ContinuousClock.Instant? {
         let now = wallClock()
         var deadline: ContinuousClock.Instant?
         let waiting = configuration.enabledSources.filter { !running.contains($0.name) }.compactMap { due[$0.name] }
@@ -286,7 +268,7 @@ public actor Daemon {
         return deadline
     }
 
-    private func hostIsBusy(_ settings: SourceSettings) -> Bool {
+    func hostIsBusy(_ settings: SourceSettings) -> Bool {
         let host = URLText.schemeAndHost(settings.url)?.host
         return running.contains { name in
             name != settings.name && configuration.source(named: name).flatMap { URLText.schemeAndHost($0.url)?.host } == host
@@ -295,7 +277,7 @@ public actor Daemon {
 
     /// A sync reported; the daemon decides when the source is next due (the same policy
     /// `quoted sync --once` records), keeps that in the store, and hands the report on.
-    private func finished(_ settings: SourceSettings, report: SourceReport) async {
+    func finished(_ settings: SourceSettings, report: SourceReport) async {
         running.remove(settings.name)
         deliver(report)
         guard !Task.isCancelled else { return }
@@ -332,19 +314,9 @@ public actor Daemon {
         }
     }
 
-    private func deliver(_ report: SourceReport) {
-        for (number, ticket) in tickets where ticket.source == report.source && ticket.report == nil {
-            if let waiter = ticket.waiter {
-                tickets[number] = nil
-                waiter.resume(returning: report)
-            } else {
-                tickets[number]?.report = report
-            }
-        }
-    }
 
     /// "4/5 sources fresh; upbit: HTTP 429, retry 12:04" for systemctl status.
-    private func updateStatus() {
+    func updateStatus() {
         let enabled = configuration.enabledSources
         let fresh = enabled.filter { lastOK[$0.name] == true }.count
         var text = "\(fresh)/\(enabled.count) sources fresh"
@@ -362,154 +334,5 @@ public actor Daemon {
         var parts = tm()
         localtime_r(&time, &parts)
         return Logger.pad(parts.tm_hour) + ":" + Logger.pad(parts.tm_min)
-    }
-
-    // MARK: Commands (signals and the control socket)
-
-    /// What `syncNow` did for one source, and the ticket to wait for its report with.
-    public struct Started: Sendable {
-        public let source: String
-        /// A sync of it was already running: this one joins it.
-        public let joined: Bool
-        public let ticket: Int?
-    }
-
-    /// Syncs now: the named sources, or every enabled one. A sync already running is joined,
-    /// not started twice. With `wait`, each gets a ticket for `report(_:)`.
-    public func syncNow(_ names: [String], wait: Bool = false) -> (started: [Started], unknown: [String]) {
-        let targets = names.isEmpty ? configuration.enabledSources.map(\.name) : names
-        var started: [Started] = []
-        var unknown: [String] = []
-        for name in targets {
-            guard configuration.source(named: name) != nil else { unknown.append(name); continue }
-            let joined = running.contains(name)
-            if !joined, !requested.contains(name) { requested.append(name) }
-            var ticket: Int?
-            if wait {
-                nextTicket += 1
-                tickets[nextTicket] = Ticket(source: name)
-                ticket = nextTicket
-            }
-            started.append(Started(source: name, joined: joined, ticket: ticket))
-        }
-        wakeup.post()
-        return (started, unknown)
-    }
-
-    /// The report of the sync a ticket from `syncNow` waits for.
-    public func report(_ ticket: Int) async -> SourceReport {
-        if let report = tickets[ticket]?.report {
-            tickets[ticket] = nil
-            return report
-        }
-        // A sync asked for while the daemon stops will not run: answer at once, never wait forever.
-        if isStopping, let source = tickets[ticket]?.source, !running.contains(source) {
-            tickets[ticket] = nil
-            return SourceReport(source: source, ok: false, summary: "cancelled: the daemon is stopping", seconds: 0)
-        }
-        return await withCheckedContinuation { continuation in
-            tickets[ticket]?.waiter = continuation
-        }
-    }
-
-    /// Re-reads the configuration; a bad file keeps the running one and says why.
-    @discardableResult
-    public func reload() async -> Result<Int, Error> {
-        notifier.reloading()
-        defer { notifier.ready(); updateStatus() }
-        do {
-            let fresh = try loadConfiguration()
-            // Everything that can fail happens before anything changes: a reload is all or nothing.
-            // The store may make us wait for its write lock: that wait happens on a thread of its
-            // own, not on the actor (which keeps answering) nor on the shared async threads.
-            let storePath = self.storePath, timeout = storeBusyTimeout
-            try await Blocking.run {
-                try Store.reconcileCustomLists(fresh.customListNames, storePath: storePath, busyTimeoutMilliseconds: timeout)
-            }
-            for warning in fresh.warnings { logger.warning(warning) }
-            let previous = configuration
-            configuration = fresh
-            // A source pointed at another URL starts afresh: the old URL's block or backoff is not its own.
-            for settings in fresh.sources {
-                if let old = previous.source(named: settings.name), old.url != settings.url, !running.contains(settings.name) {
-                    due[settings.name] = nil
-                    failures[settings.name] = 0
-                }
-            }
-            plan(stored: [:])
-            logger.info("configuration reloaded: \(fresh.enabledSources.count) sources enabled")
-            wakeup.post()
-            return .success(fresh.enabledSources.count)
-        } catch {
-            logger.error("reload failed, keeping the running configuration: \(error)")
-            return .failure(error)
-        }
-    }
-
-    /// Answers one control-socket request.
-    public func handle(_ request: ControlRequest, _ writer: ReplyWriter) async {
-        switch request {
-        case .status:
-            for line in statusReplies() { writer.send(line) }
-            writer.finish(code: .success)
-        case .reload:
-            switch await reload() {
-            case .success(let count):
-                writer.send("ok", "reloaded: \(count) sources enabled")
-                writer.finish(code: .success)
-            case .failure(let error):
-                writer.send("error", "reload failed, the running configuration stays: \(error)")
-                writer.finish(code: .configuration)
-            }
-        case .sync(let names, let wait):
-            let (started, unknown) = syncNow(names, wait: wait)
-            if !unknown.isEmpty {
-                writer.send("error", "unknown source: " + unknown.joined(separator: ", "))
-            }
-            for entry in started { writer.send(entry.joined ? "joined" : "started", entry.source) }
-            var code: ExitCode = unknown.isEmpty ? .success : .usage
-            for entry in started { if let ticket = entry.ticket { relay.add(ticket, source: entry.source, writer: writer) } }
-            let tickets = started.compactMap(\.ticket)
-            await withTaskGroup(of: Void.self) { group in
-                // A waiting client hears from us at least every `heartbeat`, however long the syncs
-                // take: silence then means a daemon that stopped answering (SIGSTOP, wedged).
-                if !tickets.isEmpty {
-                    group.addTask {
-                        while (try? await Task.sleep(for: ControlProtocol.heartbeat)) != nil {
-                            writer.send("waiting", started.map(\.source).joined(separator: " "))
-                        }
-                    }
-                }
-                for ticket in tickets {
-                    let report = await report(ticket)
-                    relay.remove(ticket)
-                    writer.send(report.ok ? "ok" : "fail", TerminalSanitizer.clean(report.summaryLine))
-                    if !report.ok { code = report.isConfigurationProblem ? .configuration : code == .configuration ? code : .temporaryFailure }
-                }
-                group.cancelAll()
-            }
-            writer.finish(code: code)
-        }
-    }
-
-    /// `daemon {...}` then one `source {...}` per configured source.
-    public func statusReplies() -> [ControlReply] {
-        var daemon = JSONObjectBuilder()
-        daemon.add("pid", Int(getpid()))
-        daemon.add("uptime", Int((ContinuousClock.now - startedAt).components.seconds))
-        daemon.add("version", QuotedVersion.current)
-        daemon.add("config", configuration.file)
-        daemon.add("store", storePath)
-        var replies = [ControlReply(kind: "daemon", text: daemon.result)]
-        for settings in configuration.sources {
-            var source = JSONObjectBuilder()
-            source.add("source", settings.name)
-            source.add("enabled", settings.enabled)
-            source.add("running", running.contains(settings.name))
-            source.add("next_due", due[settings.name])
-            source.add("interval", settings.interval)
-            replies.append(ControlReply(kind: "source", text: source.result))
-        }
-        return replies
     }
 }

@@ -1,0 +1,191 @@
+import Glibc
+import QuoteBase
+import QuoteConfig
+import QuoteControl
+import QuoteScheduling
+import QuoteStore
+
+/// The daemon's answers to commands — the control socket's requests and SIGHUP/SIGUSR1 — and
+/// the tickets of clients waiting for a sync's report. The scheduling is Daemon.swift's.
+extension Daemon {
+    // MARK: Commands (signals and the control socket)
+
+    /// What `syncNow` did for one source, and the ticket to wait for its report with.
+    public struct Started: Sendable {
+        public let source: String
+        /// A sync of it was already running: this one joins it.
+        public let joined: Bool
+        public let ticket: Int?
+    }
+
+    /// Syncs now: the named sources, or every enabled one. A sync already running is joined,
+    /// not started twice. With `wait`, each gets a ticket for `report(_:)`.
+    public func syncNow(_ names: [String], wait: Bool = false) -> (started: [Started], unknown: [String]) {
+        let targets = names.isEmpty ? configuration.enabledSources.map(\.name) : names
+        var started: [Started] = []
+        var unknown: [String] = []
+        for name in targets {
+            guard configuration.source(named: name) != nil else { unknown.append(name); continue }
+            let joined = running.contains(name)
+            if !joined, !requested.contains(name) { requested.append(name) }
+            var ticket: Int?
+            if wait {
+                nextTicket += 1
+                tickets[nextTicket] = Ticket(source: name)
+                ticket = nextTicket
+            }
+            started.append(Started(source: name, joined: joined, ticket: ticket))
+        }
+        wakeup.post()
+        return (started, unknown)
+    }
+
+    /// The report of the sync a ticket from `syncNow` waits for.
+    public func report(_ ticket: Int) async -> SourceReport {
+        if let report = tickets[ticket]?.report {
+            tickets[ticket] = nil
+            return report
+        }
+        // A sync asked for while the daemon stops will not run: answer at once, never wait forever.
+        if isStopping, let source = tickets[ticket]?.source, !running.contains(source) {
+            tickets[ticket] = nil
+            return SourceReport(source: source, ok: false, summary: "cancelled: the daemon is stopping", seconds: 0)
+        }
+        return await withCheckedContinuation { continuation in
+            tickets[ticket]?.waiter = continuation
+        }
+    }
+
+    /// Re-reads the configuration; a bad file keeps the running one and says why.
+    @discardableResult
+    public func reload() async -> Result<Int, Error> {
+        notifier.reloading()
+        defer { notifier.ready(); updateStatus() }
+        do {
+            let fresh = try loadConfiguration()
+            // Everything that can fail happens before anything changes: a reload is all or nothing.
+            // The store may make us wait for its write lock: that wait happens on a thread of its
+            // own, not on the actor (which keeps answering) nor on the shared async threads.
+            let storePath = self.storePath, timeout = storeBusyTimeout
+            try await Blocking.run {
+                try Store.reconcileCustomLists(fresh.customListNames, storePath: storePath, busyTimeoutMilliseconds: timeout)
+            }
+            for warning in fresh.warnings { logger.warning(warning) }
+            let previous = configuration
+            configuration = fresh
+            // A source pointed at another URL starts afresh: the old URL's block or backoff is not its own.
+            for settings in fresh.sources {
+                if let old = previous.source(named: settings.name), old.url != settings.url, !running.contains(settings.name) {
+                    due[settings.name] = nil
+                    failures[settings.name] = 0
+                }
+            }
+            plan(stored: [:])
+            logger.info("configuration reloaded: \(fresh.enabledSources.count) sources enabled")
+            wakeup.post()
+            return .success(fresh.enabledSources.count)
+        } catch {
+            logger.error("reload failed, keeping the running configuration: \(error)")
+            return .failure(error)
+        }
+    }
+
+    /// Answers one control-socket request.
+    public func handle(_ request: ControlRequest, _ writer: ReplyWriter) async {
+        switch request {
+        case .status:
+            for line in statusReplies() { writer.send(line) }
+            writer.finish(code: .success)
+        case .reload:
+            switch await reload() {
+            case .success(let count):
+                writer.send("ok", "reloaded: \(count) sources enabled")
+                writer.finish(code: .success)
+            case .failure(let error):
+                writer.send("error", "reload failed, the running configuration stays: \(error)")
+                writer.finish(code: .configuration)
+            }
+        case .sync(let names, let wait):
+            let (started, unknown) = syncNow(names, wait: wait)
+            if !unknown.isEmpty {
+                writer.send("error", "unknown source: " + unknown.joined(separator: ", "))
+            }
+            for entry in started { writer.send(entry.joined ? "joined" : "started", entry.source) }
+            var code: ExitCode = unknown.isEmpty ? .success : .usage
+            for entry in started { if let ticket = entry.ticket { relay.add(ticket, source: entry.source, writer: writer) } }
+            let tickets = started.compactMap(\.ticket)
+            await withTaskGroup(of: Void.self) { group in
+                // A waiting client hears from us at least every `heartbeat`, however long the syncs
+                // take: silence then means a daemon that stopped answering (SIGSTOP, wedged).
+                if !tickets.isEmpty {
+                    group.addTask {
+                        while (try? await Task.sleep(for: ControlProtocol.heartbeat)) != nil {
+                            writer.send("waiting", started.map(\.source).joined(separator: " "))
+                        }
+                    }
+                }
+                for ticket in tickets {
+                    let report = await report(ticket)
+                    relay.remove(ticket)
+                    writer.send(report.ok ? "ok" : "fail", TerminalSanitizer.clean(report.summaryLine))
+                    if !report.ok { code = report.isConfigurationProblem ? .configuration : code == .configuration ? code : .temporaryFailure }
+                }
+                group.cancelAll()
+            }
+            writer.finish(code: code)
+        }
+    }
+
+    /// `daemon {...}` then one `source {...}` per configured source.
+    public func statusReplies() -> [ControlReply] {
+        var daemon = JSONObjectBuilder()
+        daemon.add("pid", Int(getpid()))
+        daemon.add("uptime", Int((ContinuousClock.now - startedAt).components.seconds))
+        daemon.add("version", QuotedVersion.current)
+        daemon.add("config", configuration.file)
+        daemon.add("store", storePath)
+        var replies = [ControlReply(kind: "daemon", text: daemon.result)]
+        for settings in configuration.sources {
+            var source = JSONObjectBuilder()
+            source.add("source", settings.name)
+            source.add("enabled", settings.enabled)
+            source.add("running", running.contains(settings.name))
+            source.add("next_due", due[settings.name])
+            source.add("interval", settings.interval)
+            replies.append(ControlReply(kind: "source", text: source.result))
+        }
+        return replies
+    }
+
+    func deliver(_ report: SourceReport) {
+        for (number, ticket) in tickets where ticket.source == report.source && ticket.report == nil {
+            if let waiter = ticket.waiter {
+                tickets[number] = nil
+                waiter.resume(returning: report)
+            } else {
+                tickets[number]?.report = report
+            }
+        }
+    }
+
+    /// Answers the tickets still waiting with "cancelled" (the daemon is stopping): with
+    /// `idleOnly`, those whose sync is not running (a running one may still finish in the grace).
+    func answerWaitingTickets(idleOnly: Bool = false) {
+        for (number, ticket) in tickets where ticket.report == nil && !(idleOnly && running.contains(ticket.source)) {
+            let cancelled = SourceReport(source: ticket.source, ok: false, summary: "cancelled: the daemon is stopping", seconds: 0)
+            if let waiter = ticket.waiter {
+                tickets[number] = nil
+                waiter.resume(returning: cancelled)
+            } else {
+                tickets[number]?.report = cancelled
+            }
+        }
+    }
+}
+
+/// A client waiting for the report of one source's sync.
+struct Ticket {
+    let source: String
+    var report: SourceReport?
+    var waiter: CheckedContinuation<SourceReport, Never>?
+}
