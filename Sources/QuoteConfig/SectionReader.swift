@@ -44,17 +44,12 @@ struct SectionReader {
             throw error(hubEntry.line, "hub: plain http needs hub_key (a signed feed), or an https URL")
         }
         for entry in section.entries {
+            let bad = { (expected: String) -> ConfigError in
+                self.error(entry.line, "\(entry.key) = '\(entry.value)' in [fleet]: expected \(expected)")
+            }
             switch entry.key {
-            case "timeout":
-                guard let seconds = ConfigValue.duration(entry.value), ConfigLimits.timeout.contains(seconds) else {
-                    throw error(entry.line, "timeout = '\(entry.value)' in [fleet]: expected a duration from \(ConfigText.durations(ConfigLimits.timeout))")
-                }
-                fleet.timeout = seconds
-            case "max_bytes":
-                guard let bytes = ConfigValue.size(entry.value), FeedLimits.maxBytes.contains(bytes) else {
-                    throw error(entry.line, "max_bytes = '\(entry.value)' in [fleet]: expected a size from \(ConfigText.sizes(FeedLimits.maxBytes))")
-                }
-                fleet.maxBytes = bytes
+            case "timeout": fleet.timeout = try duration(entry.value, in: ConfigLimits.timeout, bad: bad)
+            case "max_bytes": fleet.maxBytes = try size(entry.value, in: FeedLimits.maxBytes, bad: bad)
             default: continue
             }
         }
@@ -86,6 +81,29 @@ struct SectionReader {
         }
     }
 
+    // A value in its range, or a message that states the range (from ConfigLimits, never restated).
+
+    private func duration(_ value: String, in range: ClosedRange<Int>, bad: (String) -> ConfigError) throws(ConfigError) -> Int {
+        guard let seconds = ConfigValue.duration(value), range.contains(seconds) else {
+            throw bad("a duration from \(ConfigText.durations(range)) (whole seconds)")
+        }
+        return seconds
+    }
+
+    private func size(_ value: String, in range: ClosedRange<Int>, bad: (String) -> ConfigError) throws(ConfigError) -> Int {
+        guard let bytes = ConfigValue.size(value), range.contains(bytes) else {
+            throw bad("a size from \(ConfigText.sizes(range)), such as 32M or 500K")
+        }
+        return bytes
+    }
+
+    private func count(_ value: String, in range: ClosedRange<Int>, bad: (String) -> ConfigError) throws(ConfigError) -> Int {
+        guard let number = ConfigValue.count(value), range.contains(number) else {
+            throw bad("a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
     /// The keys every source has; false when `entry` is not one of them.
     private func applyCommon(_ entry: INIFile.Entry, to settings: inout SourceSettings,
                              bad: (String) -> ConfigError) throws(ConfigError) -> Bool {
@@ -108,16 +126,8 @@ struct SectionReader {
             }
             guard seconds <= ConfigLimits.loopbackInterval.upperBound else { throw bad("a duration from \(ConfigText.durations(ConfigLimits.interval))") }
             settings.interval = seconds
-        case "timeout":
-            guard let seconds = ConfigValue.duration(value), ConfigLimits.timeout.contains(seconds) else {
-                throw bad("a duration from \(ConfigText.durations(ConfigLimits.timeout)) (whole seconds)")
-            }
-            settings.timeout = seconds
-        case "max_bytes":
-            guard let bytes = ConfigValue.size(value), ConfigLimits.maxBytes.contains(bytes) else {
-                throw bad("a size from \(ConfigText.sizes(ConfigLimits.maxBytes)), such as 32M or 500K")
-            }
-            settings.maxBytes = bytes
+        case "timeout": settings.timeout = try duration(value, in: ConfigLimits.timeout, bad: bad)
+        case "max_bytes": settings.maxBytes = try size(value, in: ConfigLimits.maxBytes, bad: bad)
         default:
             return false
         }
@@ -136,15 +146,9 @@ struct SectionReader {
             }
             settings.productions = names
         case "known_streak":
-            guard let count = ConfigValue.count(value), ConfigLimits.knownStreak.contains(count) else {
-                throw bad("a whole number from \(ConfigLimits.knownStreak.lowerBound) to \(ConfigLimits.knownStreak.upperBound)")
-            }
-            settings.knownStreak = count
+            settings.knownStreak = try count(value, in: ConfigLimits.knownStreak, bad: bad)
         case "request_budget":
-            guard let count = ConfigValue.count(value), ConfigLimits.requestBudget.contains(count) else {
-                throw bad("a whole number from \(ConfigLimits.requestBudget.lowerBound) to \(ConfigLimits.requestBudget.upperBound)")
-            }
-            settings.requestBudget = count
+            settings.requestBudget = try count(value, in: ConfigLimits.requestBudget, bad: bad)
         case "pause":
             guard let milliseconds = ConfigValue.milliseconds(value), ConfigLimits.pauseMilliseconds.contains(milliseconds) else {
                 throw bad("a duration from \(ConfigText.milliseconds(ConfigLimits.pauseMilliseconds.lowerBound)) to \(ConfigText.milliseconds(ConfigLimits.pauseMilliseconds.upperBound)), such as 250ms or 1s")

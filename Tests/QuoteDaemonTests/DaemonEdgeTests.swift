@@ -28,6 +28,7 @@ final class SlowRunner: SyncRunner {
 /// stopping, a store that makes start-up wait, a stop that lets running syncs finish.
 @Suite struct DaemonEdgeTests {
     let folder = TemporaryFolder("quoted-edges")
+    /// One custom list (on a port nothing answers), the fixed sources off.
     static let oneList = """
         [source.custom.x]
         url = http://127.0.0.1:9/l.json

@@ -133,16 +133,7 @@ struct ScriptedRunner: SyncRunner {
     /// A client waiting on a sync hears its progress lines before its result.
     @Test func progressReachesTheClientBeforeTheResult() async throws {
         let folder = TemporaryFolder("quoted-relay")
-        let configuration = try Configuration.parse("""
-            [source.custom.x]
-            url = http://127.0.0.1:9/l.json
-            [source.happiness]
-            enabled = false
-            [source.breakingbad]
-            enabled = false
-            [source.upbit]
-            enabled = false
-            """, file: "q.conf")
+        let configuration = try Configuration.parse(DaemonEdgeTests.oneList, file: "q.conf")
         let daemon = Daemon(configuration: configuration, storePath: folder.file("q.db"), runner: ScriptedRunner(),
                             logger: Logger(level: .error), notifier: SystemdNotifier(socketPath: nil),
                             loadConfiguration: { configuration })
