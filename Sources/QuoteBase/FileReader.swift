@@ -1,4 +1,5 @@
 import Glibc
+import QuoteSystem
 
 /// Why a file could not be read, naming it.
 public struct FileError: Error, CustomStringConvertible, Equatable {
@@ -26,22 +27,12 @@ public enum FileReader {
     /// a folder) is refused without blocking: a FIFO given as a file would otherwise hang,
     /// /dev/zero would never end. The cap holds while reading, whatever fstat said.
     public static func read(_ path: String, limit: Int) throws(FileError) -> [UInt8] {
-        let (descriptor, status) = try openRegularFile(path)
-        defer { close(descriptor) }
+        var status = stat()
+        let file = try openRegularFile(path, status: &status)
         if Int(status.st_size) > limit { throw tooLarge(path, limit) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(status.st_size) + 1)
-        var chunk = [UInt8](repeating: 0, count: min(1 << 20, limit + 1))
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure(path)
-            }
-            if count == 0 { break }
-            guard count <= limit - bytes.count else { throw tooLarge(path, limit) }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
+        try readAll(file.io, into: &bytes, limit: limit, name: path)
         return bytes
     }
 
@@ -54,14 +45,13 @@ public enum FileReader {
 
     /// The first `count` bytes of a regular file (fewer if it is shorter), for headers.
     public static func readPrefix(_ path: String, count: Int) throws(FileError) -> [UInt8] {
-        let (descriptor, _) = try openRegularFile(path)
-        defer { close(descriptor) }
+        var status = stat()
+        let file = try openRegularFile(path, status: &status)
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let got = bytes[filled...].withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if got < 0 && errno == EINTR { continue }
-            if got < 0 { throw failure(path) }
+            let got: Int
+            do { got = try file.io.read(into: &bytes, from: filled) } catch { throw failure(path, error) }
             if got == 0 { break }
             filled += got
         }
@@ -70,42 +60,39 @@ public enum FileReader {
 
     /// Standard input (a pipe, a terminal or a redirected file), up to `limit` bytes:
     /// reading stops at the cap, so `< /dev/zero` costs `limit` bytes of memory, not more.
-    public static func readStandardInput(limit: Int) throws(FileError) -> [UInt8] {
+    public static func readStandardInput(limit: Int, name: String = "standard input") throws(FileError) -> [UInt8] {
         var bytes: [UInt8] = []
         // Address space only (pages are touched as they fill): no doubling copies on the way to the cap.
         bytes.reserveCapacity(limit)
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        try readAll(.standardInput, into: &bytes, limit: limit, name: name)
+        return bytes
+    }
+
+    /// Appends what `descriptor` holds to `bytes`, failing beyond `limit` bytes in all.
+    private static func readAll(_ descriptor: Descriptor, into bytes: inout [UInt8], limit: Int, name: String) throws(FileError) {
+        var chunk = [UInt8](repeating: 0, count: min(1 << 20, limit + 1))
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure("standard input")
-            }
-            if count == 0 { return bytes }
-            guard count <= limit - bytes.count else { throw tooLarge("standard input", limit) }
+            let count: Int
+            do { count = try descriptor.read(into: &chunk) } catch { throw failure(name, error) }
+            if count == 0 { return }
+            guard count <= limit - bytes.count else { throw tooLarge(name, limit) }
             bytes.append(contentsOf: chunk[0..<count])
         }
     }
 
-    /// Opens `path` for reading if it is a regular file; the caller closes the descriptor.
+    /// Opens `path` for reading if it is a regular file, and says what fstat found.
     /// O_NONBLOCK only for open() itself, so a FIFO can never make it wait.
-    private static func openRegularFile(_ path: String) throws(FileError) -> (Int32, stat) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard descriptor >= 0 else { throw failure(path) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            let error = failure(path)
-            close(descriptor)
-            throw error
-        }
+    private static func openRegularFile(_ path: String, status: inout stat) throws(FileError) -> FileDescriptor {
+        let file: FileDescriptor
+        do { file = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY) } catch { throw failure(path, error) }
+        do { status = try file.io.status() } catch { throw failure(path, error) }
         let kind = status.st_mode & S_IFMT
         guard kind == S_IFREG else {
-            close(descriptor)
             if kind == S_IFDIR { throw FileError(path: path, reason: "is a folder, not a file", code: EISDIR) }
             throw FileError(path: path, reason: "not a regular file (a pipe, socket or device)", code: EINVAL)
         }
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-        return (descriptor, status)
+        file.io.setNonBlocking(false)
+        return file
     }
 
     /// "larger than 1 MiB" rather than a byte count when the limit is a round size.
@@ -113,9 +100,8 @@ public enum FileReader {
         FileError(path: path, reason: "larger than \(ByteCount.describe(limit))", code: EFBIG)
     }
 
-    private static func failure(_ path: String) -> FileError {
-        let code = errno
-        return FileError(path: path, reason: String(cString: strerror(code)).lowercased(), code: code)
+    private static func failure(_ path: String, _ error: Errno) -> FileError {
+        FileError(path: path, reason: error.description.lowercased(), code: error.code)
     }
 }
 

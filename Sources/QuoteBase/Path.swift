@@ -1,4 +1,5 @@
 import Glibc
+import QuoteSystem
 
 /// The few path operations quoted needs, without Foundation.
 public enum Path {
@@ -21,7 +22,7 @@ public enum Path {
         if path.isEmpty || exists(path) { return nil }
         if let problem = makeDirectories(parent(of: path)) { return problem }
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            return "cannot create folder \(path): \(String(cString: strerror(errno)))"
+            return "cannot create folder \(path): \(Errno.current)"
         }
         return nil
     }

@@ -1,5 +1,6 @@
 import Glibc
 import QuoteBase
+import QuoteSystem
 import Synchronization
 
 /// One live line per running job on a terminal (`upbit: receiving 2.1 of 8.4 MB`), redrawn in
@@ -63,6 +64,6 @@ public final class LiveLines: Sendable {
     }
 
     private func write(_ text: String) {
-        Descriptor.write(descriptor, text)
+        try? Descriptor(descriptor).writeAll(text)
     }
 }

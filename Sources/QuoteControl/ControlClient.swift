@@ -1,6 +1,7 @@
 import CSystem
 import Glibc
 import QuoteBase
+import QuoteSystem
 
 /// A client of the daemon's control socket, without Foundation (quotectl uses it).
 ///

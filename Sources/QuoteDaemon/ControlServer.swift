@@ -1,44 +1,40 @@
-import CSystem
 import Glibc
 import QuoteBase
 import QuoteConfig
 import QuoteControl
 import QuoteStore
+import QuoteSystem
 import Synchronization
 
 /// Writes reply lines to one control client. Writes after the client left are dropped.
-/// Whether it is closed lives inside the lock that serialises the writes.
+/// The connection and whether it still reads live inside the lock that serialises the writes.
 public final class ReplyWriter: Sendable {
-    private let descriptor: Int32
-    private struct State {
+    private struct State: ~Copyable {
+        /// The connection; nil once finished (closed).
+        var connection: FileDescriptor?
         /// False once the client stopped reading (or left): later lines are dropped.
         var writable = true
-        /// The descriptor is closed; nothing more happens.
-        var finished = false
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     /// Called once, when the reply is finished (the server counts requests in progress).
     private let onFinish: @Sendable () -> Void
 
-    init(descriptor: Int32, onFinish: @escaping @Sendable () -> Void = {}) {
-        self.descriptor = descriptor
+    init(connection: consuming FileDescriptor, onFinish: @escaping @Sendable () -> Void = {}) {
+        state = Mutex(State(connection: consume connection))
         self.onFinish = onFinish
     }
 
     public func send(_ reply: ControlReply) {
         state.withLock { state in
-            guard state.writable, !state.finished else { return }
+            guard state.writable, let connection = state.connection?.io else { return }
             let bytes = Array((reply.line + "\n").utf8)
             var sent = 0
             while sent < bytes.count {
                 // Never blocks: a client that does not read its replies (the socket buffer,
                 // about 200 KB, is full) is dropped rather than allowed to stall the daemon.
-                let count = bytes[sent...].withUnsafeBytes {
-                    Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-                }
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { state.writable = false; return }  // gone or not reading: stop writing, nothing else
+                let count = bytes[sent...].withUnsafeBytes { try? connection.send($0, flags: Int32(MSG_DONTWAIT)) }
+                guard let count, count > 0 else { state.writable = false; return }  // gone or not reading
                 sent += count
             }
         }
@@ -49,20 +45,18 @@ public final class ReplyWriter: Sendable {
     public func finish(code: ExitCode) {
         send("end", String(code.rawValue))
         let wasOpen = state.withLock { state -> Bool in
-            guard !state.finished else { return false }
-            state.finished = true
-            shutdown(descriptor, Int32(SHUT_WR))
+            guard let connection = state.connection.take() else { return false }
+            connection.io.shutdownWriting()
             // Unread request bytes would make close() reset the connection and the client
             // would lose our reply: read what is waiting first.
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
             var sink = [UInt8](repeating: 0, count: 4_096)
             var drained = 0
-            while drained < 1 << 20 {
-                let count = recv(descriptor, &sink, sink.count, 0)
-                if count <= 0 { break }
+            while drained < 1 << 20,
+                  let count = sink.withUnsafeMutableBytes({ try? connection.io.receive(into: $0, flags: Int32(MSG_DONTWAIT)) }),
+                  count > 0 {
                 drained += count
             }
-            close(descriptor)
+            connection.close()
             return true
         }
         if wasOpen { onFinish() }
@@ -86,8 +80,16 @@ public final class ControlServer: Sendable {
     private let policy: PeerPolicy
     private let logger: Logger
     private let idleTimeout: Int
-    /// The listener and the write end of the stop pipe, while serving.
-    private let endpoints = Mutex<(listener: Int32, wake: Int32)>((-1, -1))
+    /// The deadlines' time: the system's, or a test's manual clock.
+    private let clock: any MonotonicClock
+    /// The write end of the pipe that wakes the serving thread, while serving; and whether it
+    /// was woken to stop (otherwise: the clock was moved, deadlines are looked at again).
+    private let wake = Mutex(WakeState())
+
+    private struct WakeState: ~Copyable {
+        var writer: FileDescriptor?
+        var stopping = false
+    }
     static let maximumPending = 64
     /// Requests being answered at once (a `sync` waits for its syncs): beyond this, "busy".
     static let maximumAnswering = 256
@@ -118,11 +120,13 @@ public final class ControlServer: Sendable {
         }
     }
 
-    public init(path: String, policy: PeerPolicy = PeerPolicy(), logger: Logger, idleTimeout: Int = 5) {
+    public init(path: String, policy: PeerPolicy = PeerPolicy(), logger: Logger, idleTimeout: Int = 5,
+                clock: any MonotonicClock = SystemClock()) {
         self.path = path
         self.policy = policy
         self.logger = logger
         self.idleTimeout = idleTimeout
+        self.clock = clock
         (requests, incoming) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
     }
 
@@ -149,105 +153,139 @@ public final class ControlServer: Sendable {
             if (try? ControlClient(path: path)) != nil { throw .alreadyRunning(path) }
             unlink(path)
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { throw .system("socket: \(String(cString: strerror(errno)))") }
+        let listener: FileDescriptor
+        do { listener = try FileDescriptor.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue)) } catch {
+            throw .system("socket: \(error)")
+        }
         guard var address = UnixSocketAddress(path) else {
-            close(fd)
             throw .notASocket("socket path too long (\(path.utf8.count) bytes, at most \(ConfigLimits.socketPathBytes)): \(path)")
         }
-        guard address.bind(fd) == 0 else {
-            let message = String(cString: strerror(errno))
-            close(fd)
-            throw .system("cannot listen on \(path): \(message)")
-        }
+        guard address.bind(listener.rawValue) == 0 else { throw .system("cannot listen on \(path): \(Errno.current)") }
         chmod(path, 0o660)
-        guard listen(fd, SOMAXCONN) == 0 else { close(fd); throw .system("listen: \(String(cString: strerror(errno)))") }
-        var wake: [Int32] = [-1, -1]
-        guard quoted_pipe_cloexec(&wake) == 0 else { close(fd); throw .system("pipe: \(String(cString: strerror(errno)))") }
-        endpoints.withLock { $0 = (fd, wake[1]) }
-        let wakeReader = wake[0]
-        guard BackgroundThread.start({ [self] in serveLoop(listener: fd, wake: wakeReader) }) else {
+        do { try listener.io.listen() } catch { throw .system("listen: \(error)") }
+        let pipe: Pipe
+        do { pipe = try FileDescriptor.pipe() } catch { throw .system("pipe: \(error)") }
+        let serving = Serving(listener: listener, wakeReader: pipe.read)
+        var writer: FileDescriptor? = consume pipe.write
+        wake.withLock { $0 = WakeState(writer: writer.take()) }
+        clock.whenMoved { [weak self] in self?.poke(stopping: false) }
+        guard BlockingWork.start({ [self] in serveLoop(serving) }) else {
             stop()
             throw .system("cannot start the control socket's thread")
         }
     }
 
     public func stop() {
-        let (fd, wake) = endpoints.withLock { endpoints in
-            defer { endpoints = (-1, -1) }
-            return endpoints
-        }
         incoming.finish()
-        guard fd >= 0 else { return }
-        unlink(path)
         // The loop closes the listener and every pending connection when it sees this.
-        var byte: UInt8 = 1
-        _ = write(wake, &byte, 1)
-        close(wake)
+        if poke(stopping: true) { unlink(path) }
+    }
+
+    /// Wakes the serving thread (to stop, or to look at its deadlines again); false when it is
+    /// not serving. Stopping closes the pipe: nothing wakes it after that.
+    @discardableResult
+    private func poke(stopping: Bool) -> Bool {
+        wake.withLock { wake in
+            guard let writer = wake.writer?.io else { return false }
+            wake.stopping = wake.stopping || stopping
+            _ = try? writer.writeAll([1])
+            if stopping { wake.writer.take()?.close() }
+            return true
+        }
+    }
+
+    /// What the serving thread owns: the listener and the read end of the wake pipe.
+    private final class Serving: Sendable {
+        let listener: FileDescriptor
+        let wakeReader: FileDescriptor
+
+        init(listener: consuming FileDescriptor, wakeReader: consuming FileDescriptor) {
+            self.listener = listener
+            self.wakeReader = wakeReader
+        }
     }
 
     /// A connection still sending its request line.
-    private struct Pending {
-        let descriptor: Int32
-        let accepted: ContinuousClock.Instant
+    private final class Pending {
+        var connection: FileDescriptor?
+        let accepted: Duration
         var line: [UInt8] = []
+
+        init(_ connection: consuming FileDescriptor, accepted: Duration) {
+            self.connection = consume connection
+            self.accepted = accepted
+        }
+
+        var descriptor: Int32 { connection?.rawValue ?? -1 }
+
+        /// Hands the connection to a writer that answers and closes it.
+        func writer(onFinish: @escaping @Sendable () -> Void = {}) -> ReplyWriter? {
+            guard let connection = connection.take() else { return nil }
+            return ReplyWriter(connection: connection, onFinish: onFinish)
+        }
+
+        /// Answers with one error line and the exit code, and closes.
+        func refuse(_ message: String?, code: ExitCode) {
+            guard let writer = writer() else { return }
+            if let message { writer.send("error", message) }
+            writer.finish(code: code)
+        }
     }
 
-    private func serveLoop(listener: Int32, wake: Int32) {
+    private func serveLoop(_ serving: Serving) {
+        // Connections still sending are closed with `pending` when the loop ends (their
+        // descriptors' owners go), the listener and wake pipe with `serving`.
         var pending: [Pending] = []
-        defer {
-            for connection in pending { close(connection.descriptor) }
-            close(listener)
-            close(wake)
-        }
         let limit = Duration.seconds(idleTimeout)
         var backoff = AcceptBackoff()
         while true {
             // Out of descriptors, a waiting connection cannot be taken: the listener stays readable,
             // and polling it would spin. It is left out of the poll until the pause is over.
-            let listening = backoff.isOpen(at: .now)
-            var descriptors = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: listener, events: listening ? Int16(POLLIN) : 0, revents: 0)]
+            let listening = backoff.isOpen(at: clock.now)
+            var descriptors = [pollfd(fd: serving.wakeReader.rawValue, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: serving.listener.rawValue, events: listening ? Int16(POLLIN) : 0, revents: 0)]
             descriptors += pending.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
             var deadlines = pending.map { $0.accepted + limit }
             if let resume = backoff.resumeAt, !listening { deadlines.append(resume) }
-            var timeout: Int32 = -1
-            if let soonest = deadlines.min() {
-                let left = soonest - .now
-                timeout = left <= .zero ? 0 : Int32(clamping: left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let ready = descriptors.withUnsafeMutableBufferPointer {
+                poll($0.baseAddress, nfds_t($0.count), clock.pollTimeout(until: deadlines.min()))
             }
-            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
-            if ready < 0 && errno != EINTR { logger.error("control socket: poll: \(String(cString: strerror(errno)))"); return }
-            if descriptors[0].revents != 0 { return }  // stop()
+            if ready < 0, Errno.current != .interrupted {
+                logger.error("control socket: poll: \(Errno.current)")
+                return
+            }
+            if ready > 0, descriptors[0].revents != 0 {
+                var drain = [UInt8](repeating: 0, count: 64)
+                _ = try? serving.wakeReader.io.read(into: &drain)
+                if wake.withLock({ $0.stopping }) { return }
+            }
 
             // Requests first: what arrived is read before anyone is evicted to make room.
             var finished: [Int] = []
             for index in pending.indices where descriptors[index + 2].revents != 0 {
-                if read(&pending[index]) { finished.append(index) }
+                if read(pending[index]) { finished.append(index) }
             }
-            let now = ContinuousClock.now
+            let now = clock.now
             for index in pending.indices where !finished.contains(index) && now - pending[index].accepted >= limit {
-                let writer = ReplyWriter(descriptor: pending[index].descriptor)
-                writer.send("error", "no request within \(idleTimeout) s")
-                writer.finish(code: .usage)
+                pending[index].refuse("no request within \(idleTimeout) s", code: .usage)
                 finished.append(index)
             }
             for index in finished.sorted(by: >) { pending.remove(at: index) }
 
-            if listening, descriptors[1].revents != 0 { acceptAll(listener, into: &pending, backoff: &backoff) }
+            if listening, descriptors[1].revents != 0 { acceptAll(serving.listener.io, into: &pending, backoff: &backoff) }
         }
     }
 
     /// A pause in accepting after EMFILE/ENFILE (out of descriptors) or ENOBUFS/ENOMEM: 50 ms,
     /// doubling to 2 s while it lasts, reset by the next connection taken.
     struct AcceptBackoff {
-        private(set) var resumeAt: ContinuousClock.Instant?
+        private(set) var resumeAt: Duration?
         private var pause = Duration.milliseconds(50)
         private(set) var pauses = 0
 
-        func isOpen(at now: ContinuousClock.Instant) -> Bool { resumeAt.map { now >= $0 } ?? true }
+        func isOpen(at now: Duration) -> Bool { resumeAt.map { now >= $0 } ?? true }
 
-        mutating func failed(at now: ContinuousClock.Instant) {
+        mutating func failed(at now: Duration) {
             resumeAt = now + pause
             pause = min(pause * 2, .seconds(2))
             pauses += 1
@@ -260,103 +298,93 @@ public final class ControlServer: Sendable {
     }
 
     /// Accepts every connection waiting; beyond `maximumPending`, the oldest waiting one goes.
-    private func acceptAll(_ listener: Int32, into pending: inout [Pending], backoff: inout AcceptBackoff) {
+    private func acceptAll(_ listener: Descriptor, into pending: inout [Pending], backoff: inout AcceptBackoff) {
         while true {
-            let client = quoted_accept_cloexec(listener)
-            if client < 0 {
-                let code = errno
-                if code == EINTR || code == ECONNABORTED { continue }
-                if [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(code) {
+            let client: FileDescriptor
+            do {
+                client = try listener.accept()
+            } catch {
+                if error.code == ECONNABORTED { continue }
+                if [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.code) {
                     // Said once per run of failures, not once per poll.
                     if backoff.resumeAt == nil {
-                        logger.warning("control socket: cannot accept (\(Errno.describe(code))); pausing new connections")
+                        logger.warning("control socket: cannot accept (\(error)); pausing new connections")
                     }
-                    backoff.failed(at: .now)
+                    backoff.failed(at: clock.now)
                 }
                 return  // EAGAIN: nothing more waiting
             }
             backoff.succeeded()
-            _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
+            client.io.setNonBlocking(true)
             if pending.count >= Self.maximumPending {
                 let evicted = pending.removeFirst()
                 logger.debug("control socket: dropped a client that sent no request in time to make room")
-                let writer = ReplyWriter(descriptor: evicted.descriptor)
-                writer.send("error", "busy: dropped to make room (send the request at once)")
-                writer.finish(code: .temporaryFailure)
+                evicted.refuse("busy: dropped to make room (send the request at once)", code: .temporaryFailure)
             }
-            pending.append(Pending(descriptor: client, accepted: .now))
+            pending.append(Pending(client, accepted: clock.now))
         }
     }
 
     /// Reads what a connection sent; true when it is done with here (answered, handed
     /// over to the handler, or dropped).
-    private func read(_ connection: inout Pending) -> Bool {
+    private func read(_ connection: Pending) -> Bool {
+        guard let descriptor = connection.connection?.io else { return true }
         var chunk = [UInt8](repeating: 0, count: ControlRequest.maximumLength + 1)
         while true {
-            let count = chunk.withUnsafeMutableBytes { recv(connection.descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { return false }
-                close(connection.descriptor)
+            let count: Int
+            do throws(Errno) {
+                count = try descriptor.receive(into: &chunk, flags: Int32(MSG_DONTWAIT))
+            } catch {
+                if error.isWouldBlock { return false }
+                connection.connection.take()?.close()
                 return true
             }
             if count == 0 {
                 // Gone before finishing a line.
-                ReplyWriter(descriptor: connection.descriptor).finish(code: .usage)
+                connection.refuse(nil, code: .usage)
                 return true
             }
             connection.line.append(contentsOf: chunk[0..<count])
             if let newline = connection.line.firstIndex(of: 10) {
-                respond(to: Array(connection.line[..<newline]), on: connection.descriptor)
+                respond(to: Array(connection.line[..<newline]), on: connection)
                 return true
             }
             if connection.line.count > ControlRequest.maximumLength {
-                let writer = ReplyWriter(descriptor: connection.descriptor)
-                writer.send("error", ControlRequest.ParseError.tooLong.description)
-                writer.finish(code: .usage)
+                connection.refuse(ControlRequest.ParseError.tooLong.description, code: .usage)
                 return true
             }
         }
     }
 
-    private func respond(to line: [UInt8], on client: Int32) {
-        // Refusals are written here; an accepted request gets a writer that counts it.
-        let writer = ReplyWriter(descriptor: client)
+    private func respond(to line: [UInt8], on client: Pending) {
         // The peer is checked once its request is read, so a refusal never races its request.
-        var peerPID: pid_t = 0, peerUID: uid_t = 0, peerGID: gid_t = 0
-        guard quoted_peer_credentials(client, &peerPID, &peerUID, &peerGID) == 0 else {
-            writer.send("error", "cannot read peer credentials")
-            writer.finish(code: .noPermission)
+        guard let peer = client.connection?.io.peerCredentials() else {
+            client.refuse("cannot read peer credentials", code: .noPermission)
             return
         }
-        let allowed = policy.allows(peerUID: peerUID, peerGID: peerGID) { PeerPolicy.groups(ofUser: peerUID) }
-        guard allowed else {
-            logger.warning("control socket: refused uid \(peerUID) (pid \(peerPID)): not root, our user or in our group")
-            writer.send("error", "permission denied: not in group \(policy.groupName)")
-            writer.finish(code: .noPermission)
+        guard policy.allows(peerUID: peer.uid, peerGID: peer.gid, supplementaryGroups: { PeerPolicy.groups(ofUser: peer.uid) }) else {
+            logger.warning("control socket: refused uid \(peer.uid) (pid \(peer.pid)): not root, our user or in our group")
+            client.refuse("permission denied: not in group \(policy.groupName)", code: .noPermission)
             return
         }
         guard let text = String(validating: line, as: UTF8.self) else {
-            writer.send("error", "request is not UTF-8")
-            writer.finish(code: .usage)
+            client.refuse("request is not UTF-8", code: .usage)
             return
         }
         let request: ControlRequest
         do {
             request = try ControlRequest.parse(text)
         } catch {
-            writer.send("error", error.description)
-            writer.finish(code: .usage)
+            client.refuse(error.description, code: .usage)
             return
         }
         guard answering.increment(limit: Self.maximumAnswering) else {
-            writer.send("error", "busy: \(Self.maximumAnswering) requests in progress, try again")
-            writer.finish(code: .temporaryFailure)
+            client.refuse("busy: \(Self.maximumAnswering) requests in progress, try again", code: .temporaryFailure)
             return
         }
-        logger.debug("control socket: \(request.line) from uid \(peerUID)")
+        logger.debug("control socket: \(request.line) from uid \(peer.uid)")
         let answering = self.answering
-        let counted = ReplyWriter(descriptor: client) { answering.decrement() }
+        guard let counted = client.writer(onFinish: { answering.decrement() }) else { return }
         if case .terminated = incoming.yield((request, counted)) {
             counted.send("error", "the daemon is stopping")
             counted.finish(code: .temporaryFailure)

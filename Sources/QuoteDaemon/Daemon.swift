@@ -4,6 +4,7 @@ import QuoteConfig
 import QuoteControl
 import QuoteScheduling
 import QuoteStore
+import QuoteSystem
 
 /// The long-running scheduler: each enabled source is synced when due, one sync per source
 /// at a time (different sources concurrently, never two to one host), next-due times kept
@@ -70,7 +71,7 @@ public actor Daemon {
     public func prepare() async throws {
         // SQLite may wait for another process's lock: on a thread of its own, not on the actor.
         let names = configuration.customListNames, storePath = self.storePath, timeout = storeBusyTimeout
-        let entries = try await Blocking.run {
+        let entries = try await BlockingWork.run {
             try Store.reconcileCustomLists(names, storePath: storePath, busyTimeoutMilliseconds: timeout)
             let store = try Store(path: storePath, access: .write, busyTimeoutMilliseconds: timeout)
             return try store.run { try SyncStateRepository(database: store.database).entries() }
@@ -305,7 +306,7 @@ public actor Daemon {
         wakeup.post()
         let storePath = self.storePath, timeout = storeBusyTimeout, name = settings.name
         do {
-            try await Blocking.run {
+            try await BlockingWork.run {
                 let store = try Store(path: storePath, access: .write, busyTimeoutMilliseconds: timeout)
                 try store.run { try SyncStateRepository(database: store.database).setNextDue(source: name, next) }
             }

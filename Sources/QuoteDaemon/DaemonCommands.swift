@@ -4,6 +4,7 @@ import QuoteConfig
 import QuoteControl
 import QuoteScheduling
 import QuoteStore
+import QuoteSystem
 
 /// The daemon's answers to commands — the control socket's requests and SIGHUP/SIGUSR1 — and
 /// the tickets of clients waiting for a sync's report. The scheduling is Daemon.swift's.
@@ -67,7 +68,7 @@ extension Daemon {
             // The store may make us wait for its write lock: that wait happens on a thread of its
             // own, not on the actor (which keeps answering) nor on the shared async threads.
             let storePath = self.storePath, timeout = storeBusyTimeout
-            try await Blocking.run {
+            try await BlockingWork.run {
                 try Store.reconcileCustomLists(fresh.customListNames, storePath: storePath, busyTimeoutMilliseconds: timeout)
             }
             for warning in fresh.warnings { logger.warning(warning) }

@@ -1,6 +1,7 @@
 import Glibc
 import QuoteBase
 import QuoteConfig
+import QuoteSystem
 import Synchronization
 
 /// One line per event on stderr. Under systemd (JOURNAL_STREAM set) each line
@@ -67,7 +68,7 @@ public final class Logger: Sendable {
 
     /// One write(2) per line: lines from several threads never interleave.
     public static let standardError: @Sendable (String) -> Void = { line in
-        Descriptor.write(2, line)
+        try? Descriptor.standardError.writeAll(line)
     }
 
     static func pad(_ value: Int32, width: Int = 2) -> String {

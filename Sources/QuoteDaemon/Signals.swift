@@ -1,6 +1,7 @@
 import CSystem
 import Glibc
 import QuoteBase
+import QuoteSystem
 
 /// Signals as an async sequence. A C handler (async-signal-safe: one write(2)) puts each
 /// signal's number into a pipe, and a thread of its own reads the pipe into the stream —
@@ -17,20 +18,19 @@ public enum Signals {
     /// The signals as they arrive. Throws when the handlers or their reader cannot be set up:
     /// a daemon that cannot hear SIGTERM must not start.
     public static func install(_ numbers: [Int32] = watched) throws(InstallError) -> AsyncStream<Int32> {
-        let readEnd = numbers.withUnsafeBufferPointer { quoted_signal_pipe($0.baseAddress, Int32($0.count)) }
-        guard readEnd >= 0 else { throw InstallError(reason: Errno.describe(errno)) }
+        let raw = numbers.withUnsafeBufferPointer { quoted_signal_pipe($0.baseAddress, Int32($0.count)) }
+        guard raw >= 0 else { throw InstallError(reason: Errno.current.description) }
+        // The pipe's read end lives as long as the reading thread (the process, in practice).
+        let readEnd = Descriptor(raw)
         let (stream, continuation) = AsyncStream<Int32>.makeStream()
-        let started = BackgroundThread.start {
-            var byte: UInt8 = 0
-            while true {
-                let count = read(readEnd, &byte, 1)
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { return }
-                if case .terminated = continuation.yield(Int32(byte)) { return }
+        let started = BlockingWork.start {
+            var byte: [UInt8] = [0]
+            while let count = try? readEnd.read(into: &byte), count == 1 {
+                if case .terminated = continuation.yield(Int32(byte[0])) { return }
             }
         }
         guard started else {
-            close(readEnd)
+            FileDescriptor(adopting: raw).close()
             throw InstallError(reason: "no thread to read them on")
         }
         return stream

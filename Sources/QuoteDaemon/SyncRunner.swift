@@ -1,10 +1,10 @@
-import CSystem
 import Glibc
 import QuoteBase
 import QuoteConfig
-import QuoteStore
-import Synchronization
 import QuoteScheduling
+import QuoteStore
+import QuoteSystem
+import Synchronization
 
 /// How the daemon runs one source's sync.
 public protocol SyncRunner: Sendable {
@@ -83,8 +83,8 @@ final class ChildProcess: Sendable {
     private let input: [UInt8]
     /// Lines of stdout that start with "progress\t", as they come; they are left out of the output.
     private let onProgressLine: @Sendable (String) -> Void
-    /// The child's pid while it runs (0 before and after), and whether it was told to stop.
-    private let state = Mutex<(pid: pid_t, terminated: Bool)>((0, false))
+    /// The child while it runs, and whether it was told to stop (perhaps before it started).
+    private let state = Mutex<(process: Subprocess?, terminated: Bool)>((nil, false))
     /// How long a child told to stop (SIGTERM) has before it is killed (SIGKILL).
     static let stopGrace: Duration = .seconds(8)
 
@@ -97,88 +97,60 @@ final class ChildProcess: Sendable {
     /// SIGTERM now (the child's transaction never commits), SIGKILL if it is still there
     /// after `stopGrace`: a stop of the daemon is bounded.
     func terminate() {
-        let pid = state.withLock { state -> pid_t in
+        let process = state.withLock { state in
             state.terminated = true
-            if state.pid > 0 { kill(state.pid, SIGTERM) }
-            return state.pid
+            return state.process
         }
-        guard pid > 0 else { return }
-        BackgroundThread.start { [self] in
-            let deadline = ContinuousClock.now + Self.stopGrace
-            while ContinuousClock.now < deadline {
-                if state.withLock({ $0.pid != pid }) { return }
-                usleep(50_000)
-            }
-            state.withLock { if $0.pid == pid { kill(pid, SIGKILL) } }
-        }
+        process?.terminate(grace: Self.stopGrace)
     }
 
     func run() async -> Outcome {
-        await BackgroundThread.run { self.spawnAndWait() }
+        await BlockingWork.run { self.spawnAndWait() }
     }
 
     private func spawnAndWait() -> Outcome {
-        var pipe: [Int32] = [0, 0]
-        var stdin: [Int32] = [0, 0]
-        guard quoted_pipe_cloexec(&pipe) == 0 else { return .failedToStart(String(cString: strerror(errno))) }
-        guard quoted_pipe_cloexec(&stdin) == 0 else {
-            close(pipe[0]); close(pipe[1])
-            return .failedToStart(String(cString: strerror(errno)))
+        // Spawned under the lock, so a `terminate` that came first stops it from starting at all.
+        let spawned = state.withLock { state -> Result<Subprocess.Started, Errno> in
+            guard !state.terminated else { return .failure(Errno(ECANCELED)) }
+            // Signals the daemon ignores (SIGPIPE) or watches must not stay so in the child.
+            do throws(Errno) {
+                let started = try Subprocess.spawn(arguments[0], arguments: arguments, input: .pipe, output: .pipe,
+                                                   defaultSignals: [SIGPIPE] + Signals.watched)
+                state.process = started.process
+                return .success(started)
+            } catch {
+                return .failure(error)
+            }
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, stdin[0], 0)
-        // Signals the daemon ignores (SIGPIPE, and those it watches) must not stay ignored in the child.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGUSR1] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-        var argv = arguments.map { strdup($0) }
-        argv.append(nil)
-        defer { for pointer in argv { free(pointer) } }
-        var child: pid_t = 0
-        let spawned = state.withLock { state -> Int32 in
-            guard !state.terminated else { return ECANCELED }
-            let result = posix_spawn(&child, arguments[0], &actions, &attributes, argv, environ)
-            if result == 0 { state.pid = child }
-            return result
-        }
-        close(pipe[1])
-        close(stdin[0])
-        guard spawned == 0 else {
-            close(pipe[0])
-            close(stdin[1])
-            return .failedToStart(String(cString: strerror(spawned)))
+        var started: Subprocess.Started
+        switch consume spawned {
+        case .failure(let error): return .failedToStart(error.description)
+        case .success(let child): started = child
         }
         // The child reads all of its input before it writes anything, so this cannot deadlock.
-        var written = 0
-        while written < input.count {
-            let count = input[written...].withUnsafeBytes { write(stdin[1], $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            written += count
+        if let input = started.input.take() {
+            try? input.io.writeAll(self.input)
+            input.close()
         }
-        close(stdin[1])
+        var output: [UInt8] = []
+        if let reader = started.output.take() {
+            output = readReport(from: reader.io)
+            reader.close()
+        }
+        let termination = started.process.wait()
+        state.withLock { $0.process = nil }
+        return .finished(termination.code, output)
+    }
+
+    /// Reads the child's stdout to its end: whole lines that are progress go to the callback,
+    /// the rest is the report.
+    private func readReport(from reader: Descriptor) -> [UInt8] {
         var output: [UInt8] = []
         var pending: [UInt8] = []
         let marker = Array("progress\t".utf8)
         var chunk = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = read(pipe[0], &chunk, chunk.count)
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
+        while let count = try? reader.read(into: &chunk), count > 0 {
             pending.append(contentsOf: chunk[0..<count])
-            // Whole lines: progress ones go to the callback, the rest is the report.
             while let newline = pending.firstIndex(of: 10) {
                 let line = Array(pending[..<newline])
                 pending.removeSubrange(...newline)
@@ -189,12 +161,6 @@ final class ChildProcess: Sendable {
                 }
             }
         }
-        output += pending
-        close(pipe[0])
-        var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-        state.withLock { $0.pid = 0 }
-        let exited = status & 0x7F == 0
-        return .finished(exited ? (status >> 8) & 0xFF : -(status & 0x7F), output)
+        return output + pending
     }
 }

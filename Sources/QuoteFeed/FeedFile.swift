@@ -1,6 +1,7 @@
 import CZlib
 import Glibc
 import QuoteBase
+import QuoteSystem
 
 /// A file written whole or not at all: bytes go to a temporary name in the same folder, are
 /// fsync'd, and only then renamed into place — a reader sees the old file or the new one,

@@ -2,6 +2,7 @@ import Glibc
 import QuoteBase
 import QuoteConfig
 import QuoteStore
+import QuoteSystem
 
 /// The hub's side of a fleet: writes the store's sources into the feed folder.
 ///

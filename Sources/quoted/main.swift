@@ -1,6 +1,7 @@
 import Glibc
 import QuoteBase
 import QuoteCommandLine
+import QuoteSystem
 
 // quoted: the sync daemon. `quoted sync --once` runs the sync engine once.
 

@@ -3,6 +3,7 @@ import QuoteConfig
 @testable import QuoteDaemon
 import QuoteScheduling
 import QuoteStore
+import QuoteSystem
 import QuoteSync
 import Testing
 import TestSupport
@@ -143,7 +144,7 @@ struct ScriptedRunner: SyncRunner {
         var ends: [Int32] = [0, 0]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
         defer { close(ends[1]) }
-        await daemon.handle(.sync(sources: ["custom.x"], wait: true), ReplyWriter(descriptor: ends[0]))
+        await daemon.handle(.sync(sources: ["custom.x"], wait: true), ReplyWriter(connection: FileDescriptor(adopting: ends[0])))
         var received = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 4_096)
         while true {

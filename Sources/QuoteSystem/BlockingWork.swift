@@ -1,8 +1,10 @@
 import Glibc
 
-/// A detached POSIX thread for work that blocks by nature (a poll loop, waitpid, sigwait),
-/// kept off Swift's few cooperative threads. No Foundation `Thread`.
-public enum BackgroundThread {
+/// The one way quoted runs work that blocks by nature (a poll loop, waitpid, a libcurl
+/// transfer, SQLite waiting on a lock) off Swift's few cooperative threads: a detached POSIX
+/// thread of its own. On a 2-core machine two blocking waits on the cooperative pool would
+/// stall every task of the daemon. (No Dispatch, no Foundation `Thread`.)
+public enum BlockingWork {
     private final class Work {
         let body: () -> Void
         init(_ body: @escaping () -> Void) { self.body = body }
@@ -26,10 +28,16 @@ public enum BackgroundThread {
         return true
     }
 
-    /// Runs blocking `body` on a thread of its own and awaits its result.
+    /// Runs blocking `body` on a thread of its own and awaits its result. If no thread can be
+    /// had, it runs here: slower for the others, never lost.
     public static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             if !start({ continuation.resume(returning: body()) }) { continuation.resume(returning: body()) }
         }
+    }
+
+    /// The same for work that throws.
+    public static func run<T: Sendable, Failure: Error>(_ body: @escaping @Sendable () throws(Failure) -> T) async throws(Failure) -> T {
+        try await run { () -> Result<T, Failure> in Result { () throws(Failure) in try body() } }.get()
     }
 }
