@@ -1,5 +1,6 @@
 import Glibc
 import QuoteBase
+import QuoteSystem
 import QuoteStore
 
 /// Finding and reading configuration files, without Foundation.
@@ -29,16 +30,12 @@ public enum ConfigFile {
     /// A configuration handed over on standard input (`--config -`, how the daemon passes
     /// its own to each sync), named `name` in messages.
     public static func loadStandardInput(name: String) throws(ConfigError) -> Configuration {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = Glibc.read(0, &chunk, chunk.count)
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            guard count <= maximumSize - bytes.count else {
-                throw ConfigError(file: name, line: 0, message: "larger than 1 MiB: not a configuration file")
-            }
-            bytes.append(contentsOf: chunk[0..<count])
+        let bytes: [UInt8]
+        do {
+            bytes = try FileReader.readStandardInput(limit: maximumSize, name: name)
+        } catch {
+            let message = error.code == EFBIG ? "larger than 1 MiB: not a configuration file" : error.reason
+            throw ConfigError(file: name, line: 0, message: message)
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigError(file: name, line: 0, message: "not UTF-8 text")

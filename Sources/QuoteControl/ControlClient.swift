@@ -1,4 +1,3 @@
-import CSystem
 import Glibc
 import QuoteBase
 import QuoteSystem
@@ -10,7 +9,8 @@ import QuoteSystem
 /// with `.notAnswering`, naming its pid; a daemon working on a long sync is not, because it
 /// sends a `waiting` line every `ControlProtocol.heartbeat`.
 public final class ControlClient {
-    private let descriptor: Int32
+    private let connection: FileDescriptor
+    private let clock = SystemClock()
     private var buffer: [UInt8] = []
     /// A reply already read (by `connect(sending:)`), handed out first.
     private var peeked: ControlReply?
@@ -30,34 +30,31 @@ public final class ControlClient {
     /// Connects to the socket at `path`. `silence` (seconds) is the longest the daemon may say
     /// nothing — while accepting, while reading what we send, before each reply line.
     public init(path: String, silence: Int = ControlProtocol.silenceLimit) throws(Failure) {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { throw .broken("socket: \(Errno.describe(errno))") }
-        guard var address = UnixSocketAddress(path) else {
-            close(fd)
-            throw .broken("socket path too long: \(path)")
+        let socket: FileDescriptor
+        do { socket = try FileDescriptor.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue)) } catch {
+            throw .broken("socket: \(error)")
         }
+        guard var address = UnixSocketAddress(path) else { throw .broken("socket path too long: \(path)") }
         self.silence = max(1, silence)
-        let deadline = Self.deadline(after: self.silence)
+        let deadline = clock.now + .seconds(self.silence)
         // A listener whose backlog is full (a stopped daemon stops accepting) answers EAGAIN at once:
         // try again until the deadline instead of blocking in connect(2).
-        while address.connect(fd) != 0 {
-            let code = errno
-            if code == EINTR { continue }
-            if code == EAGAIN, Self.milliseconds(until: deadline) > 0 {
+        while address.connect(socket.rawValue) != 0 {
+            let failure = Errno.current
+            if failure == .interrupted { continue }
+            if failure.isWouldBlock, clock.now < deadline {
                 usleep(20_000)
                 continue
             }
-            close(fd)
-            switch code {
+            switch failure.code {
             case ENOENT, ECONNREFUSED: throw .notRunning
             case EACCES, EPERM: throw .refused("\(path): permission denied")
             case EAGAIN: throw .notAnswering(pid: nil)
-            default: throw .broken("\(path): \(Errno.describe(code))")
+            default: throw .broken("\(path): \(failure)")
             }
         }
-        var pid: pid_t = 0, uid: uid_t = 0, gid: gid_t = 0
-        peerPID = quoted_peer_credentials(fd, &pid, &uid, &gid) == 0 && pid > 0 ? Int(pid) : nil
-        descriptor = fd
+        peerPID = socket.io.peerCredentials().flatMap { $0.pid > 0 ? Int($0.pid) : nil }
+        connection = socket
     }
 
     /// Connects to the first candidate where a daemon answers; nil when none does.
@@ -71,8 +68,6 @@ public final class ControlClient {
         }
         return nil
     }
-
-    deinit { close(descriptor) }
 
     /// Connects to the first candidate where a daemon answers and sends `request`. A daemon
     /// that is flooded answers "busy": that is retried, with growing pauses, for about
@@ -99,20 +94,19 @@ public final class ControlClient {
     public func send(_ request: ControlRequest) throws(Failure) {
         let bytes = Array((request.line + "\n").utf8)
         var sent = 0
-        let deadline = Self.deadline(after: silence)
+        let deadline = clock.now + .seconds(silence)
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN {
+            do throws(Errno) {
+                sent += try bytes[sent...].withUnsafeBytes { raw in Result { () throws(Errno) in try connection.io.send(raw) } }.get()
+            } catch {
+                if error.isWouldBlock {
                     try wait(for: Int16(POLLOUT), until: deadline)
                     continue
                 }
                 // The daemon may answer (a refusal) and close before reading: read its reply.
-                if errno == EPIPE || errno == ECONNRESET { return }
-                throw .broken("send: \(Errno.describe(errno))")
+                if error == .brokenPipe || error == .connectionReset { return }
+                throw .broken("send: \(error)")
             }
-            sent += count
         }
     }
 
@@ -122,22 +116,23 @@ public final class ControlClient {
             peeked = nil
             return reply
         }
-        let deadline = Self.deadline(after: silence)
+        let deadline = clock.now + .seconds(silence)
+        var chunk = [UInt8](repeating: 0, count: 4_096)
         while true {
             if let newline = buffer.firstIndex(of: 10) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeSubrange(...newline)
                 return ControlReply(line: line)
             }
-            var chunk = [UInt8](repeating: 0, count: 4_096)
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK {
+            let count: Int
+            do throws(Errno) {
+                count = try connection.io.receive(into: &chunk)
+            } catch {
+                if error.isWouldBlock {
                     try wait(for: Int16(POLLIN), until: deadline)
                     continue
                 }
-                throw .broken("receive: \(Errno.describe(errno))")
+                throw .broken("receive: \(error)")
             }
             if count == 0 {
                 guard !buffer.isEmpty else { return nil }
@@ -148,26 +143,14 @@ public final class ControlClient {
         }
     }
 
-    private func wait(for events: Int16, until deadline: timespec) throws(Failure) {
-        while true {
-            let left = Self.milliseconds(until: deadline)
-            guard left > 0 else { throw .notAnswering(pid: peerPID) }
-            var entry = pollfd(fd: descriptor, events: events, revents: 0)
-            let ready = poll(&entry, 1, Int32(clamping: left))
-            if ready > 0 || (ready < 0 && errno != EINTR) { return }
+    /// Waits until the socket is ready for `events`; past `deadline`, the daemon is not answering.
+    private func wait(for events: Int16, until deadline: Duration) throws(Failure) {
+        let left = deadline - clock.now
+        guard left > .zero else { throw .notAnswering(pid: peerPID) }
+        do {
+            _ = try Poll.wait(for: events, on: connection.io, timeout: left)
+        } catch {
+            throw .broken("poll: \(error)")
         }
-    }
-
-    private static func deadline(after seconds: Int) -> timespec {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        now.tv_sec += seconds
-        return now
-    }
-
-    private static func milliseconds(until deadline: timespec) -> Int {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return (deadline.tv_sec - now.tv_sec) * 1_000 + (deadline.tv_nsec - now.tv_nsec) / 1_000_000
     }
 }

@@ -247,14 +247,14 @@ public final class ControlServer: Sendable {
             descriptors += pending.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
             var deadlines = pending.map { $0.accepted + limit }
             if let resume = backoff.resumeAt, !listening { deadlines.append(resume) }
-            let ready = descriptors.withUnsafeMutableBufferPointer {
-                poll($0.baseAddress, nfds_t($0.count), clock.pollTimeout(until: deadlines.min()))
-            }
-            if ready < 0, Errno.current != .interrupted {
-                logger.error("control socket: poll: \(Errno.current)")
+            let ready: Bool
+            do {
+                ready = try Poll.once(&descriptors, milliseconds: clock.pollTimeout(until: deadlines.min()))
+            } catch {
+                logger.error("control socket: poll: \(error)")
                 return
             }
-            if ready > 0, descriptors[0].revents != 0 {
+            if ready, descriptors[0].revents != 0 {
                 var drain = [UInt8](repeating: 0, count: 64)
                 _ = try? serving.wakeReader.io.read(into: &drain)
                 if wake.withLock({ $0.stopping }) { return }

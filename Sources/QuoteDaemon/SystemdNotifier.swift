@@ -1,6 +1,7 @@
 import Glibc
 import QuoteBase
 import QuoteConfig
+import QuoteSystem
 import Synchronization
 
 /// sd_notify(3), written by hand (no libsystemd): datagrams to $NOTIFY_SOCKET,
@@ -50,14 +51,12 @@ public final class SystemdNotifier: Sendable {
     public func send(_ message: String) -> Bool {
         guard let socketPath else { return false }
         return sending.withLock { _ in
-            let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else { return false }
-            defer { close(fd) }
+            guard let socket = try? FileDescriptor.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue)) else { return false }
             // An abstract socket is written '@name'; the address type turns the '@' into a NUL.
             guard var address = UnixSocketAddress(socketPath) else { return false }
             let bytes = Array(message.utf8)
             let sent = address.withSocketAddress { address, length in
-                bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), address, length) }
+                bytes.withUnsafeBytes { sendto(socket.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), address, length) }
             }
             return sent == bytes.count
         }

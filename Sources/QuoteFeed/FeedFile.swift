@@ -9,25 +9,24 @@ import QuoteSystem
 final class AtomicFile {
     let folder: String
     private let temporary: String
-    private var descriptor: Int32
+    /// The temporary file while it is being written; nil once committed or abandoned.
+    private var file: FileDescriptor?
 
     init(folder: String, prefix: String) throws(FeedFailure) {
         self.folder = folder
         temporary = Path.join(folder, ".\(prefix).\(getpid()).\(UInt32.random(in: 0 ... .max)).tmp")
-        descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FeedFailure("cannot write in \(folder): \(Errno.describe(errno))") }
+        do {
+            file = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+        } catch {
+            throw FeedFailure("cannot write in \(folder): \(error)")
+        }
     }
 
     deinit { abandon() }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(FeedFailure) {
-        var offset = 0
-        while offset < bytes.count {
-            let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw FeedFailure("cannot write \(temporary): \(Errno.describe(errno))") }
-            offset += count
-        }
+        guard let io = file?.io else { throw FeedFailure("cannot write \(temporary): already closed") }
+        do { try io.writeAll(bytes) } catch { throw FeedFailure("cannot write \(temporary): \(error)") }
     }
 
     func write(_ bytes: [UInt8]) throws(FeedFailure) {
@@ -40,12 +39,16 @@ final class AtomicFile {
 
     /// Flushes to disk and renames to `name`; `adjust` may touch the descriptor first (its times).
     func commit(as name: String, adjust: (Int32) -> Void = { _ in }) throws(FeedFailure) {
-        adjust(descriptor)
-        guard fsync(descriptor) == 0 else { throw FeedFailure("cannot flush \(temporary): \(Errno.describe(errno))") }
-        close(descriptor)
-        descriptor = -1
+        guard let written = file.take() else { throw FeedFailure("cannot commit \(temporary): already closed") }
+        adjust(written.rawValue)
+        do { try written.io.sync() } catch {
+            written.close()
+            unlink(temporary)
+            throw FeedFailure("cannot flush \(temporary): \(error)")
+        }
+        written.close()
         guard rename(temporary, Path.join(folder, name)) == 0 else {
-            let reason = Errno.describe(errno)
+            let reason = Errno.current
             unlink(temporary)
             throw FeedFailure("cannot rename into \(Path.join(folder, name)): \(reason)")
         }
@@ -53,18 +56,15 @@ final class AtomicFile {
 
     /// Drops the temporary file (a file of that name was there already, or a failure).
     func abandon() {
-        guard descriptor >= 0 else { return }
-        close(descriptor)
-        descriptor = -1
+        guard let open = file.take() else { return }
+        open.close()
         unlink(temporary)
     }
 
     /// Makes the renames in `folder` durable.
     static func syncFolder(_ folder: String) {
-        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        fsync(descriptor)
-        close(descriptor)
+        guard let directory = try? FileDescriptor.open(folder, O_RDONLY | O_DIRECTORY) else { return }
+        try? directory.io.sync()
     }
 }
 

@@ -33,11 +33,22 @@ public struct Publisher {
     }
 
     /// Publishes `only` these sources (nil: every one); the others keep their entries.
+    /// The folder's lock file, locked (flock, exclusive): one publisher at a time.
+    private static func lock(_ folder: String) throws(FeedFailure) -> FileDescriptor {
+        do throws(Errno) {
+            let lock = try FileDescriptor.open(Path.join(folder, ".lock"), O_RDWR | O_CREAT, mode: 0o644)
+            try lock.io.lockExclusively()
+            return lock
+        } catch {
+            throw FeedFailure("cannot lock \(folder): \(error)")
+        }
+    }
+
     public func publish(only: Set<String>? = nil, now: Int = UnixTime.now()) throws(FeedFailure) -> Outcome {
         let folder = settings.dir
         let byHash = Path.join(folder, "by-hash")
         for path in [folder, byHash] where !Path.exists(path) {
-            guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw FeedFailure("cannot create \(path): \(Errno.describe(errno))") }
+            guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw FeedFailure("cannot create \(path): \(Errno.current)") }
         }
         let secret: Signify.SecretKey?
         do {
@@ -45,10 +56,9 @@ public struct Publisher {
         } catch {
             throw FeedFailure("signing_key: \(error.reason)")
         }
-        let lock = open(Path.join(folder, ".lock"), O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard lock >= 0 else { throw FeedFailure("cannot lock \(folder): \(Errno.describe(errno))") }
-        defer { close(lock) }
-        while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
+        // Held until this function returns (the lock goes with its descriptor).
+        let lock = try Self.lock(folder)
+        defer { _ = lock.rawValue }
 
         let previous = Self.readManifest(in: folder)
         let store: Store

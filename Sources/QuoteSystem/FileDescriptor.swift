@@ -146,6 +146,13 @@ public struct Descriptor: Sendable, Equatable {
         return (pid, uid, gid)
     }
 
+    /// Closes one of the standard streams at the end of a run (a pager reading our standard
+    /// output sees its end). Every other descriptor is closed by the FileDescriptor owning it.
+    public func closeStandardStream() {
+        precondition(rawValue <= 2, "only a standard stream is closed through a borrowed descriptor")
+        _ = Glibc.close(rawValue)
+    }
+
     /// Makes this descriptor also be `target` (dup2), e.g. a pipe as standard output.
     public func duplicate(as target: Descriptor) throws(Errno) {
         _ = try Errno.retrying { dup2(rawValue, target.rawValue) }

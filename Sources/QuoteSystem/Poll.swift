@@ -17,6 +17,17 @@ public enum Poll {
         }
     }
 
+    /// One poll(2) with a timeout in milliseconds (-1: none), for loops that work out their
+    /// own timeout each time round: an interruption returns false (nothing ready) and the
+    /// caller's loop recomputes.
+    public static func once(_ entries: inout [pollfd], milliseconds: Int32) throws(Errno) -> Bool {
+        let ready = entries.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), milliseconds) }
+        if ready >= 0 { return ready > 0 }
+        let failure = Errno.current
+        if failure == .interrupted { return false }
+        throw failure
+    }
+
     /// Waits for one descriptor to be ready for `events`; false when `timeout` passed first.
     public static func wait(for events: Int16, on descriptor: Descriptor, timeout: Duration?) throws(Errno) -> Bool {
         var entries = [pollfd(fd: descriptor.rawValue, events: events, revents: 0)]

@@ -104,11 +104,11 @@ public final class Subprocess: Sendable {
     public var hasEnded: Bool { reaped.withLock { $0 } }
 
     /// SIGTERM now; SIGKILL if it has not been reaped after `grace` (checked by a thread of its
-    /// own, so the caller does not wait). The `clock` paces that check.
-    public func terminate(grace: Duration, clock: some Clock<Duration> = ContinuousClock()) {
+    /// own, so the caller does not wait). The grace is counted on `clock`.
+    public func terminate(grace: Duration, clock: any MonotonicClock = SystemClock()) {
         signal(SIGTERM)
         BlockingWork.start { [self] in
-            let deadline = clock.now.advanced(by: grace)
+            let deadline = clock.now + grace
             while clock.now < deadline {
                 if hasEnded { return }
                 usleep(20_000)

@@ -1,5 +1,6 @@
 import Glibc
 import QuoteBase
+import QuoteSystem
 import QuoteConfig
 import QuoteStore
 import Synchronization
@@ -29,25 +30,19 @@ enum Output {
     }
 
     static func flush() {
-        let failure = buffer.withLock { buffer -> Int32? in
+        let failure = buffer.withLock { buffer -> Errno? in
             defer { buffer.removeAll(keepingCapacity: true) }
-            var offset = 0
-            while offset < buffer.count {
-                let written = buffer.withUnsafeBytes { bytes in
-                    Glibc.write(1, bytes.baseAddress! + offset, bytes.count - offset)
-                }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
+            do throws(Errno) {
+                try Descriptor.standardOutput.writeAll(buffer)
+                return nil
+            } catch {
+                return error
             }
-            return nil
         }
         guard let failure else { return }
         // The reader went away (quotectl export | head): stop quietly, as cat does.
-        if failure == EPIPE { exit(0) }
-        error("cannot write to standard output: \(String(cString: strerror(failure)))")
+        if failure == .brokenPipe { exit(0) }
+        error("cannot write to standard output: \(failure)")
         exit(ExitCode.ioError.rawValue)
     }
 
@@ -58,7 +53,6 @@ enum Output {
 
     /// Unbuffered, so it interleaves correctly with what was already flushed.
     static func standardError(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
+        try? Descriptor.standardError.writeAll(text)
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import QuoteBase
+import QuoteSystem
 import QuoteStore
 
 /// Which quotes this user has been shown (`random --unseen`): each matching quote once before
@@ -36,20 +37,12 @@ struct SeenQuotes {
     func save() {
         guard Path.makeDirectories(Path.parent(of: path)) == nil else { return }
         let temporary = path + ".new"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return }
+        guard let file = try? FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600) else { return }
         var text = ""
         text.reserveCapacity(keys.count * 17)
         for key in keys { text += String(key, radix: 16) + "\n" }
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            written += count
-        }
-        close(descriptor)
-        if written == bytes.count { rename(temporary, path) } else { unlink(temporary) }
+        let written = (try? file.io.writeAll(text)) != nil
+        file.close()
+        if written { rename(temporary, path) } else { unlink(temporary) }
     }
 }

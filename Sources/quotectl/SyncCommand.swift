@@ -1,6 +1,7 @@
 import CSystem
 import Glibc
 import QuoteBase
+import QuoteSystem
 import QuoteCommandLine
 import QuoteConfig
 import QuoteControl
@@ -98,9 +99,7 @@ func runSyncOnce(sources: [String], context: inout Context) -> ExitCode {
     if let config = context.configOption { arguments += ["--config", config] }
     if let db = context.dbOption { arguments += ["--db", db] }
     Output.flush()
-    var pointers = arguments.map { strdup($0) }
-    pointers.append(nil)
-    execv(quoted, &pointers)
-    Output.error("cannot run \(quoted): \(String(cString: strerror(errno)))")
+    let failure = Subprocess.replaceProcess(with: quoted, arguments: arguments)
+    Output.error("cannot run \(quoted): \(failure)")
     return .unavailable
 }

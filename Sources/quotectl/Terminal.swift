@@ -1,6 +1,7 @@
 import CSystem
 import Glibc
 import QuoteBase
+import QuoteSystem
 import Synchronization
 
 /// What standard output is: a terminal (then quotes wrap, tables get a header, colour and a
@@ -41,7 +42,7 @@ enum Style {
 /// Long output on a terminal goes through $PAGER (default `less`, with LESS=FRX so that one
 /// screenful is simply printed), as git does; `--no-pager` or a pipe turns it off.
 struct Pager: Sendable {
-    private let pid: pid_t
+    private let process: Subprocess
 
     /// The pager this run writes through, if any: started by a paging command, waited for at exit.
     static let current = Mutex<Pager?>(nil)
@@ -50,33 +51,23 @@ struct Pager: Sendable {
         guard Terminal.isTerminal else { return nil }
         let command = Environment.variable("PAGER") ?? "less"
         guard command != "cat" else { return nil }
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { return nil }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
-        posix_spawn_file_actions_addclose(&actions, ends[1])
         if Environment.variable("LESS") == nil { setenv("LESS", "FRX", 1) }
-        let words: [String] = ["/bin/sh", "-c", command]
-        var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) }
-        argv.append(nil)
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ) == 0 else {
-            close(ends[0]); close(ends[1])
+        do throws(Errno) {
+            var started = try Subprocess.spawn("/bin/sh", arguments: ["/bin/sh", "-c", command], input: .pipe)
+            // Our standard output becomes the pager's input.
+            if let input = started.input.take() {
+                try input.io.duplicate(as: .standardOutput)
+                input.close()
+            }
+            return Pager(process: started.process)
+        } catch {
             return nil
         }
-        close(ends[0])
-        dup2(ends[1], 1)
-        close(ends[1])
-        return Pager(pid: pid)
     }
 
     /// Ends our output and waits for the reader to quit the pager.
     func finish() {
-        close(1)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        Descriptor.standardOutput.closeStandardStream()
+        _ = process.wait()
     }
 }

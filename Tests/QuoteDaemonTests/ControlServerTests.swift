@@ -1,6 +1,8 @@
 import Foundation
 import QuoteConfig
 import QuoteControl
+import QuoteSystem
+import Synchronization
 @testable import QuoteDaemon
 import Testing
 import TestSupport
@@ -12,9 +14,12 @@ import TestSupport
     var folder: String { temporary.path }
     let server: ServingControlServer
     var path: String { server.path }
+    /// The server's deadlines run on this clock: a silent client is dropped when the test moves it.
+    let clock = ManualClock()
 
     init() throws {
-        server = ControlServer.answering(path: temporary.path + "/run/control.sock", logger: Logger(level: .error), idleTimeout: 3) { request, writer in
+        server = ControlServer.answering(path: temporary.path + "/run/control.sock", logger: Logger(level: .error), idleTimeout: 3,
+                                         clock: clock) { request, writer in
             switch request {
             case .status:
                 writer.send("daemon", #"{"pid": 1}"#)
@@ -100,19 +105,27 @@ import TestSupport
         #expect(try await exchange(Array("status\n".utf8)).last == "end 0")
     }
 
+    /// Dropped when its 3 s are up on the server's clock — and not before.
     @Test func aSilentClientIsDropped() async throws {
-        // Timed on the client's own thread, from its connect to the server's answer: the test
-        // runner's threads may be busy with other tests, the server's poll thread is not.
         let path = self.path
-        let (lines, seconds) = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                let start = Date()
-                let lines = Self.blockingExchange(path: path, [])
-                continuation.resume(returning: (lines, Date().timeIntervalSince(start)))
-            }
+        let answered = Atomic(false)
+        let answer = Task {
+            let lines = await BlockingWork.run { Self.blockingExchange(path: path, []) }
+            answered.store(true, ordering: .releasing)
+            return lines
         }
-        #expect(lines.first?.hasPrefix("error no request within") == true)
-        #expect(seconds < 9, "\(seconds) s")
+        try await Task.sleep(for: .milliseconds(50))  // connected and accepted
+        clock.advance(by: .milliseconds(2_999))
+        try await Task.sleep(for: .milliseconds(100))
+        let early = answered.load(ordering: .acquiring)
+        #expect(!early, "dropped before its deadline")
+        // Past the deadline (in steps, should the server have accepted it late on a busy machine).
+        for _ in 0..<100 where !answered.load(ordering: .acquiring) {
+            clock.advance(by: .milliseconds(100))
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let lines = await answer.value
+        #expect(lines.first?.hasPrefix("error no request within 3 s") == true, "\(lines)")
         #expect(try await exchange(Array("status\n".utf8)).last == "end 0")
     }
 

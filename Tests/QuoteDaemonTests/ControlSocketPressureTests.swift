@@ -14,9 +14,11 @@ import TestSupport
     let temporary = TemporaryFolder("quoted-pressure")
     var folder: String { temporary.path }
     let server: ServingControlServer
+    /// The server's deadlines run on this clock: the tests move it instead of waiting.
+    let clock = ManualClock()
 
     init() throws {
-        server = ControlServer.answering(path: temporary.path + "/control.sock", logger: Logger(level: .error)) { _, writer in
+        server = ControlServer.answering(path: temporary.path + "/control.sock", logger: Logger(level: .error), clock: clock) { _, writer in
             writer.send("daemon", #"{"pid": 1}"#)
             writer.finish(code: 0)
         }
@@ -52,30 +54,17 @@ import TestSupport
     }
 
     /// 64 clients sending one byte every 4 s held every slot for 40 s before; now a status
-    /// request is answered within a second while they trickle.
+    /// request is answered while they trickle (the oldest waiting client makes room).
     @Test func tricklingClientsDoNotLockOutStatus() async throws {
         let tricklers = (0..<64).map { _ in connectRaw() }
         #expect(tricklers.allSatisfy { $0 >= 0 })
-        let stop = ManagedAtomicFlag()
-        Thread.detachNewThread {
-            while !stop.isSet {
-                for fd in tricklers { _ = send(fd, "s", 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-                Thread.sleep(forTimeInterval: 4)
-            }
-        }
-        defer {
-            stop.set()
-            for fd in tricklers { close(fd) }
-        }
+        defer { for fd in tricklers { close(fd) } }
         let path = server.path
         for _ in 0..<3 {
-            let (answered, seconds) = await onThread { Self.status(path: path) }
+            for fd in tricklers { _ = send(fd, "s", 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            clock.advance(by: .seconds(4))
+            let (answered, _) = await onThread { Self.status(path: path) }
             #expect(answered)
-            // In-process, the handler shares the test runner's two threads with every other
-            // test (some block them for seconds): the one-second figure is checked against the
-            // real daemon in DaemonEndToEndTests; here the point is that the answer comes at
-            // all — before, the trickling clients held every slot for 40 s.
-            #expect(seconds < 30, "status took \(seconds) s")
         }
     }
 
@@ -91,24 +80,28 @@ import TestSupport
         #expect(answered == 500)
     }
 
-    /// The whole request has one deadline: a client that keeps trickling is dropped on time.
+    /// The whole request has one deadline: a client that keeps trickling is dropped on time —
+    /// its 5 s from the connect, on the server's clock, however often it sends a byte.
     @Test func aTricklingClientIsDroppedAtItsDeadline() async throws {
         let fd = connectRaw()
         defer { close(fd) }
-        let started = Date()
-        let reply: String = await onThread {
-            for _ in 0..<12 {
-                if send(fd, "s", 1, Int32(MSG_NOSIGNAL)) <= 0 { break }
-                Thread.sleep(forTimeInterval: 1)
-                var probe: UInt8 = 0
-                if recv(fd, &probe, 1, Int32(MSG_DONTWAIT | MSG_PEEK)) > 0 { break }
-            }
-            var buffer = [UInt8](repeating: 0, count: 4_096)
-            let count = recv(fd, &buffer, buffer.count, 0)
-            return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : ""
+        func replied() -> Bool {
+            var probe: UInt8 = 0
+            return recv(fd, &probe, 1, Int32(MSG_DONTWAIT | MSG_PEEK)) > 0
         }
+        var second = 0
+        while !replied() && second < 12 {
+            #expect(send(fd, "s", 1, Int32(MSG_NOSIGNAL)) == 1)
+            try await Task.sleep(for: .milliseconds(30))  // the server reads the byte
+            clock.advance(by: .seconds(1))
+            second += 1
+            try await Task.sleep(for: .milliseconds(30))
+        }
+        #expect(second >= 5 && second <= 6, "dropped after \(second) s of trickling")
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        let count = recv(fd, &buffer, buffer.count, 0)
+        let reply = count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : ""
         #expect(reply.hasPrefix("error no request within 5 s"), "\(reply)")
-        #expect(Date().timeIntervalSince(started) < 8)
     }
 
     @Test func onlyASocketIsEverReplaced() throws {

@@ -1,12 +1,13 @@
 import QuoteControl
 @testable import QuoteDaemon
+import QuoteSystem
 
 extension ControlServer {
     /// A server that will answer with `handler` once started (`start()` serves it from a
     /// task of its own): the tests' stand-in for the daemon's task tree.
-    static func answering(path: String, logger: Logger, idleTimeout: Int = 5,
+    static func answering(path: String, logger: Logger, idleTimeout: Int = 5, clock: any MonotonicClock = SystemClock(),
                           _ handler: @escaping ControlServer.Handler) -> ServingControlServer {
-        ServingControlServer(server: ControlServer(path: path, logger: logger, idleTimeout: idleTimeout), handler: handler)
+        ServingControlServer(server: ControlServer(path: path, logger: logger, idleTimeout: idleTimeout, clock: clock), handler: handler)
     }
 }
 

@@ -6,7 +6,7 @@ import TestSupport
 
 /// The daemon as systemd would run it: the real binary, NOTIFY_SOCKET pointing at a
 /// datagram socket the test owns, signals, and quotectl talking over the control socket.
-@Suite(.serialized) struct DaemonEndToEndTests {
+@Suite(.offThePool, .serialized) struct DaemonEndToEndTests {
     let scratch = Scratch()
     let server: TestUpstream
     let delay: Delay
@@ -290,7 +290,7 @@ import TestSupport
 
 /// The daemon's slow edges, in a suite of their own: they wait seconds of real time (a stopped
 /// daemon's silence, a CPU sample), which the serialized suite above would add to its own.
-@Suite struct DaemonEdgeEndToEndTests {
+@Suite(.offThePool) struct DaemonEdgeEndToEndTests {
     let base: DaemonEndToEndTests
 
     init() throws {

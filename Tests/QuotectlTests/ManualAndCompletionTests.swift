@@ -4,7 +4,7 @@ import TestSupport
 
 /// The manual pages and shell completions, generated from the command-line specs: lint-clean
 /// roff, and completions a shell really uses.
-@Suite struct ManualAndCompletionTests {
+@Suite(.offThePool) struct ManualAndCompletionTests {
     let scratch = Scratch()
     let quotectl: BinaryRunner
     let quoted: BinaryRunner

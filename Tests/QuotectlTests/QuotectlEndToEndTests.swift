@@ -1,9 +1,10 @@
 import Foundation
 import QuoteStore
 import Testing
+import TestSupport
 
 /// quotectl as a user runs it: the built binary, a fresh HOME, real files.
-@Suite struct QuotectlEndToEndTests {
+@Suite(.offThePool) struct QuotectlEndToEndTests {
     let scratch = Scratch()
     var quotectl: BinaryRunner
 

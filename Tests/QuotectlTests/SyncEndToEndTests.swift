@@ -4,7 +4,7 @@ import TestSupport
 
 /// `quoted sync --once` against a local imitation of all five upstreams, then
 /// quotectl reading what it stored: the binaries as a user runs them.
-@Suite struct SyncEndToEndTests {
+@Suite(.offThePool) struct SyncEndToEndTests {
     let scratch = Scratch()
     let server: TestUpstream
     var quoted: BinaryRunner

@@ -1,6 +1,7 @@
 import QuoteBase
 import QuoteConfig
 import QuoteStore
+import QuoteSystem
 
 /// What a source adapter works with during one sync: its settings, the HTTP client, the
 /// per-host gate, and named read-only questions to the store (validators, what is already
@@ -11,8 +12,10 @@ public final class SyncContext {
     public let gate: HostGate
     public let knowledge: UpstreamKnowledge
     public let now: Int
-    /// The overall deadline of this source's sync.
-    public let deadline: ContinuousClock.Instant
+    /// The time the deadline and the pauses are counted in.
+    public let clock: any MonotonicClock
+    /// The overall deadline of this source's sync, on `clock`.
+    public let deadline: Duration
     /// Requests made so far, for budgets and summaries.
     public private(set) var requests = 0
     /// Body digests still being computed, by URL (see `fetch`); the engine waits for them.
@@ -33,14 +36,15 @@ public final class SyncContext {
     public let progress: @Sendable (String) -> Void
 
     init(settings: SourceSettings, client: HTTPClient, gate: HostGate, knowledge: UpstreamKnowledge, now: Int,
-         progress: @escaping @Sendable (String) -> Void = { _ in }) {
+         clock: any MonotonicClock = SystemClock(), progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.progress = progress
         self.settings = settings
         self.client = client
         self.gate = gate
         self.knowledge = knowledge
         self.now = now
-        self.deadline = ContinuousClock.now + .seconds(settings.deadline)
+        self.clock = clock
+        self.deadline = clock.now + .seconds(settings.deadline)
     }
 
     public enum Fetched {
@@ -86,7 +90,7 @@ public final class SyncContext {
 
     /// Sends one request through the host gate, within the source's deadline.
     public func send(_ request: HTTPRequest) async throws(SourceFailure) -> HTTPResponse {
-        let remaining = deadline - ContinuousClock.now
+        let remaining = deadline - clock.now
         guard remaining > .zero else {
             throw SourceFailure("gave up: the sync took longer than its \(settings.deadline) s deadline")
         }
@@ -158,6 +162,6 @@ public final class SyncContext {
     /// Pauses between requests (Breaking Bad sampling), unless cancelled.
     public func pause() async {
         guard settings.pauseMilliseconds > 0 else { return }
-        try? await Task.sleep(for: .milliseconds(settings.pauseMilliseconds))
+        try? await clock.sleep(for: .milliseconds(settings.pauseMilliseconds))
     }
 }

@@ -2,6 +2,7 @@ import QuoteBase
 import QuoteConfig
 import QuoteScheduling
 import QuoteStore
+import QuoteSystem
 import Synchronization
 
 /// Runs sources: fetch and validate (the adapter), then apply everything in ONE
@@ -11,6 +12,8 @@ public final class SyncEngine: Sendable {
     public let storePath: String
     public let client: HTTPClient
     public let gate: HostGate
+    /// The time deadlines and pauses are counted in: the system's, or a test's.
+    public let clock: any MonotonicClock
     /// How long the sync waits for another process's write lock before failing as "store: busy".
     public let busyTimeoutMilliseconds: Int32
     let schedule = Schedule()
@@ -18,11 +21,12 @@ public final class SyncEngine: Sendable {
     /// (`quoted sync --once` is a process per run), and only a sync that writes pays it.
     private let storeChecked = Mutex(false)
 
-    public init(storePath: String, client: HTTPClient = HTTPClient(), gate: HostGate = HostGate(),
+    public init(storePath: String, client: HTTPClient = HTTPClient(), clock: any MonotonicClock = SystemClock(), gate: HostGate? = nil,
                 busyTimeoutMilliseconds: Int32 = Store.defaultBusyTimeout) {
         self.storePath = storePath
         self.client = client
-        self.gate = gate
+        self.clock = clock
+        self.gate = gate ?? HostGate(clock: clock)
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
     }
 
@@ -83,7 +87,7 @@ public final class SyncEngine: Sendable {
             return report
         }
         let context = SyncContext(settings: settings, client: client, gate: gate,
-                                  knowledge: UpstreamKnowledge(database: database), now: now, progress: progress)
+                                  knowledge: UpstreamKnowledge(database: database), now: now, clock: clock, progress: progress)
         do {
             var phases = PhaseClock()
             var update = try await (prepared ?? fetch)(settings, context)

@@ -3,8 +3,6 @@ import Testing
 
 /// Who owns what, checked in the sources: the store owns every SQL statement.
 @Suite struct OwnershipTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// SQL keywords as they start a statement inside a string literal.
     static let sql = try! NSRegularExpression(
         pattern: #"("|^\s*)(SELECT\s.+\sFROM\s|INSERT\s+(OR\s+\w+\s+)?INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|CREATE\s+(TABLE|INDEX|TRIGGER|VIEW)\s|DROP\s+(TABLE|INDEX|TRIGGER)\s|PRAGMA\s+\w+)"#,
@@ -12,16 +10,12 @@ import Testing
 
     @Test func noSQLOutsideTheStore() throws {
         var offenders: [String] = []
-        let sources = Self.root.appendingPathComponent("Sources")
-        let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
+        let files = SourceTree.swiftFiles()
         #expect(files.count > 50)
-        for file in files where file.hasSuffix(".swift") && !file.hasPrefix("QuoteStore/") && !file.hasPrefix("migration-embedder/") {
-            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
-            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
-                if trimmed.hasPrefix("//") { continue }
+        for file in files where !file.hasPrefix("QuoteStore/") && !file.hasPrefix("migration-embedder/") {
+            for (number, line) in try SourceTree.codeLines(file) {
                 let range = NSRange(line.startIndex..., in: line)
-                if Self.sql.firstMatch(in: String(line), range: range) != nil { offenders.append("Sources/\(file):\(number + 1): \(trimmed)") }
+                if Self.sql.firstMatch(in: line, range: range) != nil { offenders.append("Sources/\(file):\(number): \(line)") }
             }
         }
         #expect(offenders.isEmpty, "SQL outside QuoteStore:\n\(offenders.joined(separator: "\n"))")

@@ -1,0 +1,59 @@
+import Glibc
+import QuoteSystem
+import Synchronization
+import Testing
+
+/// The one EINTR retry: a read interrupted by a signal (a handler installed without
+/// SA_RESTART, as a daemon's own may be) goes on and returns the data, instead of failing.
+@Suite(.serialized) struct ErrnoTests {
+    @Test func anInterruptedReadIsResumed() async throws {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in }
+        action.sa_flags = 0  // no SA_RESTART: read(2) fails with EINTR
+        sigemptyset(&action.sa_mask)
+        var previous = sigaction()
+        #expect(sigaction(SIGUSR2, &action, &previous) == 0)
+        defer { sigaction(SIGUSR2, &previous, nil) }
+
+        let pipe = try FileDescriptor.pipe()
+        let reader = pipe.read.io, writer = pipe.write.io
+        let thread = Mutex<pthread_t?>(nil)
+        let interrupted = Atomic<Int>(0)
+        // Interrupts the blocked reader a few times, then gives it its data.
+        async let interrupter: Void = {
+            while thread.withLock({ $0 }) == nil { try? await Task.sleep(for: .milliseconds(1)) }
+            for _ in 0..<5 {
+                try? await Task.sleep(for: .milliseconds(20))
+                pthread_kill(thread.withLock { $0 }!, SIGUSR2)
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+            try? writer.writeAll("late")
+        }()
+        let result = await BlockingWork.run { () -> Result<[UInt8], Errno> in
+            // Threads may inherit a mask that blocks it (a signal-handling daemon blocks them).
+            var unblock = sigset_t()
+            sigemptyset(&unblock)
+            sigaddset(&unblock, SIGUSR2)
+            pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+            thread.withLock { $0 = pthread_self() }
+            var buffer = [UInt8](repeating: 0, count: 16)
+            return Result { () throws(Errno) in
+                // The raw call, counting how often it came back with EINTR while `retrying` went on.
+                let count = try Errno.retrying { () -> Int in
+                    let count = buffer.withUnsafeMutableBytes { Glibc.read(reader.rawValue, $0.baseAddress, $0.count) }
+                    if count < 0, errno == EINTR { interrupted.add(1, ordering: .relaxed) }
+                    return count
+                }
+                return Array(buffer[0..<count])
+            }
+        }
+        await interrupter
+        #expect(try result.get() == Array("late".utf8))
+        #expect(interrupted.load(ordering: .relaxed) >= 1)
+    }
+
+    @Test func checkTurnsAReturnedErrorIntoErrno() {
+        #expect(throws: Errno(EPERM)) { try Errno.check(EPERM) }
+        #expect(throws: Never.self) { try Errno.check(0) }
+    }
+}

@@ -1,0 +1,73 @@
+import Glibc
+import QuoteSystem
+import Testing
+import TestSupport
+
+@Suite struct SubprocessTests {
+    @Test func inputAndOutputPipesRoundTrip() async throws {
+        var child = try Subprocess.spawn("/bin/cat", arguments: ["cat"], input: .pipe, output: .pipe)
+        guard let input = child.input.take() else { Issue.record("no input pipe"); return }
+        try input.io.writeAll("a quote\n")
+        input.close()
+        guard let output = child.output.take() else { Issue.record("no output pipe"); return }
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64)
+        while let count = try? output.io.read(into: &chunk), count > 0 { received += chunk[0..<count] }
+        let process = child.process
+        #expect(await BlockingWork.run { process.wait() } == .exited(0))
+        #expect(received == Array("a quote\n".utf8))
+    }
+
+    @Test func exitStatusAndSignalAreTold() async throws {
+        let exited = try Subprocess.spawn("/bin/sh", arguments: ["sh", "-c", "exit 75"]).process
+        #expect(await BlockingWork.run { exited.wait() } == .exited(75))
+        let killed = try Subprocess.spawn("/bin/sh", arguments: ["sh", "-c", "kill -9 $$"]).process
+        let termination = await BlockingWork.run { killed.wait() }
+        #expect(termination == .signalled(SIGKILL) && termination.code == -9)
+    }
+
+    @Test func aMissingProgramIsAnErrno() {
+        #expect(throws: Errno.noSuchFile) { try Subprocess.spawn("/nonexistent/quoted", arguments: ["quoted"]) }
+    }
+
+    /// Signals ignored here (SIGPIPE) are back to their defaults in the child.
+    @Test func theChildGetsDefaultSignals() async throws {
+        signal(SIGPIPE, SIG_IGN)
+        var child = try Subprocess.spawn("/bin/sh", arguments: ["sh", "-c", "grep SigIgn /proc/self/status"], output: .pipe)
+        guard let output = child.output.take() else { Issue.record("no output pipe"); return }
+        var chunk = [UInt8](repeating: 0, count: 256)
+        let count = try output.io.read(into: &chunk)
+        let process = child.process
+        _ = await BlockingWork.run { process.wait() }
+        let mask = UInt64(String(decoding: chunk[0..<count], as: UTF8.self).split(separator: "\t").last!.trimmingASCIIWhitespace(), radix: 16)
+        #expect(mask.map { $0 & (1 << (UInt64(SIGPIPE) - 1)) == 0 } == true)
+    }
+
+    /// A child that ignores SIGTERM is killed once the grace is over — on the clock the test
+    /// moves, not after a real wait.
+    @Test func terminateInsistsAfterTheGrace() async throws {
+        let clock = ManualClock()
+        let process = try Subprocess.spawn("/bin/sh", arguments: ["sh", "-c", "trap '' TERM; while :; do sleep 1; done"]).process
+        try await Task.sleep(for: .milliseconds(100))  // the shell sets its trap
+        process.terminate(grace: .seconds(8), clock: clock)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(!process.hasEnded)
+        clock.advance(by: .seconds(8))
+        #expect(await BlockingWork.run { process.wait() } == .signalled(SIGKILL))
+    }
+
+    @Test func aReapedProcessIsNeverSignalled() async throws {
+        let process = try Subprocess.spawn("/bin/true", arguments: ["true"]).process
+        #expect(await BlockingWork.run { process.wait() } == .exited(0))
+        #expect(process.hasEnded)
+        process.signal(SIGKILL)  // a no-op: the pid may be someone else's by now
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingASCIIWhitespace() -> Substring {
+        var text = self
+        while let last = text.last, last.isWhitespace { text = text.dropLast() }
+        return text
+    }
+}
