@@ -25,14 +25,17 @@ public actor Daemon {
     let relay = ProgressRelay()
     let schedule = Schedule()
     let loadConfiguration: @Sendable () throws -> Configuration
+    /// Unix time, for due times (kept in the store, shown to people).
     let wallClock: @Sendable () -> Int
+    /// Monotonic time, for every wait: the next wake-up, the watchdog, the shutdown grace.
+    let clock: any MonotonicClock
     let storeBusyTimeout: Int32
 
     var due: [String: Int] = [:]
     /// Sources whose due time is the upstream's block (Retry-After), which may lie further ahead than an interval.
     var blocked: Set<String> = []
     /// The wall and monotonic clocks at the scheduler's last wake-up: a jump between them is a clock correction.
-    var lastWake: (wall: Int, monotonic: ContinuousClock.Instant)?
+    var lastWake: (wall: Int, monotonic: Duration)?
     var running: Set<String> = []
     /// Sources asked for by `syncNow`, started by the scheduler at its next turn.
     var requested: [String] = []
@@ -45,15 +48,15 @@ public actor Daemon {
     /// client asks is kept under the ticket.
     var tickets: [Int: Ticket] = [:]
     var nextTicket = 0
-    let startedAt = ContinuousClock.now
+    let startedAt: Duration
     let watchdogInterval: Duration?
-    var nextWatchdog: ContinuousClock.Instant?
-
+    var nextWatchdog: Duration?
 
     public init(configuration: Configuration, storePath: String, runner: any SyncRunner, logger: Logger,
                 notifier: SystemdNotifier, watchdogInterval: Duration? = nil,
                 loadConfiguration: @escaping @Sendable () throws -> Configuration,
                 wallClock: @escaping @Sendable () -> Int = { UnixTime.now() },
+                clock: any MonotonicClock = SystemClock(),
                 storeBusyTimeout: Int32 = Store.defaultBusyTimeout) {
         self.storeBusyTimeout = storeBusyTimeout
         self.configuration = configuration
@@ -64,6 +67,8 @@ public actor Daemon {
         self.watchdogInterval = watchdogInterval
         self.loadConfiguration = loadConfiguration
         self.wallClock = wallClock
+        self.clock = clock
+        self.startedAt = clock.now
     }
 
     /// Opens the store (creating it if needed) and plans the first syncs from the
@@ -161,9 +166,9 @@ public actor Daemon {
             logger.info("stopping: no sync in flight")
             return
         }
-        let deadline = ContinuousClock.now + Self.shutdownGrace
-        while !running.isEmpty && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(50))
+        let deadline = clock.now + Self.shutdownGrace
+        while !running.isEmpty && clock.now < deadline {
+            try? await clock.sleep(for: .milliseconds(50))
         }
         if running.isEmpty {
             logger.info("stopping: the \(inFlight) sync(s) in flight finished within \(Self.shutdownGrace)")
@@ -190,18 +195,18 @@ public actor Daemon {
     /// The scheduler: starts what is due as child tasks, sleeps until the next due time, a
     /// watchdog ping or a command. Cancelled, it cancels its syncs and waits for them.
     func scheduleSyncs() async {
-        if let watchdogInterval { nextWatchdog = .now + watchdogInterval / 2 }
+        if let watchdogInterval { nextWatchdog = clock.now + watchdogInterval / 2 }
         updateStatus()
         await withDiscardingTaskGroup { syncs in
             while !Task.isCancelled {
                 replanAfterAClockJump()
                 startDue(in: &syncs)
                 // Proof of progress: only this loop pets the watchdog, so a wedged loop lets systemd restart us.
-                if let interval = watchdogInterval, let next = nextWatchdog, ContinuousClock.now >= next {
+                if let interval = watchdogInterval, let next = nextWatchdog, clock.now >= next {
                     notifier.watchdog()
-                    nextWatchdog = .now + interval / 2
+                    nextWatchdog = clock.now + interval / 2
                 }
-                await wakeup.wait(until: nextDeadline())
+                await wakeup.wait(until: nextDeadline(), on: clock)
             }
         }
         // Every sync has ended; nobody may wait for a report that will never come.
@@ -215,7 +220,7 @@ public actor Daemon {
     /// made under the old clock are checked again — a time now beyond its horizon comes back to
     /// one interval from now, a time now past is due.
     func replanAfterAClockJump() {
-        let wall = wallClock(), monotonic = ContinuousClock.now
+        let wall = wallClock(), monotonic = clock.now
         defer { lastWake = (wall, monotonic) }
         guard let last = lastWake else { return }
         let elapsed = (monotonic - last.monotonic).components.seconds
@@ -260,11 +265,12 @@ public actor Daemon {
         updateStatus()
     }
 
-    func nextDeadline() -> ContinuousClock.Instant? {
+    /// When the scheduler must wake next, on `clock`: the soonest due source or watchdog ping.
+    func nextDeadline() -> Duration? {
         let now = wallClock()
-        var deadline: ContinuousClock.Instant?
+        var deadline: Duration?
         let waiting = configuration.enabledSources.filter { !running.contains($0.name) }.compactMap { due[$0.name] }
-        if let soonest = waiting.min() { deadline = .now + .seconds(max(0, soonest - now)) }
+        if let soonest = waiting.min() { deadline = clock.now + .seconds(max(0, soonest - now)) }
         if let next = nextWatchdog { deadline = deadline.map { min($0, next) } ?? next }
         return deadline
     }

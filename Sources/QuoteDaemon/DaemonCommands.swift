@@ -119,8 +119,9 @@ extension Daemon {
                 // A waiting client hears from us at least every `heartbeat`, however long the syncs
                 // take: silence then means a daemon that stopped answering (SIGSTOP, wedged).
                 if !tickets.isEmpty {
+                    let clock = self.clock
                     group.addTask {
-                        while (try? await Task.sleep(for: ControlProtocol.heartbeat)) != nil {
+                        while (try? await clock.sleep(for: ControlProtocol.heartbeat)) != nil {
                             writer.send("waiting", started.map(\.source).joined(separator: " "))
                         }
                     }
@@ -141,7 +142,7 @@ extension Daemon {
     public func statusReplies() -> [ControlReply] {
         var daemon = JSONObjectBuilder()
         daemon.add("pid", Int(getpid()))
-        daemon.add("uptime", Int((ContinuousClock.now - startedAt).components.seconds))
+        daemon.add("uptime", Int((clock.now - startedAt).components.seconds))
         daemon.add("version", QuotedVersion.current)
         daemon.add("config", configuration.file)
         daemon.add("store", storePath)

@@ -1,3 +1,4 @@
+import QuoteSystem
 import Synchronization
 
 /// What wakes the scheduler: a command or a finished sync posts; the loop waits in
@@ -25,11 +26,11 @@ final class Wakeup: Sendable {
         waiter?.resume()
     }
 
-    /// Returns at the next post, at `deadline` (continuous clock: it keeps counting through
+    /// Returns at the next post, at `deadline` on `clock` (the system's keeps counting through
     /// a suspend), or when the task is cancelled.
-    func wait(until deadline: ContinuousClock.Instant?) async {
+    func wait(until deadline: Duration?, on clock: any MonotonicClock) async {
         await withTaskGroup(of: Void.self) { race in
-            if let deadline { race.addTask { try? await Task.sleep(until: deadline, clock: .continuous) } }
+            if let deadline { race.addTask { try? await clock.sleep(until: deadline) } }
             race.addTask { await self.posted() }
             await race.next()
             race.cancelAll()

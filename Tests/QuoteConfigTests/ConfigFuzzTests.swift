@@ -19,7 +19,6 @@ import TestSupport
 
     @Test func randomAndMutatedFilesNeverTrap() {
         var random = SeededGenerator(state: 0x51A7_0C0F)
-        let started = Date()
         var parsed = 0, refused = 0
         for round in 0..<Self.cases {
             let text: String
@@ -42,7 +41,6 @@ import TestSupport
         }
         #expect(parsed + refused == Self.cases)
         #expect(parsed > 100 && refused > 100, "\(parsed) parsed, \(refused) refused: the mutations are too timid or too wild")
-        #expect(Date().timeIntervalSince(started) < 30)
     }
 
     /// Replaces, inserts, deletes or duplicates a few characters, or splices in a number from the extremes.

@@ -93,15 +93,14 @@ import TestSupport
         #expect(problem?.line == 3)
     }
 
-    @Test func onlyRegularFilesOfReasonableSizeAreRead() throws {
+    /// A FIFO is refused without waiting for a writer (the time limit catches a hang).
+    @Test(.timeLimit(.minutes(1))) func onlyRegularFilesOfReasonableSizeAreRead() throws {
         let temporary = TemporaryFolder("quoted-limits")
         let folder = temporary.path
         let fifo = folder + "/fifo.conf"
         #expect(mkfifo(fifo, 0o600) == 0)
-        let started = Date()
         let fifoError = #expect(throws: ConfigError.self) { try Configuration.load(path: fifo) }
         #expect(fifoError?.message.contains("not a regular file") == true)
-        #expect(Date().timeIntervalSince(started) < 2)
         let big = folder + "/big.conf"
         try Data(repeating: UInt8(ascii: "#"), count: (1 << 20) + 1).write(to: URL(fileURLWithPath: big))
         let bigError = #expect(throws: ConfigError.self) { try Configuration.load(path: big) }

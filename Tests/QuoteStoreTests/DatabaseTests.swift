@@ -22,7 +22,6 @@ import TestSupport
             Thread.sleep(forTimeInterval: 0.05)
             flag.set()
         }
-        let start = Date()
         let error = #expect(throws: DatabaseError.self) {
             try database.interruptible(by: flag) {
                 try database.transaction {
@@ -36,7 +35,6 @@ import TestSupport
             }
         }
         #expect(error?.resultCode == .interrupted)
-        #expect(Date().timeIntervalSince(start) < 10)
         #expect(try database.scalarInt("SELECT count(*) FROM t") == 0)
         // The handler is gone afterwards: the connection works, and a set flag stops nothing more.
         try database.execute("INSERT INTO t VALUES (2)")

@@ -20,7 +20,6 @@ import TestSupport
 
     @Test func randomAndMutatedDocumentsNeverTrap() {
         var random = SeededGenerator(state: 0x0DDB_A11)
-        let started = Date()
         var parsed = 0
         for round in 0..<Self.cases {
             var bytes: [UInt8]
@@ -45,7 +44,6 @@ import TestSupport
             _ = try? CustomList.scan(bytes, source: "custom.fuzz")
         }
         #expect(parsed > 500, "only \(parsed) of \(Self.cases) parsed: the mutations are too wild")
-        #expect(Date().timeIntervalSince(started) < 60)
     }
 
     @Test func deepNestingIsRefusedNotOverflowed() {

@@ -300,18 +300,23 @@ final class FakeBreakingBad: Sendable {
         #expect(await harness.sync(settings, now: now + 600).summary.hasPrefix("not contacted"))
     }
 
+    /// A host that said `sec=0` gets its next request in the next second — on the gate's clock,
+    /// which the test moves; a host with budget left is not held at all.
     @Test func anExhaustedPerSecondBudgetDelaysTheNextRequest() async throws {
-        let gate = HostGate()
+        let clock = ManualClock()
+        let gate = HostGate(clock: clock)
         await gate.acquire("api.upbit.com")
         await gate.release("api.upbit.com", remainingHeader: "group=market; min=600; sec=0")
-        let start = ContinuousClock.now
-        await gate.acquire("api.upbit.com")
-        let waited = ContinuousClock.now - start
+        let acquired = Task { await gate.acquire("api.upbit.com") }
+        #expect(await clock.waitForSleepers(1))
+        clock.advance(by: .milliseconds(999))
+        #expect(clock.sleeperCount == 1, "let through before the second was over")
+        clock.advance(by: .milliseconds(1))
+        await acquired.value
         await gate.release("api.upbit.com", remainingHeader: "group=market; min=599; sec=9")
-        #expect(waited >= .milliseconds(900))
-        let quick = ContinuousClock.now
+        // Budget left: no sleep at all.
         await gate.acquire("api.upbit.com")
-        #expect(ContinuousClock.now - quick < .milliseconds(100))
+        #expect(clock.sleeperCount == 0)
         await gate.release("api.upbit.com", remainingHeader: nil)
     }
 

@@ -1,0 +1,118 @@
+import Foundation
+import Glibc
+import QuoteConfig
+@testable import QuoteDaemon
+import QuoteScheduling
+import QuoteStore
+import Synchronization
+import Testing
+import TestSupport
+
+/// A runner that counts its syncs; each ends at once, or — `stuck` — only when cancelled.
+final class CountingRunner: SyncRunner {
+    let stuck: Bool
+    private let state = Mutex<(started: Int, outcomes: [String])>((0, []))
+
+    init(stuck: Bool = false) { self.stuck = stuck }
+
+    var started: Int { state.withLock { $0.started } }
+    var outcomes: [String] { state.withLock { $0.outcomes } }
+
+    func sync(_ settings: SourceSettings, configuration: Configuration,
+              progress: @escaping @Sendable (String) -> Void) async -> SourceReport {
+        state.withLock { $0.started += 1 }
+        let finished = stuck ? (try? await Task.sleep(for: .seconds(3_600))) != nil : true
+        state.withLock { $0.outcomes.append(finished ? "finished" : "cancelled") }
+        return SourceReport(source: settings.name, ok: finished, summary: finished ? "done" : "cancelled", seconds: 0)
+    }
+}
+
+/// The scheduler on a clock the test moves: a source comes due after its interval, a stop
+/// waits its grace — hours and seconds crossed without waiting them out.
+@Suite struct SchedulerClockTests {
+    let folder = TemporaryFolder("quoted-scheduler")
+    let clock = ManualClock()
+    let wall = WallTime(1_800_000_000)
+
+    func daemon(_ runner: any SyncRunner) throws -> Daemon {
+        let configuration = try Configuration.parse(DaemonEdgeTests.oneList.replacingOccurrences(of: "l.json\n", with: "l.json\ninterval = 1h\n"), file: "q.conf")
+        let wall = self.wall
+        return Daemon(configuration: configuration, storePath: folder.file("q.db"), runner: runner, logger: Logger(level: .error),
+                      notifier: SystemdNotifier(socketPath: nil), loadConfiguration: { configuration },
+                      wallClock: { wall.now }, clock: clock)
+    }
+
+    /// Moves both clocks together, as real time passing does.
+    func pass(_ seconds: Int) {
+        wall.advance(by: seconds)
+        clock.advance(by: .seconds(seconds))
+    }
+
+    /// Start-up spreads first syncs over a few seconds: moves time until the first has started.
+    func untilTheFirstSync(_ runner: CountingRunner) async {
+        for _ in 0..<60 {
+            await settle { runner.started > 0 || clock.sleeperCount > 0 }
+            if runner.started > 0 { return }
+            pass(1)
+        }
+    }
+
+    /// Waits (briefly, really) for the daemon's tasks to catch up with what the test did.
+    func settle(until condition: () -> Bool) async {
+        for _ in 0..<500 where !condition() { try? await Task.sleep(for: .milliseconds(2)) }
+    }
+
+    @Test func aSourceIsSyncedAgainWhenItsIntervalHasPassed() async throws {
+        let runner = CountingRunner()
+        let daemon = try daemon(runner)
+        try await daemon.prepare()
+        let loop = Task { await daemon.run() }
+        defer { loop.cancel() }
+        await untilTheFirstSync(runner)
+        #expect(runner.started == 1, "never synced at start-up")
+        // Due one interval (1 h ± 10 %) later: not before 54 min, by 66 min.
+        var minutes = 0
+        while runner.started == 1 && minutes < 70 {
+            #expect(await clock.waitForSleepers(1), "the scheduler is not asleep on the clock")
+            pass(60)
+            minutes += 1
+            await settle { runner.started > 1 || clock.sleeperCount > 0 }
+        }
+        await settle { runner.started == 2 }
+        #expect(runner.started == 2)
+        #expect((54...66).contains(minutes), "synced again after \(minutes) min")
+    }
+
+    @Test func aStopWaitsItsGraceThenStopsWhatStillRuns() async throws {
+        let runner = CountingRunner(stuck: true)
+        let daemon = try daemon(runner)
+        try await daemon.prepare()
+        let (signals, continuation) = AsyncStream<Int32>.makeStream()
+        let ended = Atomic(false)
+        let loop = Task {
+            let stop = await daemon.run(signals: signals)
+            ended.store(true, ordering: .releasing)
+            return stop
+        }
+        await untilTheFirstSync(runner)
+        #expect(runner.started == 1)
+        continuation.yield(SIGTERM)
+        // The stop's grace sleeps on the clock (the scheduler does not: nothing else is due).
+        await settle { clock.sleeperCount == 1 }
+        pass(4)
+        try await Task.sleep(for: .milliseconds(100))  // a moment for a wrongly early stop to show
+        let early = ended.load(ordering: .acquiring)
+        #expect(!early, "stopped before the grace was over")
+        pass(1)
+        #expect(await loop.value == .signal(SIGTERM))
+        #expect(runner.outcomes == ["cancelled"])
+    }
+}
+
+/// Unix time the test sets.
+final class WallTime: Sendable {
+    private let value: Mutex<Int>
+    init(_ start: Int) { value = Mutex(start) }
+    var now: Int { value.withLock { $0 } }
+    func advance(by seconds: Int) { value.withLock { $0 += seconds } }
+}
