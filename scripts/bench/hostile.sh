@@ -2,7 +2,7 @@
 # Measures quoted against a hostile upstream, a crowded control socket and a big sync
 # with readers running, on a release build (as users get it):
 #
-#   scripts/bench-hostile.sh
+#   scripts/bench/hostile.sh
 #
 # 1. peak RSS of `quoted sync --once` (default max_bytes, 32 MiB) against a 2 MB gzip
 #    bomb that inflates to 2 GiB, its deflate twin, endless close-delimited and chunked
@@ -14,7 +14,7 @@
 # 4. the sizes of the two binaries, as built and stripped.
 # Exits non-zero when a target is missed.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 need=()
 for tool in time:/usr/bin/time hyperfine:/usr/bin/hyperfine libcurl4-openssl-dev:/usr/include/x86_64-linux-gnu/curl/curl.h; do
@@ -36,7 +36,7 @@ failed=0
 miss() { echo "  MISSED: $*"; failed=1; }
 
 rm -f "$data/port"
-python3 scripts/hostile-upstream.py "$data/port" "$data" &
+python3 scripts/bench/fake-upstream.py --bombs "$data" --port-file "$data/port" &
 server=$!
 pids=("$server")
 trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
@@ -71,19 +71,19 @@ CONF
 "$quoted" run --config "$data/daemon.conf" --log-level error &
 pids+=("$!")
 for _ in $(seq 100); do [ -S "$data/control.sock" ] && break; sleep 0.1; done
-trickle=$(QUOTED_CONFIG="$data/daemon.conf" python3 scripts/socket-pressure.py trickle "$data/control.sock" "$quotectl")
+trickle=$(QUOTED_CONFIG="$data/daemon.conf" python3 scripts/bench/socket-pressure.py trickle "$data/control.sock" "$quotectl")
 echo "  $trickle"
 [[ "$trickle" == *"running 10/10"* ]] || miss "status did not always see the daemon"
 max_ms=$(sed -E 's/.*max ([0-9]+) ms.*/\1/' <<<"$trickle")
 [ "$max_ms" -lt 1000 ] || miss "status took $max_ms ms"
-flood=$(python3 scripts/socket-pressure.py flood "$data/control.sock" 500)
+flood=$(python3 scripts/bench/socket-pressure.py flood "$data/control.sock" 500)
 echo "  $flood"
 [[ "$flood" == "flood: 500 of 500"* ]] || miss "not every flooding client was answered"
 
 echo "== 3. a 400,000-quote sync with readers running throughout"
-[ -f "$data/list-400k.json" ] || python3 scripts/make-quote-list.py 400000 "$data/list-400k.json"
+[ -f "$data/list-400k.json" ] || python3 scripts/bench/make-quote-list.py 400000 "$data/list-400k.json"
 rm -f "$data/listport" "$data/wal.db" "$data/wal.db-wal" "$data/wal.db-shm"
-python3 scripts/serve-file.py "$data/list-400k.json" "$data/listport" &
+python3 scripts/bench/fake-upstream.py --list "$data/list-400k.json" --validators --port-file "$data/listport" &
 pids+=("$!")
 for _ in $(seq 50); do [ -s "$data/listport" ] && break; sleep 0.1; done
 cat > "$data/wal.conf" <<CONF

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # Benchmarks `quoted sync --once` on custom lists served from 127.0.0.1, against what a
-# competent engineer writes instead, in the same run (scripts/python-baseline.py competent:
+# competent engineer writes instead, in the same run (scripts/bench/python-baseline.py competent:
 # fetch, json.loads, then in one transaction drop the full-text trigger and the secondary
 # indexes, executemany, rebuild the full-text index, recreate the indexes; on quoted's own
 # migrations), and a plain Python load into a table with no search for reference.
 #
-#   scripts/bench-sync.sh
+#   scripts/bench/sync.sh
 #
 # Targets: first sync of 1,000,000 quotes <= 1.0 x the competent peer (aiming at 0.75 x),
 # peak RSS <= 300 MB; an unchanged resync <= 100 ms writing 0 rows; a resync with 1% of the
 # quotes changed writes about 10,000 rows. Also prints the first sync of 10k and 100k quotes
 # (the scale table). Exits non-zero when a target is missed.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 [ -x /usr/bin/time ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >/dev/null; }
 echo "building: swift build -c release --static-swift-stdlib"
@@ -22,13 +22,13 @@ quoted=.build/release/quoted
 data=bench-data/sync
 mkdir -p "$data"
 for n in 10000 100000 1000000; do
-    [ -f "$data/list-$n.json" ] || python3 scripts/make-quote-list.py "$n" "$data/list-$n.json"
+    [ -f "$data/list-$n.json" ] || python3 scripts/bench/make-quote-list.py "$n" "$data/list-$n.json"
 done
-[ -f "$data/list-1m-1pct.json" ] || python3 scripts/make-quote-list.py 1000000 "$data/list-1m-1pct.json" --changed-fraction 0.01
+[ -f "$data/list-1m-1pct.json" ] || python3 scripts/bench/make-quote-list.py 1000000 "$data/list-1m-1pct.json" --changed-fraction 0.01
 
 cp "$data/list-1000000.json" "$data/served.json"
 rm -f "$data/port"
-python3 scripts/serve-file.py "$data/served.json" "$data/port" &
+python3 scripts/bench/fake-upstream.py --list "$data/served.json" --validators --port-file "$data/port" &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 50); do [ -s "$data/port" ] && break; sleep 0.1; done
@@ -69,10 +69,10 @@ read -r first_wall first_rss < <(measure "$quoted" sync --once --timings --confi
 first_rows=$(rows_written "$db")
 echo "python, competent: the same schema, loaded in bulk"
 fresh "$data/py-competent.db"
-read -r peer_wall peer_rss < <(measure python3 scripts/python-baseline.py "$url" "$data/py-competent.db" competent)
+read -r peer_wall peer_rss < <(measure python3 scripts/bench/python-baseline.py "$url" "$data/py-competent.db" competent)
 echo "python, plain table (no search index), for reference"
 fresh "$data/py-plain.db"
-read -r plain_wall plain_rss < <(measure python3 scripts/python-baseline.py "$url" "$data/py-plain.db" plain)
+read -r plain_wall plain_rss < <(measure python3 scripts/bench/python-baseline.py "$url" "$data/py-plain.db" plain)
 echo "quoted: unchanged resync (ETag, 304)"
 read -r same_wall same_rss < <(measure "$quoted" sync --once --config "$data/quoted.conf" --db "$db")
 same_rows=$(rows_written "$db")

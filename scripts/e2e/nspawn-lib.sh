@@ -1,4 +1,4 @@
-# Shared by scripts/systemd-e2e.sh and scripts/package-e2e.sh: booting systemd over this
+# Shared by scripts/e2e/systemd.sh and scripts/e2e/package.sh: booting systemd over this
 # machine's root with systemd-nspawn, running a script inside as part of the boot
 # (systemd.run), and reporting what it wrote to OUT/log. Sourced, not run.
 # shellcheck shell=bash
@@ -22,7 +22,7 @@ boot_and_check() {
     shift 3
     cp "$inside" "$out/inside.sh"
     chmod 0755 "$out/inside.sh"
-    cp scripts/e2e-checks.sh "$out/e2e-checks.sh"
+    cp scripts/e2e/checks.sh "$out/e2e-checks.sh"
     local nspawn
     set +e
     timeout 300 systemd-nspawn -D / --register=no --keep-unit --private-network --bind="$out:/out" "$@" \

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Python baselines for scripts/bench-sync.sh, on quoted's own schema.
+"""The Python baselines for scripts/bench/sync.sh, on quoted's own schema.
 
 Usage: python-baseline.py URL DB MODE
   MODE competent: what a competent engineer writes for a bulk load — fetch, json.loads, then in

@@ -6,9 +6,9 @@
 # issue asks and prints the figures: spokes per second, requests nginx served, bytes per spoke
 # for an unchanged round and for a 1% round, upstream requests for the whole fleet.
 #
-# Usage: scripts/fleet-e2e.sh [SPOKES]   (default 1000; binaries from .build/release, else .build/debug)
+# Usage: scripts/e2e/fleet.sh [SPOKES]   (default 1000; binaries from .build/release, else .build/debug)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$PWD
 spokes=${1:-1000}
 parallel=${PARALLEL:-4}
@@ -44,8 +44,8 @@ check() {  # check NAME COMMAND...
 
 # --- The upstream, the hub, its key, its feed.
 mkdir -p "$work/hub" "$work/nginx" "$work/spokes"
-python3 scripts/make-quote-list.py 10000 "$work/list.json" >/dev/null
-python3 scripts/fake-upstream.py "$upstream_port" Tests/Fixtures --list "$work/list.json" --count "$work/upstream-count.json" &
+python3 scripts/bench/make-quote-list.py 10000 "$work/list.json" >/dev/null
+python3 scripts/bench/fake-upstream.py --port "$upstream_port" --list "$work/list.json" --count "$work/upstream-count.json" &
 pids+=($!)
 signify-openbsd -G -n -p "$work/hub.pub" -s "$work/hub.sec"
 signify-openbsd -G -n -p "$work/other.pub" -s "$work/other.sec"
@@ -172,7 +172,7 @@ check "unchanged round: 0 rows written" test "$(field unchanged 'changed')" = 0
 check "unchanged round: every spoke exits 0" test "$(field unchanged 'codes.get("0", 0)')" = "$spokes"
 
 # --- The hub changes 1% of its list; each spoke writes exactly those rows.
-python3 scripts/make-quote-list.py 10000 "$work/list.json" --changed-fraction 0.01 >/dev/null
+python3 scripts/bench/make-quote-list.py 10000 "$work/list.json" --changed-fraction 0.01 >/dev/null
 hub_changed=$("$bin/quoted" sync --once --json --quiet --config "$work/hub/quoted.conf" --source custom.ten-thousand |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["sources"][0]["changed"])')
 after_change=$(upstream_count)
@@ -236,7 +236,7 @@ fault manifest-truncated "signature does not verify"
 restore
 # A by-hash file the spokes must fetch (its digest differs from what they applied): the hub's
 # list changes once more and is published, then that file is damaged on the server.
-python3 scripts/make-quote-list.py 10000 "$work/list.json" --changed-fraction 0.02 --seed 7 >/dev/null
+python3 scripts/bench/make-quote-list.py 10000 "$work/list.json" --changed-fraction 0.02 --seed 7 >/dev/null
 "$bin/quoted" sync --once --quiet --config "$work/hub/quoted.conf" --source custom.ten-thousand
 cp "$manifest" "$work/manifest.next"; cp "$manifest.sig" "$work/manifest.sig.next"
 file=$(python3 -c 'import json,sys; print([s["file"] for s in json.load(open(sys.argv[1]))["sources"] if s["name"]=="custom.ten-thousand"][0])' "$manifest")

@@ -5,10 +5,10 @@
 # sysadmin relies on. Prints each check and its result; exits non-zero on any failure.
 # Skips (exit 0, saying why) only where nspawn cannot run at all.
 set -euo pipefail
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
-# shellcheck source=scripts/nspawn-lib.sh
-source scripts/nspawn-lib.sh
+# shellcheck source=scripts/e2e/nspawn-lib.sh
+source scripts/e2e/nspawn-lib.sh
 
 if ! command -v systemd-nspawn >/dev/null; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -32,5 +32,5 @@ out=$(mktemp -d /tmp/quoted-e2e.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$out"' EXIT
 chmod 0777 "$out"
 echo "booting systemd in a container (systemd-nspawn --volatile=yes over /)"
-boot_and_check systemd-e2e "$out" scripts/systemd-e2e-inside.sh \
+boot_and_check systemd-e2e "$out" scripts/e2e/systemd-inside.sh \
     --volatile=yes --bind-ro="$repo:/src" --bind-ro="$bin:/build"

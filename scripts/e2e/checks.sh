@@ -1,4 +1,4 @@
-# Sourced by the scripts that run inside the containers (scripts/*-e2e-inside.sh): `check`
+# Sourced by the scripts that run inside the containers (scripts/e2e/*-inside.sh): `check`
 # records each result in /out/log, and on exit the counts, the verdict in /out/status and the
 # journal (of JOURNAL_UNIT, or everything) in /out/journal.log.
 # shellcheck shell=bash

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Pressure on quoted's control socket, for scripts/bench-hostile.sh.
+"""Pressure on quoted's control socket, for scripts/bench/hostile.sh.
 
   socket-pressure.py trickle SOCKET QUOTECTL   64 clients send a byte every 4 s for 12 s while
                                                `quotectl status` runs every second: prints its times

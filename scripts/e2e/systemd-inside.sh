@@ -1,10 +1,10 @@
 #!/bin/bash
-# Runs inside the container booted by scripts/systemd-e2e.sh, as the unit systemd.run
+# Runs inside the container booted by scripts/e2e/systemd.sh, as the unit systemd.run
 # makes. /src is the repository, /build the release binaries, /out the results.
 set -u
 export PATH=/opt/quoted/bin:/usr/sbin:/usr/bin:/sbin:/bin
 JOURNAL_UNIT=quoted
-# shellcheck source=scripts/e2e-checks.sh
+# shellcheck source=scripts/e2e/checks.sh
 source /out/e2e-checks.sh
 
 # This script is itself part of the boot (systemd.run), so it must not wait for the
@@ -12,7 +12,7 @@ source /out/e2e-checks.sh
 echo "systemd $(systemctl --version | head -1 | cut -d' ' -f2) is PID 1 ($(cat /proc/1/comm)); state $(systemctl is-system-running)" >&3
 
 # A fake upstream on loopback, and the install.
-python3 /src/scripts/fake-upstream.py 18080 /src/Tests/Fixtures &
+python3 /src/scripts/bench/fake-upstream.py --port 18080 --fixtures /src/Tests/Fixtures &
 for _ in $(seq 50); do python3 -c 'import socket; socket.create_connection(("127.0.0.1", 18080), 1)' 2>/dev/null && break; sleep 0.1; done
 check "install.sh installs binaries, units, sysusers.d, tmpfiles.d and the example config" \
     env BUILD=0 BUILD_DIR=/build PREFIX=/opt/quoted UNITDIR=/etc/systemd/system USERUNITDIR=/etc/systemd/user \

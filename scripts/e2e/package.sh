@@ -5,10 +5,10 @@
 # removes and purges the package, and runs the user unit under a user manager. Prints each
 # check; exits non-zero on any failure. Skips (exit 0, saying why) only where nspawn cannot run.
 set -euo pipefail
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
-# shellcheck source=scripts/nspawn-lib.sh
-source scripts/nspawn-lib.sh
+# shellcheck source=scripts/e2e/nspawn-lib.sh
+source scripts/e2e/nspawn-lib.sh
 
 if [ "$(id -u)" != 0 ] || ! command -v systemd-nspawn >/dev/null; then
     skip package-e2e "needs root and systemd-nspawn (package systemd-container)"
@@ -28,5 +28,5 @@ echo "lintian $(basename "$first"):"
 lintian --pedantic "$first" 2>&1 | grep -v "running with root" | sed 's/^/  /' || true
 if lintian "$first" 2>/dev/null | grep -q "^E:"; then echo "FAIL lintian reports errors"; exit 1; fi
 echo "booting systemd in a container (systemd-nspawn over /: a tmpfs root with throwaway overlays on /usr, /etc and /var)"
-boot_and_check package-e2e "$out" scripts/package-e2e-inside.sh \
+boot_and_check package-e2e "$out" scripts/e2e/package-inside.sh \
     --volatile=yes --overlay=/usr::/usr --overlay=/etc::/etc --overlay=/var::/var --bind-ro="$repo:/src"

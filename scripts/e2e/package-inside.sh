@@ -1,10 +1,10 @@
 #!/bin/bash
-# Runs inside the container booted by scripts/package-e2e.sh (systemd.run): /out holds the
+# Runs inside the container booted by scripts/e2e/package.sh (systemd.run): /out holds the
 # packages (/out/debs) and receives the results; /src is the repository (for the fake upstream).
 set -u
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export DEBIAN_FRONTEND=noninteractive
-# shellcheck source=scripts/e2e-checks.sh
+# shellcheck source=scripts/e2e/checks.sh
 source /out/e2e-checks.sh
 first=$(ls /out/debs/quoted_*-1_*.deb)
 second=$(ls /out/debs/quoted_*-2_*.deb)
@@ -14,7 +14,7 @@ second=$(ls /out/debs/quoted_*-2_*.deb)
 # container's throwaway copy of /usr loses it.
 rm -f /usr/sbin/policy-rc.d
 
-python3 /src/scripts/fake-upstream.py 18080 /src/Tests/Fixtures &
+python3 /src/scripts/bench/fake-upstream.py --port 18080 --fixtures /src/Tests/Fixtures &
 for _ in $(seq 50); do python3 -c 'import socket; socket.create_connection(("127.0.0.1", 18080), 1)' 2>/dev/null && break; sleep 0.1; done
 as_user() { local user=$1; shift; setpriv --reuid="$(id -u "$user")" --regid="$(id -g "$user")" --init-groups env HOME="/home/$user" "$@"; }
 export -f as_user

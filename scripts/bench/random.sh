@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Benchmarks quotectl's start-to-answer time against fortune on a 1,000,000-quote store.
 #
-#   scripts/bench-random.sh            # builds, makes the store once (kept in bench-data/), measures
-#   KEEP_STORE=0 scripts/bench-random.sh  # rebuilds the store too
+#   scripts/bench/random.sh            # builds, makes the store once (kept in bench-data/), measures
+#   KEEP_STORE=0 scripts/bench/random.sh  # rebuilds the store too
 #
 # Targets (same run, median wall time): quotectl random <= 0.6 x fortune;
 # quotectl random --author <an author with 200 quotes> <= 0.7 x fortune.
 # Exits non-zero when a target is missed.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 need=()
 command -v hyperfine >/dev/null || need+=(hyperfine)
@@ -29,7 +29,7 @@ mkdir -p "$data"
 if [ "${KEEP_STORE:-1}" = 0 ] || [ ! -f "$store" ]; then
     rm -f "$store" "$store-wal" "$store-shm"
     echo "making 1,000,000 quotes (5,000 authors x 200)"
-    python3 scripts/make-quote-list.py 1000000 "$data/list-1m.json"
+    python3 scripts/bench/make-quote-list.py 1000000 "$data/list-1m.json"
     echo "importing them: quotectl import"
     /usr/bin/time -f "import: %e s, peak RSS %M KB" "$quotectl" --db "$store" import "$data/list-1m.json" --name bench --max-bytes 1G
 fi
