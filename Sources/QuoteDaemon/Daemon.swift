@@ -76,10 +76,10 @@ public actor Daemon {
     public func prepare() async throws {
         // SQLite may wait for another process's lock: on a thread of its own, not on the actor.
         let names = configuration.customListNames, storePath = self.storePath, timeout = storeBusyTimeout
-        let entries = try await BlockingWork.run {
+        let entries = try await BlockingWork.perform {
             try Store.reconcileCustomLists(names, storePath: storePath, busyTimeoutMilliseconds: timeout)
             let store = try Store(path: storePath, access: .write, busyTimeoutMilliseconds: timeout)
-            return try store.run { try SyncStateRepository(database: store.database).entries() }
+            return try store.withStoreErrors { try SyncStateRepository(database: store.database).entries() }
         }
         var stored: [String: Int] = [:]
         for entry in entries {
@@ -312,9 +312,9 @@ public actor Daemon {
         wakeup.post()
         let storePath = self.storePath, timeout = storeBusyTimeout, name = settings.name
         do {
-            try await BlockingWork.run {
+            try await BlockingWork.perform {
                 let store = try Store(path: storePath, access: .write, busyTimeoutMilliseconds: timeout)
-                try store.run { try SyncStateRepository(database: store.database).setNextDue(source: name, next) }
+                try store.withStoreErrors { try SyncStateRepository(database: store.database).setNextDue(source: name, next) }
             }
         } catch {
             logger.warning("\(name): could not keep its next due time in the store: \(error)")

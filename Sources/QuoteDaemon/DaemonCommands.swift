@@ -68,7 +68,7 @@ extension Daemon {
             // The store may make us wait for its write lock: that wait happens on a thread of its
             // own, not on the actor (which keeps answering) nor on the shared async threads.
             let storePath = self.storePath, timeout = storeBusyTimeout
-            try await BlockingWork.run {
+            try await BlockingWork.perform {
                 try Store.reconcileCustomLists(fresh.customListNames, storePath: storePath, busyTimeoutMilliseconds: timeout)
             }
             for warning in fresh.warnings { logger.warning(warning) }

@@ -49,7 +49,7 @@ public struct ChildProcessRunner: SyncRunner {
             if fields.count == 3, fields[0] == "progress" { progress(String(fields[2])) }
         }
         let outcome = await withTaskCancellationHandler {
-            await child.run()
+            await child.outcome()
         } onCancel: {
             child.terminate()
         }
@@ -104,8 +104,9 @@ final class ChildProcess: Sendable {
         process?.terminate(grace: Self.stopGrace)
     }
 
-    func run() async -> Outcome {
-        await BlockingWork.run { self.spawnAndWait() }
+    /// Spawns the child, feeds it its input, collects its report and waits for it to end.
+    func outcome() async -> Outcome {
+        await BlockingWork.perform { self.spawnAndWait() }
     }
 
     private func spawnAndWait() -> Outcome {

@@ -86,14 +86,14 @@ final class GzipWriter {
     deinit { deflateEnd(&stream) }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(FeedFailure) {
-        try run(bytes, flush: Z_NO_FLUSH)
+        try compress(bytes, flush: Z_NO_FLUSH)
     }
 
     func finish() throws(FeedFailure) {
-        try run(UnsafeRawBufferPointer(start: nil, count: 0), flush: Z_FINISH)
+        try compress(UnsafeRawBufferPointer(start: nil, count: 0), flush: Z_FINISH)
     }
 
-    private func run(_ bytes: UnsafeRawBufferPointer, flush: Int32) throws(FeedFailure) {
+    private func compress(_ bytes: UnsafeRawBufferPointer, flush: Int32) throws(FeedFailure) {
         let input = UnsafeMutablePointer(mutating: bytes.baseAddress?.assumingMemoryBound(to: Bytef.self))
         stream.next_in = input
         stream.avail_in = uInt(bytes.count)

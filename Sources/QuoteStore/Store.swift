@@ -186,13 +186,13 @@ public final class Store {
     public static func reconcileCustomLists(_ configured: [String], storePath: String,
                                             busyTimeoutMilliseconds: Int32 = defaultBusyTimeout) throws(StoreError) {
         let store = try Store(path: storePath, access: .write, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        try store.run {
+        try store.withStoreErrors {
             try store.database.transaction { try QuoteWriter(database: store.database).markConfiguredLists(configured) }
         }
     }
 
-    /// Runs `body` and turns any database error into a StoreError naming this store.
-    public func run<T>(_ body: () throws -> T) throws(StoreError) -> T {
+    /// `body`, with any database error turned into a StoreError naming this store.
+    public func withStoreErrors<T>(_ body: () throws -> T) throws(StoreError) -> T {
         try StoreError.mapping(path: path, body)
     }
 }

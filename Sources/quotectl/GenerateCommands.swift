@@ -15,7 +15,7 @@ let completeCommand = Command(completeSpec) { arguments, context in
     var names = SourceName.fixed + ["custom"]
     // Only a store that is already there: completing a word must never create one.
     if let path = try? context.storePath(), Path.exists(path), let store = try? Store(path: path, access: .read),
-       let known = try? store.run({ try StatusQuery(database: store.database).sourceNames() }) {
+       let known = try? store.withStoreErrors({ try StatusQuery(database: store.database).sourceNames() }) {
         names += known.filter { !names.contains($0) }
     }
     for name in names { Output.line(name) }

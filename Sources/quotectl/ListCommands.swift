@@ -33,7 +33,7 @@ let charactersCommand = Command(charactersSpec, pages: true) { arguments, contex
         }
         let name = arguments.positionals.first
         let store = try context.store()
-        let characters = try store.run { try Listings(database: store.database).characters(matching: name) }
+        let characters = try store.withStoreErrors { try Listings(database: store.database).characters(matching: name) }
         if characters.isEmpty, let name {
             Output.error("no character matches \"\(name)\"")
             return .noInput
@@ -66,7 +66,7 @@ let deathsSpec = CommandSpec(name: "deaths", overview: "List the Breaking Bad de
 let deathsCommand = Command(deathsSpec, pages: true) { arguments, context in
         _ = try arguments.positionals(for: deathsSpec)
         let store = try context.store()
-        let deaths = try store.run { try Listings(database: store.database).deaths() }
+        let deaths = try store.withStoreErrors { try Listings(database: store.database).deaths() }
         printList(deaths, json: arguments.has(Options.json),
                   empty: "No deaths stored yet (they arrive with the breakingbad source).",
                   jsonLine: \.json) { death in
@@ -88,7 +88,7 @@ let marketsCommand = Command(marketsSpec, pages: true) { arguments, context in
         _ = try arguments.positionals(for: marketsSpec)
         let quote = try arguments.value(Options.quoteCurrency, as: QuoteCurrency.self)?.rawValue
         let store = try context.store()
-        let markets = try store.run {
+        let markets = try store.withStoreErrors {
             try Listings(database: store.database).markets(quoteCurrency: quote, warningOnly: arguments.has(Options.warning))
         }
         if arguments.has(Options.json) {
@@ -117,7 +117,7 @@ let weatherSpec = CommandSpec(name: "weather", overview: "Show the latest weathe
 let weatherCommand = Command(weatherSpec) { arguments, context in
         _ = try arguments.positionals(for: weatherSpec)
         let store = try context.store()
-        let observations = try store.run { try Listings(database: store.database).weather() }
+        let observations = try store.withStoreErrors { try Listings(database: store.database).weather() }
         printList(observations, json: arguments.has(Options.json),
                   empty: "No weather stored (the weather source is off until it has an OpenWeatherMap key).",
                   jsonLine: \.json) { observation in

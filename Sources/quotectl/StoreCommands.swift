@@ -54,7 +54,7 @@ let importCommand = Command(importSpec) { arguments, context in
         let batch = QuoteBatch(count: validation.validCount, contains: validation.contains) { visit in
             try CustomList.forEachValid(bytes, source: source, validation: validation, visit)
         }
-        let counts = try store.run {
+        let counts = try store.withStoreErrors {
             try store.database.transaction {
                 let writer = QuoteWriter(database: store.database)
                 try writer.ensureSource(source, now: now)
@@ -82,7 +82,7 @@ let exportCommand = Command(exportSpec) { arguments, context in
         }
         let source = try sourceOption(arguments, Options.exportSource)
         let store = try context.store()
-        let count = try store.run { try Exporter(database: store.database).export(source: source, format: format, write: Output.write) }
+        let count = try store.withStoreErrors { try Exporter(database: store.database).export(source: source, format: format, write: Output.write) }
         if count == 0 {
             Output.flush()
             Output.error("no quotes" + (source.map { " from \($0)" } ?? "") + " to export")
@@ -110,11 +110,11 @@ let statusCommand = Command(statusSpec, pages: true) { arguments, context in
         }
         // On a spoke: which sources came from the hub, and how old its feed is.
         let fleet = configuration?.fleet
-        let feed = try fleet.map { fleet in try store.run { try FeedStateRepository(database: store.database).state(hub: fleet.hub) } } ?? nil
+        let feed = try fleet.map { fleet in try store.withStoreErrors { try FeedStateRepository(database: store.database).state(hub: fleet.hub) } } ?? nil
         let fed = Set(try fleet.map { fleet in
-            try store.run { try FeedStateRepository(database: store.database).fedSources(manifestURL: fleet.manifestURL).map(\.name) }
+            try store.withStoreErrors { try FeedStateRepository(database: store.database).fedSources(manifestURL: fleet.manifestURL).map(\.name) }
         } ?? [])
-        let sources = try store.run { try StatusQuery(database: store.database).sources() }.map { source in
+        let sources = try store.withStoreErrors { try StatusQuery(database: store.database).sources() }.map { source in
             var shown = source
             shown.nextDue = nextDue(source)
             shown.fromHub = fed.contains(source.name)

@@ -24,7 +24,7 @@ import Testing
     /// The check itself finds SQL where there is some.
     @Test func theCheckSeesSQL() {
         for line in [#"        let s = "SELECT id FROM quotes""#, #"            INSERT OR REPLACE INTO daily_quotes (a)"#,
-                     #"db.run("PRAGMA foreign_keys = ON")"#, #"    "UPDATE sources SET configured = 0""#] {
+                     #"db.execute("PRAGMA foreign_keys = ON")"#, #"    "UPDATE sources SET configured = 0""#] {
             #expect(Self.sql.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil, "\(line)")
         }
         let prose = "/// Selects the quote from the list"

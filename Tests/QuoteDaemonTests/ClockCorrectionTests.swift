@@ -47,7 +47,7 @@ final class SettableClock: Sendable {
         let store = try Store(path: path, access: .write)
         try store.database.transaction {
             try QuoteWriter(database: store.database).ensureSource("upbit", url: "https://x", now: now)
-            try store.database.run("INSERT INTO sync_state (source, next_due, last_success, retry_after) VALUES ('upbit', ?1, ?2, ?3)",
+            try store.database.execute("INSERT INTO sync_state (source, next_due, last_success, retry_after) VALUES ('upbit', ?1, ?2, ?3)",
                                    [.integer(nextDue), .integer(now), retryAfter.map { .integer($0) } ?? .null])
         }
     }
@@ -124,7 +124,7 @@ final class SettableClock: Sendable {
         let store = try Store(path: folder.file("q.db"), access: .write)
         try store.database.transaction {
             try QuoteWriter(database: store.database).ensureSource("upbit", url: settings.url, now: now)
-            try store.database.run("INSERT INTO sync_state (source, next_due, retry_after) VALUES ('upbit', ?1, ?1)", [.integer(now + Self.year)])
+            try store.database.execute("INSERT INTO sync_state (source, next_due, retry_after) VALUES ('upbit', ?1, ?1)", [.integer(now + Self.year)])
         }
         let report = await engine.sync(settings, now: now)
         #expect(report.notContacted)

@@ -110,7 +110,7 @@ import TestSupport
         let path = self.path
         let answered = Atomic(false)
         let answer = Task {
-            let lines = await BlockingWork.run { Self.blockingExchange(path: path, []) }
+            let lines = await BlockingWork.perform { Self.blockingExchange(path: path, []) }
             answered.store(true, ordering: .releasing)
             return lines
         }

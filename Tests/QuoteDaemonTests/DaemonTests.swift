@@ -45,9 +45,9 @@ import TestSupport
             let writer = QuoteWriter(database: store.database)
             try writer.ensureSource("upbit", now: now)
             try writer.ensureSource("happiness", now: now)
-            try store.database.run("INSERT INTO sync_state (source, next_due, last_success) VALUES ('upbit', ?1, ?2)",
+            try store.database.execute("INSERT INTO sync_state (source, next_due, last_success) VALUES ('upbit', ?1, ?2)",
                                    [.integer(now + 1_200), .integer(now - 2_400)])
-            try store.database.run("INSERT INTO sync_state (source, next_due, last_success) VALUES ('happiness', ?1, ?2)",
+            try store.database.execute("INSERT INTO sync_state (source, next_due, last_success) VALUES ('happiness', ?1, ?2)",
                                    [.integer(now - 86_400), .integer(now - 2 * 86_400)])
         }
         let daemon = daemon(try configuration("[source.breakingbad]\nenabled = false\n"))

@@ -153,7 +153,7 @@ let signify = "/usr/bin/signify-openbsd"
         let first = try publisher.publish(now: UnixTimeNow())
         let old = try #require(first.manifest.entry(named: "custom.x")).file
         let database = try Store(path: store, access: .write).database
-        try database.run("UPDATE quotes SET text = 'two' WHERE source = 'custom.x'")
+        try database.execute("UPDATE quotes SET text = 'two' WHERE source = 'custom.x'")
         let second = try publisher.publish(now: UnixTimeNow())
         #expect(second.written == ["custom.x"])
         #expect(FileManager.default.fileExists(atPath: folder.file("feed/" + old)), "still within its retention")

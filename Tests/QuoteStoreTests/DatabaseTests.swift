@@ -52,9 +52,9 @@ import TestSupport
     @Test func constraintErrorsCarryTheExtendedCodeButNeverTheBoundValues() throws {
         let database = try open()
         try database.execute("CREATE TABLE t (name TEXT UNIQUE)")
-        try database.run("INSERT INTO t VALUES (?1)", [.text("secret-value")])
+        try database.execute("INSERT INTO t VALUES (?1)", [.text("secret-value")])
         let error = #expect(throws: DatabaseError.self) {
-            try database.run("INSERT INTO t VALUES (?1)", [.text("secret-value")])
+            try database.execute("INSERT INTO t VALUES (?1)", [.text("secret-value")])
         }
         #expect(error?.extendedCode == 2067)  // SQLITE_CONSTRAINT_UNIQUE
         #expect(error?.sql == "INSERT INTO t VALUES (?1)")
@@ -74,13 +74,13 @@ import TestSupport
         try database.execute("CREATE TABLE t (x INTEGER)")
         #expect(throws: Boom.self) {
             try database.transaction {
-                try database.run("INSERT INTO t VALUES (1)")
+                try database.execute("INSERT INTO t VALUES (1)")
                 throw Boom()
             }
         }
         #expect(try database.scalarInt("SELECT count(*) FROM t") == 0)
         #expect(!database.isInTransaction)
-        try database.transaction { try database.run("INSERT INTO t VALUES (2)") }
+        try database.transaction { try database.execute("INSERT INTO t VALUES (2)") }
         #expect(try database.scalarInt("SELECT count(*) FROM t") == 1)
     }
 
@@ -107,7 +107,7 @@ import TestSupport
     @Test func readOnlyConnectionsRefuseWrites() throws {
         try open().execute("CREATE TABLE t (x INTEGER)")
         let reader = try open(.readOnly)
-        let error = #expect(throws: DatabaseError.self) { try reader.run("INSERT INTO t VALUES (1)") }
+        let error = #expect(throws: DatabaseError.self) { try reader.execute("INSERT INTO t VALUES (1)") }
         #expect(error?.code == SQLITE_READONLY)
     }
 

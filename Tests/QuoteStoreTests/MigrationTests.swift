@@ -43,8 +43,8 @@ import TestSupport
         try Migrator(migrations: Array(Migrator.embedded.migrations.prefix(appliedBefore))).migrate(old)
         #expect(try Migrator.appliedVersion(of: old) == appliedBefore)
         // Data written under the old schema survives the upgrade.
-        try old.run("INSERT INTO sources (name, kind, created_at) VALUES ('custom.old', 'custom', 1)")
-        try old.run("""
+        try old.execute("INSERT INTO sources (name, kind, created_at) VALUES ('custom.old', 'custom', 1)")
+        try old.execute("""
             INSERT INTO quotes (source, upstream_id, text, first_seen, last_seen, content_hash, length)
             VALUES ('custom.old', '1', 'kept', 1, 1, 0, 4)
             """)

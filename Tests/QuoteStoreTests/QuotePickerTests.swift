@@ -66,8 +66,8 @@ import TestSupport
 
     @Test func picksStayUniformAfterDeletionsBecauseNumberingStaysDense() throws {
         let store = try store()
-        try store.database.run("DELETE FROM quotes WHERE source = 'custom.a' AND CAST(upstream_id AS INTEGER) % 2 = 1")
-        try store.database.run("DELETE FROM quotes WHERE source = 'builtin' AND id % 3 = 0")
+        try store.database.execute("DELETE FROM quotes WHERE source = 'custom.a' AND CAST(upstream_id AS INTEGER) % 2 = 1")
+        try store.database.execute("DELETE FROM quotes WHERE source = 'builtin' AND id % 3 = 0")
         let count = try store.database.scalarInt("SELECT count(*) FROM quotes")
         #expect(try store.database.scalarInt("SELECT max(pick) FROM quotes") == count)
         #expect(try store.database.scalarInt("SELECT count(DISTINCT pick) FROM quotes") == count)

@@ -64,7 +64,7 @@ import TestSupport
         let path = folder.file("newer.db")
         do {
             let store = try Store(path: path, access: .write)
-            try store.database.run("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (99, '0099_future', 'x', 0)")
+            try store.database.execute("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (99, '0099_future', 'x', 0)")
         }
         let error = #expect(throws: StoreError.self) { try Store(path: path, access: .write) }
         #expect(error == .newerSchema(path: path, found: 99, supported: Migrator.embedded.latestVersion))

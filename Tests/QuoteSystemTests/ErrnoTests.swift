@@ -29,7 +29,7 @@ import Testing
             try? await Task.sleep(for: .milliseconds(20))
             try? writer.writeAll("late")
         }()
-        let result = await BlockingWork.run { () -> Result<[UInt8], Errno> in
+        let result = await BlockingWork.perform { () -> Result<[UInt8], Errno> in
             // Threads may inherit a mask that blocks it (a signal-handling daemon blocks them).
             var unblock = sigset_t()
             sigemptyset(&unblock)

@@ -20,13 +20,13 @@ import Testing
     }
 
     @Test func blockingWorkRunsOffTheCooperativePoolAndCarriesErrors() async {
-        let value = await BlockingWork.run { () -> Int in
+        let value = await BlockingWork.perform { () -> Int in
             usleep(1_000)
             return 42
         }
         #expect(value == 42)
         await #expect(throws: Errno(EACCES)) {
-            try await BlockingWork.run { () throws(Errno) -> Int in throw Errno(EACCES) }
+            try await BlockingWork.perform { () throws(Errno) -> Int in throw Errno(EACCES) }
         }
     }
 }

@@ -14,15 +14,15 @@ import TestSupport
         var chunk = [UInt8](repeating: 0, count: 64)
         while let count = try? output.io.read(into: &chunk), count > 0 { received += chunk[0..<count] }
         let process = child.process
-        #expect(await BlockingWork.run { process.wait() } == .exited(0))
+        #expect(await BlockingWork.perform { process.wait() } == .exited(0))
         #expect(received == Array("a quote\n".utf8))
     }
 
     @Test func exitStatusAndSignalAreTold() async throws {
         let exited = try Subprocess.spawn("/bin/sh", arguments: ["sh", "-c", "exit 75"]).process
-        #expect(await BlockingWork.run { exited.wait() } == .exited(75))
+        #expect(await BlockingWork.perform { exited.wait() } == .exited(75))
         let killed = try Subprocess.spawn("/bin/sh", arguments: ["sh", "-c", "kill -9 $$"]).process
-        let termination = await BlockingWork.run { killed.wait() }
+        let termination = await BlockingWork.perform { killed.wait() }
         #expect(termination == .signalled(SIGKILL) && termination.code == -9)
     }
 
@@ -38,7 +38,7 @@ import TestSupport
         var chunk = [UInt8](repeating: 0, count: 256)
         let count = try output.io.read(into: &chunk)
         let process = child.process
-        _ = await BlockingWork.run { process.wait() }
+        _ = await BlockingWork.perform { process.wait() }
         let mask = UInt64(String(decoding: chunk[0..<count], as: UTF8.self).split(separator: "\t").last!.trimmingASCIIWhitespace(), radix: 16)
         #expect(mask.map { $0 & (1 << (UInt64(SIGPIPE) - 1)) == 0 } == true)
     }
@@ -53,12 +53,12 @@ import TestSupport
         try await Task.sleep(for: .milliseconds(100))
         #expect(!process.hasEnded)
         clock.advance(by: .seconds(8))
-        #expect(await BlockingWork.run { process.wait() } == .signalled(SIGKILL))
+        #expect(await BlockingWork.perform { process.wait() } == .signalled(SIGKILL))
     }
 
     @Test func aReapedProcessIsNeverSignalled() async throws {
         let process = try Subprocess.spawn("/bin/true", arguments: ["true"]).process
-        #expect(await BlockingWork.run { process.wait() } == .exited(0))
+        #expect(await BlockingWork.perform { process.wait() } == .exited(0))
         #expect(process.hasEnded)
         process.signal(SIGKILL)  // a no-op: the pid may be someone else's by now
     }

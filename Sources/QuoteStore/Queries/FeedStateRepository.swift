@@ -32,7 +32,7 @@ public struct FeedStateRepository {
 
     /// The manifest applied in full (every source it lists synced).
     public func record(hub: String, _ state: State) throws(DatabaseError) {
-        try database.run("""
+        try database.execute("""
             INSERT INTO feed_state (hub, etag, last_modified, serial, generated, checked_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
             ON CONFLICT (hub) DO UPDATE SET etag = ?2, last_modified = ?3, serial = ?4, generated = ?5, checked_at = ?6
             """, [.text(hub), state.etag.map(SQLValue.text) ?? .null, state.lastModified.map(SQLValue.text) ?? .null,
@@ -41,7 +41,7 @@ public struct FeedStateRepository {
 
     /// The hub answered "unchanged".
     public func touch(hub: String, at time: Int) throws(DatabaseError) {
-        try database.run("UPDATE feed_state SET checked_at = ?2 WHERE hub = ?1", [.text(hub), .integer(time)])
+        try database.execute("UPDATE feed_state SET checked_at = ?2 WHERE hub = ?1", [.text(hub), .integer(time)])
     }
 
     /// The sources that came from `hub` (their recorded URL is its manifest's).

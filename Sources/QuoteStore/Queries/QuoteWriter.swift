@@ -65,7 +65,7 @@ public struct QuoteWriter {
     /// Makes sure the `sources` row exists (quotes reference it).
     public func ensureSource(_ name: String, url: String? = nil, now: Int) throws {
         guard let kind = SourceName.kind(of: name) else { throw StoreError.invalidSourceName(name) }
-        try database.run("""
+        try database.execute("""
             INSERT INTO sources (name, kind, url, configured, created_at) VALUES (?1, ?2, ?3, 1, ?4)
             ON CONFLICT (name) DO UPDATE SET url = coalesce(excluded.url, url)
             """, [.text(name), .text(kind.rawValue), url.map(SQLValue.text) ?? .null, .integer(now)])
@@ -159,7 +159,7 @@ public struct QuoteWriter {
             // a rowid is lower than the last one, so ids in text order ("1", "10", "100", "2")
             // cost a flush each time (measured with sqlite3: 15.6 s instead of 5.8 s for a
             // million quotes).
-            try database.run("""
+            try database.execute("""
                 INSERT INTO quotes_fts (rowid, text, author)
                 SELECT id, text, author FROM quotes WHERE id >= ?1 AND +source = ?2 ORDER BY id
                 """, [.integer(firstNewID), .text(source)])
@@ -168,7 +168,7 @@ public struct QuoteWriter {
         if removeMissing {
             let delete = try database.prepare("DELETE FROM quotes WHERE id = ?1")
             for (upstreamID, old) in stored where !batch.contains(upstreamID) && !keep.contains(upstreamID) {
-                try delete.run([.integer(old.id)])
+                try delete.execute([.integer(old.id)])
                 counts.removed += 1
             }
         }
@@ -211,7 +211,7 @@ public struct QuoteWriter {
 
     /// Marks a quote as `source`'s quote of the day (UTC day).
     public func setDailyQuote(source: String, upstreamID: String, day: String) throws(DatabaseError) {
-        try database.run("""
+        try database.execute("""
             INSERT OR REPLACE INTO daily_quotes (source, day, quote_id)
             SELECT ?1, ?3, id FROM quotes WHERE source = ?1 AND upstream_id = ?2
             """, [.text(source), .text(upstreamID), .text(day)])
@@ -219,7 +219,7 @@ public struct QuoteWriter {
 
     /// The latest day's quote of `source` is `day`'s quote too (the upstream said "unchanged").
     public func repeatLatestDailyQuote(source: String, day: String) throws(DatabaseError) {
-        try database.run("""
+        try database.execute("""
             INSERT OR REPLACE INTO daily_quotes (source, day, quote_id)
             SELECT source, ?2, quote_id FROM daily_quotes WHERE source = ?1 ORDER BY day DESC LIMIT 1
             """, [.text(source), .text(day)])
@@ -242,16 +242,16 @@ public struct QuoteWriter {
             if wanted.contains(name) ? !configured : (synced && configured) { differs = true }
         }
         guard differs else { return }
-        try database.run("UPDATE sources SET configured = 0 WHERE kind = 'custom' AND url IS NOT NULL")
+        try database.execute("UPDATE sources SET configured = 0 WHERE kind = 'custom' AND url IS NOT NULL")
         let mark = try database.prepare("UPDATE sources SET configured = 1 WHERE name = ?1")
-        for name in names { try mark.run([.text(name)]) }
+        for name in names { try mark.execute([.text(name)]) }
     }
 
     /// Deletes a source and everything it brought (`quotectl forget`).
     public func forget(source: String) throws(DatabaseError) -> Int {
         let count = try database.scalarInt("SELECT count(*) FROM quotes WHERE source = ?1", [.text(source)]) ?? 0
-        try database.run("DELETE FROM quotes WHERE source = ?1", [.text(source)])
-        try database.run("DELETE FROM sources WHERE name = ?1", [.text(source)])
+        try database.execute("DELETE FROM quotes WHERE source = ?1", [.text(source)])
+        try database.execute("DELETE FROM sources WHERE name = ?1", [.text(source)])
         return count
     }
 }

@@ -50,11 +50,11 @@ public struct RecordWriter {
             try existing.bind(character.id, at: 1)
             let stored = try existing.step() ? existing.int(0) : nil
             if stored == hash { counts.unchanged += 1; continue }
-            try write.run([.integer(character.id), .text(character.name), text(character.fullName), text(character.birthday),
+            try write.execute([.integer(character.id), .text(character.name), text(character.fullName), text(character.birthday),
                            text(character.status), text(character.portrayedBy), .text(character.occupations),
                            .text(character.aliases), .text(character.productions), .text(character.images),
                            .text(character.appearance), .integer(now), .integer(hash)])
-            try forgetUnknown.run([.text(character.name)])
+            try forgetUnknown.execute([.text(character.name)])
             if stored == nil { counts.inserted += 1 } else { counts.updated += 1 }
         }
         return counts
@@ -63,7 +63,7 @@ public struct RecordWriter {
     /// Names the upstream does not know: not asked again until `recheckAfter` has passed.
     public func markUnknownCharacters(_ names: [String], now: Int) throws(DatabaseError) {
         let statement = try database.prepare("INSERT OR REPLACE INTO unknown_characters (name, checked_at) VALUES (?1, ?2)")
-        for name in names { try statement.run([.text(name), .integer(now)]) }
+        for name in names { try statement.execute([.text(name), .integer(now)]) }
     }
 
     public struct DeathRecord: Sendable {
@@ -116,7 +116,7 @@ public struct RecordWriter {
         for death in deaths where seen.insert(death.id).inserted {
             let hash = death.hash
             if stored[death.id] == hash { counts.unchanged += 1; continue }
-            try write.run([.integer(death.id), .text(death.character), text(death.cause), text(death.details),
+            try write.execute([.integer(death.id), .text(death.character), text(death.cause), text(death.details),
                            .text(death.responsible), .text(death.connected), text(death.lastWords),
                            death.episode.map(SQLValue.integer) ?? .null, text(death.production), text(death.image),
                            .integer(now), .integer(hash)])
@@ -124,7 +124,7 @@ public struct RecordWriter {
         }
         let delete = try database.prepare("DELETE FROM deaths WHERE death_id = ?1")
         for id in stored.keys where !seen.contains(id) && !keep.contains(id) {
-            try delete.run([.integer(id)])
+            try delete.execute([.integer(id)])
             counts.removed += 1
         }
         return counts
@@ -138,7 +138,7 @@ public struct RecordWriter {
             ON CONFLICT (source, production, upstream_id) DO UPDATE SET draws = draws + excluded.draws
             """)
         for (key, count) in draws where count > 0 {
-            try add.run([.text(source), .text(key.production), .text(key.upstreamID), .integer(count)])
+            try add.execute([.text(source), .text(key.production), .text(key.upstreamID), .integer(count)])
         }
     }
 
@@ -168,14 +168,14 @@ public struct RecordWriter {
             hasher.combine(market.warning ? 1 : 0)
             let hash = hasher.signed
             if let old = stored[market.market], old.hash == hash, !old.delisted { counts.unchanged += 1; continue }
-            try write.run([.text(market.market), .text(market.quoteCurrency), .text(market.baseCurrency),
+            try write.execute([.text(market.market), .text(market.quoteCurrency), .text(market.baseCurrency),
                            text(market.koreanName), text(market.englishName), .integer(market.warning ? 1 : 0),
                            .text(market.caution), .integer(now), .integer(hash)])
             if stored[market.market] == nil { counts.inserted += 1 } else { counts.updated += 1 }
         }
         let delist = try database.prepare("UPDATE markets SET delisted_at = ?2 WHERE market = ?1 AND delisted_at IS NULL")
         for (market, old) in stored where !old.delisted && !seen.contains(market) && !keep.contains(market) {
-            try delist.run([.text(market), .integer(now)])
+            try delist.execute([.text(market), .integer(now)])
             counts.removed += 1
         }
         return counts
@@ -183,7 +183,7 @@ public struct RecordWriter {
 
     /// One observation; the same (place, dt) twice is one row.
     public func insertWeather(_ observation: WeatherObservation, extra: WeatherExtra, now: Int) throws(DatabaseError) -> ChangeCounts {
-        try database.run("""
+        try database.execute("""
             INSERT INTO weather_observations (lat, lon, observed_at, place, country, condition, description, temp, feels_like,
                 temp_min, temp_max, pressure, humidity, wind_speed, wind_deg, clouds, units, sunrise, sunset, fetched_at)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)

@@ -113,10 +113,10 @@ public struct SyncStateRepository {
                 OR body_sha256 IS NOT excluded.body_sha256
             """)
         for validator in validators {
-            try save.run([.text(validator.url), .text(source), text(validator.etag), text(validator.lastModified),
+            try save.execute([.text(validator.url), .text(source), text(validator.etag), text(validator.lastModified),
                           text(validator.bodySHA256), .integer(outcome.started)])
         }
-        try database.run("""
+        try database.execute("""
             INSERT INTO sync_state (source, last_attempt, last_success, next_due, consecutive_failures, last_error,
                                     last_http_status, retry_after, last_summary)
             VALUES (?1, ?2, ?2, ?3, 0, NULL, ?4, NULL, ?5)
@@ -129,7 +129,7 @@ public struct SyncStateRepository {
     /// An upstream's failure: one more in a row, and the block it asked for (if any).
     public func recordFailure(source: String, url: String, outcome: Outcome, retryAfter: Int?, nextDue: Int) throws {
         try QuoteWriter(database: database).ensureSource(source, url: url, now: outcome.started)
-        try database.run("""
+        try database.execute("""
             INSERT INTO sync_state (source, last_attempt, next_due, consecutive_failures, last_error, last_http_status, retry_after)
             VALUES (?1, ?2, ?3, 1, ?4, ?5, ?6)
             ON CONFLICT (source) DO UPDATE SET last_attempt = ?2, next_due = ?3,
@@ -143,7 +143,7 @@ public struct SyncStateRepository {
     /// failure count, backoff and any block it asked for.
     public func recordLocalFailure(source: String, url: String, outcome: Outcome, nextDue: Int) throws {
         try QuoteWriter(database: database).ensureSource(source, url: url, now: outcome.started)
-        try database.run("""
+        try database.execute("""
             INSERT INTO sync_state (source, last_attempt, next_due, consecutive_failures, last_error)
             VALUES (?1, ?2, ?3, 0, ?4)
             ON CONFLICT (source) DO UPDATE SET last_attempt = ?2, next_due = ?3, last_error = ?4
@@ -153,25 +153,25 @@ public struct SyncStateRepository {
 
     /// The daemon's own decision of when a source is next due (it schedules; a sync reports).
     public func setNextDue(source: String, _ time: Int) throws(DatabaseError) {
-        try database.run("UPDATE sync_state SET next_due = ?2 WHERE source = ?1", [.text(source), .integer(time)])
+        try database.execute("UPDATE sync_state SET next_due = ?2 WHERE source = ?1", [.text(source), .integer(time)])
     }
 
     /// Shortens a block recorded under a wrong clock to `until` (and the due time with it), so
     /// that it ends: clamped only when read, it would move ahead with every reading.
     public func shortenBlock(source: String, until: Int) throws(DatabaseError) {
-        try database.run("UPDATE sync_state SET retry_after = ?2, next_due = min(next_due, ?2) WHERE source = ?1 AND retry_after > ?2",
+        try database.execute("UPDATE sync_state SET retry_after = ?2, next_due = min(next_due, ?2) WHERE source = ?1 AND retry_after > ?2",
                          [.text(source), .integer(until)])
     }
 
     private func log(source: String, _ outcome: Outcome) throws(DatabaseError) {
-        try database.run("""
+        try database.execute("""
             INSERT INTO sync_log (source, started_at, finished_at, ok, http_status, inserted, updated, removed, skipped, message)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
             """, [.text(source), .integer(outcome.started), .integer(outcome.finished), .integer(outcome.ok ? 1 : 0),
                   integer(outcome.httpStatus), .integer(outcome.counts.inserted), .integer(outcome.counts.updated),
                   .integer(outcome.counts.removed), .integer(outcome.counts.skipped), .text(outcome.message)])
         // The log is for reading, not an archive: keep the last 1,000 runs per source.
-        try database.run("""
+        try database.execute("""
             DELETE FROM sync_log WHERE source = ?1 AND id <= (SELECT id FROM sync_log WHERE source = ?1 ORDER BY id DESC LIMIT 1 OFFSET 1000)
             """, [.text(source)])
     }

@@ -114,9 +114,9 @@ public final class Database {
         try Statement(database: self, sql: sql)
     }
 
-    /// Runs a statement with the given values bound to ?1, ?2, ...
-    public func run(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) {
-        try prepare(sql).run(values)
+    /// Executes ONE statement with the given values bound to ?1, ?2, ...
+    public func execute(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) {
+        try prepare(sql).execute(values)
     }
 
     /// The first column of the first row as an integer, or nil when there is no row or it is NULL.

@@ -100,7 +100,7 @@ public struct Migrator: Sendable {
                     } catch let error as DatabaseError {
                         throw StoreError.migrationFailed(name: migration.name, underlying: error)
                     }
-                    try database.run(
+                    try database.execute(
                         "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?1, ?2, ?3, ?4)",
                         [.integer(migration.version), .text(migration.name), .text(migration.checksum), .integer(now)])
                     try database.execute("PRAGMA user_version = \(migration.version)")

@@ -103,8 +103,8 @@ public final class Statement {
         sqlite3_clear_bindings(handle)
     }
 
-    /// Runs a statement that returns no rows (or whose rows are not wanted).
-    public func run(_ values: [SQLValue] = []) throws(DatabaseError) {
+    /// Executes a statement that returns no rows (or whose rows are not wanted).
+    public func execute(_ values: [SQLValue] = []) throws(DatabaseError) {
         reset()
         try bind(values)
         while try step() {}

@@ -37,7 +37,7 @@ public final class HTTPClient: Sendable {
         // The whole chain on a thread of its own (libcurl blocks): not a shared pool, whose
         // other slow work would eat this request's deadline between two hops.
         let result: Result<HTTPResponse, HTTPFailure> = await withTaskCancellationHandler {
-            await BlockingWork.run { () -> Result<HTTPResponse, HTTPFailure> in Result { () throws(HTTPFailure) in try self.followRedirects(request, cancel: cancel) } }
+            await BlockingWork.perform { () -> Result<HTTPResponse, HTTPFailure> in Result { () throws(HTTPFailure) in try self.followRedirects(request, cancel: cancel) } }
         } onCancel: {
             cancel.set()
         }
