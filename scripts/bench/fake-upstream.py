@@ -33,7 +33,8 @@ import zlib
 parser = argparse.ArgumentParser()
 parser.add_argument("--port", type=int, default=0)
 parser.add_argument("--port-file")
-parser.add_argument("--fixtures", default="Tests/Fixtures")
+# scripts/bench/ -> the repository's captured fixtures, wherever this is started from
+parser.add_argument("--fixtures", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "Fixtures"))
 parser.add_argument("--list")
 parser.add_argument("--validators", action="store_true")
 parser.add_argument("--count")

@@ -19,7 +19,7 @@ import time
 import urllib.request
 
 url, db_path, mode = sys.argv[1:4]
-repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/bench/ -> the repository
 phases = []
 clock = time.monotonic()
 
