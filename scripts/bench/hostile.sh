@@ -60,6 +60,14 @@ CONF
     grep -q "larger than" "$data/err.txt" || miss "$path was not refused as too large"
 done
 
+# The same cap for a local file: `import -` from an endless pipe stops at --max-bytes (64M).
+rm -f "$data/import.db"
+/usr/bin/time -f "%M %e" -o "$data/time.txt" "$quotectl" --db "$data/import.db" import - --name zero < /dev/zero 2>"$data/err.txt" >/dev/null || true
+read -r rss wall < <(tail -1 "$data/time.txt")
+printf "  %-16s peak RSS %6d kB, %5.2f s: %s\n" "import </dev/zero" "$rss" "$wall" "$(head -1 "$data/err.txt")"
+[ "$rss" -lt 100000 ] || miss "import - < /dev/zero peak RSS $rss kB >= 100 MB"
+grep -q "larger than 64 MiB" "$data/err.txt" || miss "import - < /dev/zero was not stopped at its cap"
+
 echo "== 2. the control socket under pressure"
 cat > "$data/daemon.conf" <<CONF
 [store]
