@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "QuoteDaemonTests", dependencies: ["QuoteDaemon", "QuoteSync", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteStore", "QuoteSystem", "TestSupport"]),
         .testTarget(name: "QuoteFeedTests", dependencies: ["QuoteFeed", "QuoteStore", "QuoteConfig", "TestSupport"]),
         .testTarget(name: "QuoteSyncTests", dependencies: ["QuoteSync", "QuoteFeed", "QuoteStore", "QuoteConfig", "QuoteScheduling", "TestSupport"]),
-        .testTarget(name: "QuotectlTests", dependencies: ["quotectl", "quoted", "QuoteStore", "QuoteSystem", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["quotectl", "quoted", "QuoteStore", "QuoteSystem", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
