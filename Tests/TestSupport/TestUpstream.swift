@@ -4,10 +4,12 @@ import Synchronization
 import Glibc
 #endif
 
-/// A small HTTP/1.1 server on 127.0.0.1 (a port the kernel picks) that imitates
-/// the upstreams from fixtures and can misbehave on request: slow answers, cut
-/// bodies, reset connections, HTML, redirect loops. One thread per connection;
-/// every connection is closed after one response.
+/// A small programmable HTTP/1.1 server on 127.0.0.1 (a port the kernel picks), in the test
+/// process: each test says what it answers (usually a captured fixture) and how it misbehaves —
+/// slow answers, cut bodies, reset connections, HTML, redirect loops. It imitates no upstream of
+/// its own: the one fixed imitation of the five APIs, for the processes of the end-to-end runs
+/// and the benchmarks, is scripts/bench/fake-upstream.py. One thread per connection; every
+/// connection is closed after one response.
 public final class TestUpstream: Sendable {
     public struct Request: Sendable {
         public let method: String
