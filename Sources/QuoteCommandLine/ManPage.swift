@@ -109,8 +109,9 @@ public struct ManPage {
     }
 }
 
+/// Replacing one character everywhere, without Foundation.
 extension StringProtocol {
-    func replacingAll(_ target: Character, with replacement: String) -> String {
+    public func replacingAll(_ target: Character, with replacement: String) -> String {
         var out = ""
         for character in self { if character == target { out += replacement } else { out.append(character) } }
         return out

@@ -36,6 +36,14 @@ enum Options {
     static let unseen = Option.flag("unseen", short: "u",
                                     help: "Each matching quote once before any repeats (per user; remembered under $XDG_STATE_HOME/quoted).")
     static let limit = Option.value("limit", "N", help: "At most N results (default 10).")
+    static let quoteFormat = Option.value(
+        "format", "TEMPLATE|BAR",
+        help: "A template such as '{text} — {author}' (fields: \(FieldTemplate<QuoteField>.fieldList); {{ and }} are literal braces), "
+            + "or what a bar reads: waybar (JSON), i3blocks (full and short text), polybar or tmux (one line). One line per quote.")
+    static let oneline = Option.flag("oneline", help: "Each quote on one line: its text, a dash, its author.")
+    static let maxWidth = Option.value("max-width", "N",
+                                       help: "With --oneline or --format: at most N columns, shortened at a word with '…'.")
+    static let quoteOutput = [json, oneline, quoteFormat, maxWidth]
     static let todaySource = Option.value("source", "NAME", completion: .sourceName,
                                           help: "The quote of the day from NAME; for happiness, the upstream's own quote of the day once synced.")
 

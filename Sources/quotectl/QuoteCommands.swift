@@ -36,14 +36,33 @@ func sourceOption(_ arguments: Arguments, _ option: Option) throws(UsageError) -
     return source
 }
 
-/// Prints the picked quote, or says on stderr that nothing matched (exit 66).
-func answer(_ quote: Quote?, filter: QuoteFilter, store: Store, json: Bool) -> ExitCode {
-    guard let quote else {
+/// Prints the picked quotes in `layout`, or says on stderr that nothing matched (exit 66).
+func answer(_ quotes: [Quote], filter: QuoteFilter, store: Store, layout: QuoteLayout, maxWidth: Int?) -> ExitCode {
+    guard !quotes.isEmpty else {
         Output.error(filter.isEmpty ? "the store at \(store.path) holds no quotes" : "no quote matches \(describe(filter))")
         return .noInput
     }
-    printQuote(quote, json: json)
+    for (index, quote) in quotes.enumerated() {
+        switch layout {
+        case .plain:
+            if index > 0 { Output.line("") }
+            printQuote(quote, json: false)
+        case .json:
+            printQuote(quote, json: true)
+        default:
+            for line in layout.lines(for: quote, maxWidth: maxWidth) { Output.line(line) }
+        }
+    }
     return .success
+}
+
+/// `--max-width N` (with a one-line layout only: a person's quote wraps to the terminal).
+func maxWidthOption(_ arguments: Arguments, layout: QuoteLayout) throws(UsageError) -> Int? {
+    guard let width = try arguments.positiveInt(Options.maxWidth) else { return nil }
+    if layout == .plain || layout == .json {
+        throw UsageError(message: "--max-width needs --oneline or --format", command: arguments.command)
+    }
+    return width
 }
 
 /// A one-line description of a filter for "no quote matches ..." messages.
@@ -66,7 +85,7 @@ let randomSpec = CommandSpec(
     positionals: [Positional("[N%] SOURCE...", optional: true, completion: .sourceName,
                              help: "Pick among these sources, each with the share given (fortune's percentages).")],
     options: [Options.source, Options.author, Options.category, Options.lang, Options.character, Options.production,
-              Options.maxLength, Options.short, Options.long, Options.count, Options.equal, Options.unseen, Options.json])
+              Options.maxLength, Options.short, Options.long, Options.count, Options.equal, Options.unseen] + Options.quoteOutput)
 
 /// fortune's short/long threshold, in characters.
 let shortQuoteLength = 160
@@ -90,6 +109,8 @@ let randomCommand = Command(randomSpec) { arguments, context in
         throw UsageError(message: "give sources either as --source or as [N%] SOURCE words, not both", command: "random")
     }
     let asked = try arguments.positiveInt(Options.count) ?? 1
+    let layout = try QuoteLayout.from(arguments, command: "random")
+    let maxWidth = try maxWidthOption(arguments, layout: layout)
     let store = try context.store()
     let picker = QuotePicker(database: store.database)
     var generator = SystemRandomNumberGenerator()
@@ -151,17 +172,11 @@ let randomCommand = Command(randomSpec) { arguments, context in
         }
         seen = state
     }
-    guard !quotes.isEmpty else { return answer(nil, filter: filter, store: store, json: false) }
-    if var state = seen {
+    if var state = seen, !quotes.isEmpty {
         for quote in quotes { state.insert(quote) }
         state.save()
     }
-    let json = arguments.has(Options.json)
-    for (index, quote) in quotes.enumerated() {
-        if index > 0 && !json { Output.line("") }
-        printQuote(quote, json: json)
-    }
-    return .success
+    return answer(quotes, filter: filter, store: store, layout: layout, maxWidth: maxWidth)
 }
 
 /// fortune's "30% happiness 70% custom.stoics": sources with the share of picks each gets.
@@ -225,14 +240,16 @@ struct SourceShares {
 let todaySpec = CommandSpec(
     name: "today",
     overview: "Print the quote of the day: the same all day, another one tomorrow.",
-    options: [Options.todaySource, Options.json])
+    options: [Options.todaySource] + Options.quoteOutput)
 
 let todayCommand = Command(todaySpec) { arguments, context in
         _ = try arguments.positionals(for: todaySpec)
         let filter = QuoteFilter(source: try sourceOption(arguments, Options.todaySource))
+        let layout = try QuoteLayout.from(arguments, command: "today")
+        let maxWidth = try maxWidthOption(arguments, layout: layout)
         let store = try context.store()
         let quote = try store.withStoreErrors { try QuotePicker(database: store.database).today(now: UnixTime.now(), filter: filter) }
-        return answer(quote, filter: filter, store: store, json: arguments.has(Options.json))
+        return answer(quote.map { [$0] } ?? [], filter: filter, store: store, layout: layout, maxWidth: maxWidth)
 }
 
 let searchSpec = CommandSpec(

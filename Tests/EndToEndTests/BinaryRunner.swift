@@ -41,7 +41,7 @@ struct BinaryRunner {
     var path: String { explicitPath ?? Self.productsFolder.appendingPathComponent(name).path }
 
     @discardableResult
-    func run(_ arguments: [String], stdin: String? = nil, timeout: TimeInterval = 60) throws -> Result {
+    func run(_ arguments: [String], stdin: String? = nil, timeout: TimeInterval = 60, allowTimeout: Bool = false) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -70,7 +70,10 @@ struct BinaryRunner {
         }
         if group.wait(timeout: .now() + timeout) == .timedOut {
             process.terminate()
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(name) \(arguments) timed out"])
+            // A program that runs until stopped (a bar, a terminal session): what it wrote by then.
+            guard allowTimeout, group.wait(timeout: .now() + 5) == .success else {
+                throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(name) \(arguments) timed out"])
+            }
         }
         process.waitUntilExit()
         return Result(status: process.terminationStatus,

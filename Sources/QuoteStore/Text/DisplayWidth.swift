@@ -80,6 +80,27 @@ public enum DisplayWidth {
         return lines
     }
 
+    /// `text` in at most `width` columns: whole if it fits, else cut after the last whole word
+    /// that leaves room for "…" (between characters when one word alone is too wide, as in a
+    /// long URL or a run of Han characters). A bar never shows half a word.
+    public static func shortened(_ text: String, to width: Int) -> String {
+        guard width > 0 else { return "" }
+        if of(text) <= width { return text }
+        var kept = ""
+        var keptWidth = 0
+        var lastBreak: String.Index?
+        for character in text {
+            let next = of(character)
+            if keptWidth + next > width - 1 { break }
+            if character == " " { lastBreak = kept.endIndex }
+            kept.append(character)
+            keptWidth += next
+        }
+        if let lastBreak, lastBreak > kept.startIndex { kept = String(kept[..<lastBreak]) }
+        while kept.last == " " || kept.last.map({ ".,;:-–—".contains($0) }) == true { kept.removeLast() }
+        return kept + "…"
+    }
+
     /// `text` followed by spaces up to `width` columns (never cut; at least one space after it).
     public static func padded(_ text: String, to width: Int) -> String {
         text + String(repeating: " ", count: max(1, width - of(text)))

@@ -1,0 +1,114 @@
+import Foundation
+import QuoteSystem
+import Testing
+import TestSupport
+
+/// A quote where people show one: status bars and prompts read exactly one form each, and a
+/// hostile quote (markup, a bar's own escapes, a newline, a terminal escape) reaches them as text.
+@Suite(.offThePool) struct BarOutputTests {
+    let scratch = Scratch()
+    var quotectl: BinaryRunner
+    /// One quote that tries every bar's escapes, by an author with markup in the name.
+    static let hostile = "Half #[fg=red]red, 100%{F#f00} <b>bold</b> & more\nsecond line \u{1B}[31mend"
+
+    init() throws {
+        quotectl = BinaryRunner("quotectl", home: scratch.path)
+        let list = scratch.write("bar.json", try String(decoding: JSONSerialization.data(withJSONObject: [
+            ["id": 1, "text": Self.hostile, "source": "A <N> & Other", "category": "bar"],
+        ]), as: UTF8.self))
+        quotectl.environment["QUOTED_DB"] = scratch.file("bar.db")
+        let imported = try quotectl.run(["import", list, "--name", "bar"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+    }
+
+    func random(_ arguments: [String]) throws -> String {
+        let result = try quotectl.run(["random", "--source", "custom.bar"] + arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout
+    }
+
+    @Test func onelineIsOneSanitisedLine() throws {
+        let line = try random(["--oneline"])
+        #expect(line == "Half #[fg=red]red, 100%{F#f00} <b>bold</b> & more second line end — A <N> & Other\n")
+    }
+
+    @Test func aTemplateFillsItsFieldsAndKeepsLiteralBraces() throws {
+        #expect(try random(["--format", "{{{source}}} {author}: {category}"]) == "{custom.bar} A <N> & Other: bar\n")
+        let unknown = try quotectl.run(["random", "--format", "{text} {autor}"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("unknown field {autor}: the fields are {text}, {author}"), "\(unknown.stderr)")
+    }
+
+    @Test func maxWidthShortensAtAWord() throws {
+        #expect(try random(["--oneline", "--max-width", "20"]) == "Half #[fg=red]red…\n")
+        #expect(try random(["--format", "tmux", "--max-width", "12"]) == "Half…\n")
+    }
+
+    /// waybar's custom module with return-type json: one object per line, with text, tooltip,
+    /// class and alt; text and tooltip are Pango markup, so markup in a quote is escaped.
+    @Test func waybarGetsItsJSON() throws {
+        let line = try random(["--format", "waybar"])
+        #expect(line.hasSuffix("\n") && line.dropLast().split(separator: "\n").count == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["text"] as? String == "Half #[fg=red]red, 100%{F#f00} &lt;b&gt;bold&lt;/b&gt; &amp; more second line end — A &lt;N&gt; &amp; Other")
+        #expect(object["tooltip"] as? String == "Half #[fg=red]red, 100%{F#f00} &lt;b&gt;bold&lt;/b&gt; &amp; more\nsecond line end\n— A &lt;N&gt; &amp; Other")
+        #expect(object["class"] as? [String] == ["quote", "custom-bar"])
+        #expect(object["alt"] as? String == "custom.bar")
+    }
+
+    /// polybar reads %{…} as format tags: every % is doubled.
+    @Test func polybarGetsOneLineWithPercentsDoubled() throws {
+        #expect(try random(["--format", "polybar"]) == "Half #[fg=red]red, 100%%{F#f00} <b>bold</b> & more second line end — A <N> & Other\n")
+    }
+
+    /// The real i3blocks (as i3bar would run it): full_text is the quote on one line, short_text
+    /// a shortened one, and nothing lands in the colour slot.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/i3blocks")))
+    func i3blocksReadsFullAndShortText() throws {
+        let config = scratch.write("i3blocks.conf", """
+            [quote]
+            command=QUOTED_DB=\(scratch.file("bar.db")) \(quotectl.path) random --source custom.bar --format i3blocks --max-width 60
+            interval=once
+
+            """)
+        let bar = try BinaryRunner("i3blocks", home: scratch.path, path: "/usr/bin/i3blocks").run(["-c", config], timeout: 3, allowTimeout: true)
+        // i3bar's protocol: a header line, "[", then one JSON array of blocks per line (",[…]").
+        let blocks = bar.stdout.split(separator: "\n").flatMap { line -> [[String: Any]] in
+            let array = line.drop { $0 == "," }
+            return (try? JSONSerialization.jsonObject(with: Data(array.utf8))) as? [[String: Any]] ?? []
+        }
+        let block = try #require(blocks.first { $0["name"] as? String == "quote" }, "\(bar.stdout)")
+        #expect(block["full_text"] as? String == "Half #[fg=red]red, 100%{F#f00} <b>bold</b> & more second…")
+        #expect(block["short_text"] as? String == "Half #[fg=red]red, 100%{F#f00}…")
+        #expect(block["color"] == nil)
+    }
+
+    /// The real tmux: `#(quotectl random --format tmux)` in status-right shows the quote as text,
+    /// its `#[fg=red]` not taken for a style.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func tmuxShowsTheQuoteAsText() async throws {
+        let command = "QUOTED_DB=\(scratch.file("bar.db")) \(quotectl.path) random --source custom.bar --format tmux --max-width 40 2>&1"
+        let socket = "quoted-bar-\(getpid())"
+        // Through our own Subprocess: it gives the shell an empty signal mask and default
+        // actions (the test runner's threads block signals, and tmux and script need theirs).
+        func shell(_ script: String) async throws -> Subprocess.Termination {
+            let process = try Subprocess.spawn("/usr/bin/env", arguments: ["env", "-i", "PATH=/usr/bin:/bin", "LANG=C.UTF-8", "TERM=xterm-256color",
+                                                                           "HOME=\(scratch.path)", "setsid", "-w", "/bin/sh", "-c", script],
+                                               defaultSignals: [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGCHLD, SIGWINCH]).process
+            return await BlockingWork.perform { process.wait() }
+        }
+        let setUp = try await shell("""
+            tmux -L \(socket) -f /dev/null new-session -d -x 160 -y 5 'sleep 20' </dev/null >/dev/null 2>&1 &&
+            tmux -L \(socket) set -g status-right-length 120 >/dev/null && tmux -L \(socket) set -g status-interval 1 >/dev/null &&
+            tmux -L \(socket) set -g status-right '#(\(command))' >/dev/null
+            """)
+        #expect(setUp == .exited(0))
+        try await Task.sleep(for: .milliseconds(1_200))
+        // What the terminal shows: attach under script(1) for a moment and read its typescript.
+        let typescript = scratch.file("tmux.typescript")
+        _ = try await shell("script -qfc 'tmux -L \(socket) attach' \(typescript) </dev/null >/dev/null 2>&1 & sleep 2; kill $!; "
+                            + "tmux -L \(socket) kill-server >/dev/null 2>&1")
+        let shown = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: typescript))) ?? Data(), as: UTF8.self)
+        #expect(shown.contains("Half #[fg=red]red, 100%{F#f00}…"), "\(shown.suffix(400))")
+    }
+}
