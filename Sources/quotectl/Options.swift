@@ -44,6 +44,10 @@ enum Options {
     static let maxWidth = Option.value("max-width", "N",
                                        help: "With --oneline or --format: at most N columns, shortened at a word with '…'.")
     static let quoteOutput = [json, oneline, quoteFormat, maxWidth]
+    static let statusFormat = Option.value(
+        "format", "TEMPLATE|BAR",
+        help: "A line per source through a template such as '{source}: {state}' (fields: \(FieldTemplate<StatusField>.fieldList)), "
+            + "or the store's freshness for a bar: waybar (JSON with class fresh, stale or failing), i3blocks, polybar or tmux.")
     static let todaySource = Option.value("source", "NAME", completion: .sourceName,
                                           help: "The quote of the day from NAME; for happiness, the upstream's own quote of the day once synced.")
 

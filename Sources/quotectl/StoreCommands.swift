@@ -94,10 +94,32 @@ let exportCommand = Command(exportSpec) { arguments, context in
 let statusSpec = CommandSpec(
     name: "status",
     overview: "Show what the store holds per source and what is known of each source's last sync.",
-    options: [Options.json])
+    options: [Options.json, Options.statusFormat, Options.maxWidth])
+
+/// `status --format`: a template per source, or a bar's summary.
+enum StatusFormat {
+    case template(FieldTemplate<StatusField>)
+    case bar(QuoteLayout.Bar)
+
+    static func from(_ arguments: Arguments) throws(UsageError) -> StatusFormat? {
+        guard let format = arguments.value(Options.statusFormat) else {
+            if arguments.has(Options.maxWidth) { throw UsageError(message: "--max-width needs --format", command: "status") }
+            return nil
+        }
+        if arguments.has(Options.json) { throw UsageError(message: "--json and --format exclude each other", command: "status") }
+        if let bar = QuoteLayout.Bar(rawValue: format) { return .bar(bar) }
+        do {
+            return .template(try FieldTemplate<StatusField>(format))
+        } catch {
+            throw UsageError(message: "--format: \(error.message)", command: "status")
+        }
+    }
+}
 
 let statusCommand = Command(statusSpec, pages: true) { arguments, context in
         _ = try arguments.positionals(for: statusSpec)
+        let format = try StatusFormat.from(arguments)
+        let maxWidth = try arguments.positiveInt(Options.maxWidth)
         let store = try context.store()
         let now = UnixTime.now()
         let configuration = try context.configuration()
@@ -125,6 +147,17 @@ let statusCommand = Command(statusSpec, pages: true) { arguments, context in
             for source in sources { Output.line(source.json(now: now)) }
             Output.line(daemon.json)
             return .success
+        }
+        switch format {
+        case .template(let template)?:
+            for source in sources { Output.line(StatusLayout.line(template, source: source, now: now)) }
+            return .success
+        case .bar(let bar)?:
+            let syncing = Set((configuration ?? .defaults).enabledSources.map(\.name))
+            for line in StatusLayout.bar(bar, sources: sources, syncing: syncing, now: now, maxWidth: maxWidth) { Output.line(line) }
+            return .success
+        case nil:
+            break
         }
         Output.safeLine("Store: \(store.path)")
         var table = Table(["SOURCE", "HOLDS", "LAST SUCCESS", "NEXT DUE"])

@@ -111,4 +111,17 @@ import TestSupport
         let shown = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: typescript))) ?? Data(), as: UTF8.self)
         #expect(shown.contains("Half #[fg=red]red, 100%{F#f00}…"), "\(shown.suffix(400))")
     }
+
+    /// status speaks to bars too: a template per source, or the freshness of what syncs.
+    @Test func statusHasTemplatesAndABarSummary() throws {
+        let lines = try quotectl.run(["status", "--format", "{source}={state} {quotes}"])
+        #expect(lines.status == 0, "\(lines.stderr)")
+        #expect(lines.stdout.split(separator: "\n").contains("builtin=fresh 264"), "\(lines.stdout)")
+        #expect(lines.stdout.split(separator: "\n").contains("custom.bar=never 1"), "\(lines.stdout)")
+        let bar = try quotectl.run(["status", "--format", "waybar"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(bar.stdout.utf8)) as? [String: Any], "\(bar.stdout)")
+        #expect(object["text"] as? String == "quotes: 0/3 fresh")  // happiness, breakingbad, upbit: the default configuration
+        #expect(object["class"] as? [String] == ["quoted-status", "stale"])
+        #expect(try quotectl.run(["status", "--format", "{sauce}"]).status == 64)
+    }
 }

@@ -27,3 +27,27 @@ import Testing
         #expect(DisplayWidth.padded("abc", to: 2) == "abc ")
     }
 }
+
+@Suite struct ShortenedTests {
+    @Test func aLineThatFitsIsKeptWhole() {
+        #expect(DisplayWidth.shortened("Be one.", to: 7) == "Be one.")
+        #expect(DisplayWidth.shortened("", to: 5) == "")
+    }
+
+    @Test func itIsCutAtAWordWithAnEllipsis() {
+        #expect(DisplayWidth.shortened("Waste no more time arguing", to: 15) == "Waste no more…")
+        #expect(DisplayWidth.shortened("Failure is impossible. Go", to: 23) == "Failure is impossible…")
+        #expect(DisplayWidth.shortened("one, two, three", to: 10) == "one, two…")
+        for width in 1...30 {
+            #expect(DisplayWidth.of(DisplayWidth.shortened("Waste no more time arguing about it", to: width)) <= width)
+        }
+    }
+
+    @Test func wideCharactersCountTwoAndALongWordIsCutBetweenCharacters() {
+        #expect(DisplayWidth.shortened("행복은 내면에서 오지 않는다", to: 10) == "행복은…")
+        #expect(DisplayWidth.shortened("https://example.org/a/very/long/path", to: 12) == "https://exa…")
+        #expect(DisplayWidth.shortened("行行行行行行", to: 5) == "行行…")
+        #expect(DisplayWidth.shortened("abc", to: 0) == "")
+        #expect(DisplayWidth.shortened("abc", to: 1) == "…")
+    }
+}

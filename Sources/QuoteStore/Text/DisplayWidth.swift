@@ -89,14 +89,18 @@ public enum DisplayWidth {
         var kept = ""
         var keptWidth = 0
         var lastBreak: String.Index?
+        var endsAtABreak = false
         for character in text {
             let next = of(character)
-            if keptWidth + next > width - 1 { break }
+            if keptWidth + next > width - 1 {
+                endsAtABreak = character == " "  // what fits ends with a whole word
+                break
+            }
             if character == " " { lastBreak = kept.endIndex }
             kept.append(character)
             keptWidth += next
         }
-        if let lastBreak, lastBreak > kept.startIndex { kept = String(kept[..<lastBreak]) }
+        if !endsAtABreak, let lastBreak, lastBreak > kept.startIndex { kept = String(kept[..<lastBreak]) }
         while kept.last == " " || kept.last.map({ ".,;:-–—".contains($0) }) == true { kept.removeLast() }
         return kept + "…"
     }
