@@ -91,6 +91,14 @@ public struct Arguments: Sendable {
 
     public func value(_ option: Option) -> String? { values[option.long]?.last }
 
+    /// The value of an option the command cannot do without, or "missing --name NAME".
+    public func required(_ option: Option) throws(UsageError) -> String {
+        guard let value = value(option) else {
+            throw UsageError(message: "missing \(option.spelling)" + (option.valueName.map { " " + $0 } ?? ""), command: command)
+        }
+        return value
+    }
+
     public func all(_ option: Option) -> [String] { values[option.long] ?? [] }
 
     public func has(_ option: Option) -> Bool { flags.contains(option.long) || values[option.long] != nil }

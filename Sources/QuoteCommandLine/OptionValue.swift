@@ -17,8 +17,9 @@ extension OptionValue {
 extension Option {
     /// An option whose value is one of `type`'s cases.
     public static func choice<Value: OptionValue>(_ long: String, _ type: Value.Type, short: Character? = nil,
-                                                  hidden: Bool = false, help: String) -> Option {
-        .value(long, type.placeholder, short: short, completion: .choices(type.allCases.map(\.rawValue)), hidden: hidden, help: help)
+                                                  hidden: Bool = false, required: Bool = false, help: String) -> Option {
+        .value(long, type.placeholder, short: short, completion: .choices(type.allCases.map(\.rawValue)), hidden: hidden,
+               required: required, help: help)
     }
 }
 

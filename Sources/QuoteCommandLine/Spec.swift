@@ -26,15 +26,20 @@ public struct Option: Sendable, Hashable {
     public let completion: Completion
     /// Parsed and honoured, but left out of help, manuals and completions.
     public let hidden: Bool
+    /// The command cannot run without it: usage shows it without brackets, and
+    /// `Arguments.required(_:)` says it is missing.
+    public var required = false
 
     public static func flag(_ long: String, short: Character? = nil, hidden: Bool = false, help: String) -> Option {
         Option(long: long, short: short, kind: .flag, repeatable: false, help: help, completion: .none, hidden: hidden)
     }
 
     public static func value(_ long: String, _ valueName: String, short: Character? = nil, repeatable: Bool = false,
-                             completion: Completion = .none, hidden: Bool = false, help: String) -> Option {
-        Option(long: long, short: short, kind: .value(name: valueName), repeatable: repeatable, help: help,
-               completion: completion, hidden: hidden)
+                             completion: Completion = .none, hidden: Bool = false, required: Bool = false, help: String) -> Option {
+        var option = Option(long: long, short: short, kind: .value(name: valueName), repeatable: repeatable, help: help,
+                            completion: completion, hidden: hidden)
+        option.required = required
+        return option
     }
 
     public var spelling: String { "--" + long }
@@ -51,7 +56,7 @@ public struct Option: Sendable, Hashable {
     /// "[--count N]" as a usage line shows it.
     public var usage: String {
         let body = spelling + (valueName.map { " " + $0 } ?? "")
-        return "[" + body + "]" + (repeatable ? "..." : "")
+        return (required ? body : "[" + body + "]") + (repeatable ? "..." : "")
     }
 }
 

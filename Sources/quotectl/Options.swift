@@ -56,10 +56,12 @@ enum Options {
     static let warning = Option.flag("warning", help: "Only pairs under an investment warning or a caution.")
 
     // The store.
-    static let name = Option.value("name", "NAME", help: "The list's name (letters, digits, '-', '_', '.'); its quotes are source custom.NAME.")
+    static let name = Option.value("name", "NAME", required: true, help: "The list's name (letters, digits, '-', '_', '.'); its quotes are source custom.NAME.")
     static let maxBytes = Option.value("max-bytes", "SIZE", help: "Refuse a file larger than this (default 64M, at most 1G): reading stops at the cap.")
-    static let format = Option.choice("format", ExportFormat.self,
-                                      help: "json (an array of objects), csv (with a header row) or fortune (quotes separated by % lines).")
+    static let format = Option.choice("format", ExportFormat.self, required: true,
+                                      help: "json (an array of objects, which import reads back), csv (with a header row; cells a spreadsheet would take for a formula are neutralised), fortune (quotes separated by % lines) or text (a quote per line: its text, a dash, its author).")
+    static let importFormat = Option.choice("format", QuoteFile.Kind.self,
+                                            help: "What FILE is: json (the custom-list format, or quotectl's JSON export), fortune (records between % lines), text (a quote per line, with an optional ' — author'), or auto (the default: by its content).")
     static let exportSource = Option.value("source", "NAME", completion: .sourceName, help: "Only quotes from NAME (custom for every custom list).")
 
     // Syncing.
@@ -78,4 +80,5 @@ enum QuoteCurrency: String, OptionValue {
 }
 
 extension ExportFormat: OptionValue {}
+extension QuoteFile.Kind: OptionValue {}
 extension Style.When: OptionValue {}

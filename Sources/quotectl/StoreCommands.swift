@@ -6,23 +6,29 @@ import QuoteStore
 
 let importSpec = CommandSpec(
     name: "import",
-    overview: "Load a local JSON file in the custom-list format ([{id, category, text, source}]) as the list custom.NAME. The file is the whole list: importing it again changes nothing; quotes missing from a new version are removed. A malformed file changes nothing.",
-    positionals: [Positional("FILE", completion: .file, help: "The JSON file to read (a regular file, or - for standard input).")],
-    options: [Options.name, Options.maxBytes])
+    overview: "Load a local file as the list custom.NAME: the custom-list JSON ([{id, category, text, source}]), quotectl's own JSON export, a fortune file (with or without its .dat) or plain text (a quote per line). The file is the whole list: importing it again changes nothing; quotes missing from a new version are removed. A malformed file changes nothing.",
+    positionals: [Positional("FILE", completion: .file, help: "The file to read (a regular file, or - for standard input).")],
+    options: [Options.name, Options.importFormat, Options.maxBytes])
 
 let importCommand = Command(importSpec) { arguments, context in
-        let file = try arguments.positionals(for: importSpec)[0]
-        guard let name = arguments.value(Options.name) else { throw UsageError(message: "missing --name NAME", command: "import") }
+        var file = try arguments.positionals(for: importSpec)[0]
+        let name = try arguments.required(Options.name)
         guard let source = SourceName.custom(name) else {
             throw UsageError(message: "'\(name)' is not a valid list name (letters, digits, '-', '_', '.'; at most 64)",
                              command: "import")
         }
+        var kind = try arguments.value(Options.importFormat, as: QuoteFile.Kind.self) ?? .auto
         var limit = importDefaultLimit
         if let text = arguments.value(Options.maxBytes) {
             guard let size = ConfigValue.size(text), ConfigLimits.maxBytes.contains(size) else {
                 throw UsageError(message: "--max-bytes takes a size from 1K to 1G (such as 64M), not '\(text)'", command: "import")
             }
             limit = size
+        }
+        // strfile's index names the fortune file it indexes: read that one.
+        if file.hasSuffix(".dat"), FileReader.size(String(file.dropLast(4))) != nil {
+            file = String(file.dropLast(4))
+            if kind == .auto { kind = .fortune }
         }
         let bytes: [UInt8]
         do throws(FileError) {
@@ -31,39 +37,73 @@ let importCommand = Command(importSpec) { arguments, context in
             Output.error("\(error); nothing imported")
             return error.exitCode
         }
-        // Validate everything first (nothing is written if any record is wrong), then stream
-        // the quotes into one transaction: a million-quote file never becomes an array.
-        let validation: CustomList.Validation
-        do {
-            validation = try CustomList.scan(bytes, source: source)
-        } catch {
-            Output.error("\(file): \(error); nothing imported")
-            return .dataError
-        }
-        if let problem = validation.problems.first {
-            let more = validation.problems.count > 1 ? " (and \(validation.problems.count - 1) more)" : ""
-            Output.error("\(file): \(problem)\(more); nothing imported")
-            return .dataError
-        }
-        if validation.validCount == 0 {
-            Output.error("\(file): the list is empty; nothing imported (quotectl forget \(name) removes a list)")
-            return .dataError
-        }
-        let store = try context.store(.write)
-        let now = UnixTime.now()
-        let batch = QuoteBatch(count: validation.validCount, contains: validation.contains) { visit in
-            try CustomList.forEachValid(bytes, source: source, validation: validation, visit)
-        }
-        let counts = try store.withStoreErrors {
-            try store.database.transaction {
-                let writer = QuoteWriter(database: store.database)
-                try writer.ensureSource(source, now: now)
-                return try writer.apply(batch, to: source, removeMissing: true, now: now)
+        if kind == .auto { kind = QuoteFile.detect(bytes) }
+        let store: Store
+        let counts: ChangeCounts
+        let total: Int
+        if kind == .json {
+            guard let validation = validatedList(bytes, file: file, source: source, name: name) else { return .dataError }
+            store = try context.store(.write)
+            counts = try write(QuoteBatch(count: validation.validCount, contains: validation.contains) { visit in
+                try CustomList.forEachValid(bytes, source: source, validation: validation, visit)
+            }, to: source, in: store)
+            total = validation.validCount
+        } else {
+            let quotes: [Quote]
+            do {
+                quotes = kind == .fortune ? try QuoteFile.fortune(bytes, source: source) : try QuoteFile.text(bytes, source: source)
+            } catch {
+                Output.error("\(file): \(error); nothing imported")
+                return .dataError
             }
+            if let problem = quotes.lazy.compactMap({ QuoteFile.problem(with: $0) }).first {
+                Output.error("\(file): \(problem); nothing imported")
+                return .dataError
+            }
+            guard !quotes.isEmpty else {
+                Output.error("\(file): no quotes in it; nothing imported (quotectl forget \(name) removes a list)")
+                return .dataError
+            }
+            store = try context.store(.write)
+            counts = try write(QuoteBatch(quotes), to: source, in: store)
+            total = quotes.count
         }
-        Output.line("\(source): \(validation.validCount) quotes (\(counts.inserted) inserted, \(counts.updated) updated, "
+        Output.line("\(source): \(total) quotes (\(counts.inserted) inserted, \(counts.updated) updated, "
                     + "\(counts.removed) removed, \(counts.unchanged) unchanged)")
         return .success
+}
+
+/// Checks a JSON list whole before anything is written; nil (said on stderr) when it is wrong.
+private func validatedList(_ bytes: [UInt8], file: String, source: String, name: String) -> CustomList.Validation? {
+    let validation: CustomList.Validation
+    do {
+        validation = try CustomList.scan(bytes, source: source)
+    } catch {
+        Output.error("\(file): \(error); nothing imported")
+        return nil
+    }
+    if let problem = validation.problems.first {
+        let more = validation.problems.count > 1 ? " (and \(validation.problems.count - 1) more)" : ""
+        Output.error("\(file): \(problem)\(more); nothing imported")
+        return nil
+    }
+    if validation.validCount == 0 {
+        Output.error("\(file): the list is empty; nothing imported (quotectl forget \(name) removes a list)")
+        return nil
+    }
+    return validation
+}
+
+/// The whole list in one transaction: what is missing from it goes.
+private func write(_ batch: QuoteBatch, to source: String, in store: Store) throws(StoreError) -> ChangeCounts {
+    let now = UnixTime.now()
+    return try store.withStoreErrors {
+        try store.database.transaction {
+            let writer = QuoteWriter(database: store.database)
+            try writer.ensureSource(source, now: now)
+            return try writer.apply(batch, to: source, removeMissing: true, now: now)
+        }
+    }
 }
 
 /// The largest file `import` reads unless told otherwise: the whole file is held in memory

@@ -23,7 +23,9 @@ import TestSupport
 
     @Test(arguments: [
         (#"[{"id": 1, "text": 5}]"#, "\"text\" must be a string"),
-        (#"[{"id": "one", "text": "x"}]"#, "\"id\" must be an integer"),
+        (#"[{"id": true, "text": "x"}]"#, "\"id\" must be an integer or a short string"),
+        (#"[{"id": 1.5, "text": "x"}]"#, "\"id\" must be an integer or a short string"),
+        (#"[{"id": "", "text": "x"}]"#, "\"id\" must be an integer or a short string"),
         (#"[{"text": "x"}]"#, "missing \"id\""),
         (#"[{"id": 1, "text": "   "}]"#, "\"text\" is empty"),
         (#"[{"id": 1}]"#, "missing \"text\""),

@@ -1,6 +1,10 @@
 /// The custom-list format (a GitHub Gist or a local file):
 /// `[{"id": Int, "category": String, "text": String, "source": String}]`,
 /// where `source` is the author. Shared by `quotectl import` and the sync engine.
+///
+/// quotectl's own JSON export reads back too: ids may be strings, and a record with an
+/// `author` key is in the export's shape (`source` is then where the quote came from, not who
+/// said it; `production` and `episode` are kept).
 public enum CustomList {
     public struct Problem: Equatable, Sendable, CustomStringConvertible {
         /// 1-based position in the array.
@@ -41,8 +45,8 @@ public enum CustomList {
 
     /// What a first pass over a list learns: which ids it holds and what is wrong in it.
     public struct Validation: Sendable {
-        /// The ids of the valid quotes (custom-list ids are integers).
-        public var ids: Set<Int> = []
+        /// The ids of the valid quotes, as text (an integer id 7 and "7" are one id).
+        public var ids: Set<String> = []
         public var problems: [Problem] = []
         /// 0-based positions of the records that were left out.
         public var skippedPositions: Set<Int> = []
@@ -50,7 +54,7 @@ public enum CustomList {
 
         /// Whether a stored quote's upstream id is among the valid ones.
         public func contains(_ upstreamID: String) -> Bool {
-            Int(upstreamID).map(ids.contains) ?? false
+            ids.contains(upstreamID)
         }
     }
 
@@ -64,7 +68,7 @@ public enum CustomList {
                 try JSONParser.forEachElement(in: buffer) { position, record in
                     switch quote(from: record, source: source) {
                     case .success(let quote):
-                        if validation.ids.insert(Int(quote.upstreamID)!).inserted {
+                        if validation.ids.insert(quote.upstreamID).inserted {
                             try valid(quote)
                         } else {
                             validation.problems.append(Problem(record: position + 1, upstreamID: quote.upstreamID, reason: "duplicate id"))
@@ -100,6 +104,9 @@ public enum CustomList {
         }
     }
 
+    /// The longest id a list may give a quote (an integer, or a string such as "b42").
+    public static let maximumIDLength = 256
+
     struct RecordProblem: Error {
         let id: String?
         let reason: String
@@ -110,19 +117,28 @@ public enum CustomList {
             return .failure(RecordProblem(id: nil, reason: "expected an object, found \(record.kindName)"))
         }
         guard let idValue = object["id"] else { return .failure(RecordProblem(id: nil, reason: "missing \"id\"")) }
-        guard let id = idValue.int else {
-            return .failure(RecordProblem(id: nil, reason: "\"id\" must be an integer, found \(idValue.kindName)"))
+        let upstreamID: String
+        if let id = idValue.int {
+            upstreamID = String(id)
+        } else if idValue.string != nil, let id = try? RecordText.optional(idValue, field: "id"), id.unicodeScalars.count <= maximumIDLength {
+            upstreamID = id
+        } else {
+            return .failure(RecordProblem(id: nil, reason: "\"id\" must be an integer or a short string, found \(idValue.kindName)"))
         }
-        let upstreamID = String(id)
         func fail(_ reason: String) -> Result<Quote, RecordProblem> {
             .failure(RecordProblem(id: upstreamID, reason: reason))
         }
         do throws(FieldProblem) {
             let text = try RecordText.required(object["text"], field: "text")
             let category = try RecordText.optional(object["category"], field: "category")
-            let author = try RecordText.optional(object["source"], field: "source")
-            return .success(Quote(source: source, upstreamID: upstreamID, text: text, author: author,
-                                  category: category, lang: LanguageGuess.guess(text)))
+            // quotectl's export says `author` (and `source` is the quote's origin); a Gist says `source`.
+            let exported = object["author"] != nil
+            let author = exported ? try RecordText.optional(object["author"], field: "author")
+                : try RecordText.optional(object["source"], field: "source")
+            let production = exported ? try RecordText.optional(object["production"], field: "production") : nil
+            let episode = exported ? object["episode"]?.int.flatMap { (1...10_000).contains($0) ? $0 : nil } : nil
+            return .success(Quote(source: source, upstreamID: upstreamID, text: text, author: author, category: category,
+                                  production: production, episode: episode, lang: LanguageGuess.guess(text)))
         } catch {
             return fail(error.reason)
         }

@@ -1,7 +1,8 @@
 /// Writes quotes for other tools: JSON (an array of the `--json` objects), CSV
-/// (RFC 4180) or fortune's strfile input (quotes separated by `%` lines).
+/// (RFC 4180), fortune's strfile input (quotes separated by `%` lines) or text (a quote per
+/// line). JSON, fortune and text read back with `quotectl import`.
 public enum ExportFormat: String, CaseIterable, Sendable {
-    case json, csv, fortune
+    case json, csv, fortune, text
 }
 
 public struct Exporter {
@@ -27,6 +28,8 @@ public struct Exporter {
                 write(fields.map { Self.csvField(TerminalSanitizer.clean($0)) }.joined(separator: ",") + "\n")
             case .fortune:
                 write(Self.fortuneEntry(quote))
+            case .text:
+                write(Self.textLine(quote))
             }
             count += 1
         }
@@ -34,9 +37,22 @@ public struct Exporter {
         return count
     }
 
+    /// One CSV cell. A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is
+    /// taken for a formula by spreadsheets (`=cmd|' /C calc'!A0`): as OWASP recommends, it gets
+    /// a leading `'`, which they show as text. Quoted when it holds a comma, quote or line break.
     static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        var text = text
+        if let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) { text = "'" + text }
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else { return text }
         return "\"" + text.replacing("\"", with: "\"\"") + "\""
+    }
+
+    /// The quote on one line (white space runs made one space), a dash, its author.
+    static func textLine(_ quote: Quote) -> String {
+        func oneLine(_ text: String) -> String {
+            TerminalSanitizer.clean(text).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        }
+        return oneLine(quote.text) + (quote.author.map { " — " + oneLine($0) } ?? "") + "\n"
     }
 
     /// Fortune files are wrapped at 72 columns; so are exported quotes (between words, in
@@ -48,8 +64,13 @@ public struct Exporter {
     /// so it gets a leading space.
     static func fortuneEntry(_ quote: Quote) -> String {
         var entry = ""
-        for line in DisplayWidth.wrap(TerminalSanitizer.clean(quote.text), width: fortuneWidth) {
-            entry += (line == "%" ? " %" : line) + "\n"
+        // A line break in the text is an empty line between paragraphs (import reads it back so).
+        let paragraphs = TerminalSanitizer.clean(quote.text).split(separator: "\n", omittingEmptySubsequences: true)
+        for (index, paragraph) in paragraphs.enumerated() {
+            if index > 0 { entry += "\n" }
+            for line in DisplayWidth.wrap(String(paragraph), width: fortuneWidth) {
+                entry += (line == "%" ? " %" : line) + "\n"
+            }
         }
         if let author = quote.author {
             entry += "\t\t-- " + TerminalSanitizer.clean(author).replacing("\n", with: " ") + "\n"
