@@ -1,6 +1,17 @@
+# shellcheck shell=sh
 # /etc/profile.d/quoted.sh — a quote at each interactive login shell (from the quoted package's
-# examples: copy it to /etc/profile.d/quoted.sh). It reads the local store only: no network, no
-# delay worth noticing (a few milliseconds), and each quote is shown once before any repeats.
+# examples: copy it to /etc/profile.d/quoted.sh). It reads an existing store only: no network,
+# no store created, at most 2 s even when the store is locked (a few milliseconds otherwise),
+# each quote shown once before any repeats, and the login shell's exit status left as it was.
 case $- in
-    *i*) command -v quotectl >/dev/null 2>&1 && quotectl random --short --unseen 2>/dev/null ;;
+    *i*)
+        if command -v quotectl >/dev/null 2>&1; then
+            if command -v timeout >/dev/null 2>&1; then
+                timeout 2 quotectl --no-create random --short --unseen 2>/dev/null
+            else
+                quotectl --no-create random --short --unseen 2>/dev/null
+            fi
+        fi
+        ;;
 esac
+true

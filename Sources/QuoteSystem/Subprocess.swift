@@ -29,6 +29,8 @@ public final class Subprocess: Sendable {
         public var input: FileDescriptor?
         /// Read its standard output here.
         public var output: FileDescriptor?
+        /// Read its standard error here.
+        public var error: FileDescriptor?
     }
 
     public let pid: pid_t
@@ -39,8 +41,10 @@ public final class Subprocess: Sendable {
 
     /// Starts `executable` with `arguments` (arguments[0] is its name). `defaultSignals` are
     /// reset to their default action in the child and nothing is blocked there: a daemon's
-    /// ignored SIGPIPE or caught SIGTERM must not stay so in what it runs.
-    public static func spawn(_ executable: String, arguments: [String], input: Stream = .inherit, output: Stream = .inherit,
+    /// ignored SIGPIPE or caught SIGTERM must not stay so in what it runs. `environment` nil:
+    /// this process's own.
+    public static func spawn(_ executable: String, arguments: [String], environment: [String: String]? = nil,
+                             input: Stream = .inherit, output: Stream = .inherit, error: Stream = .inherit,
                              defaultSignals: [Int32] = [SIGPIPE]) throws(Errno) -> Started {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -48,10 +52,11 @@ public final class Subprocess: Sendable {
         // Our ends are close-on-exec; the child's end is dup'ed onto 0 or 1 (dup2 clears that
         // flag) and closed here once the child has its copy.
         var inputPipe = input == .pipe ? try FileDescriptor.pipe() : nil
-        var outputPipe: Pipe?
-        do { outputPipe = output == .pipe ? try FileDescriptor.pipe() : nil } catch { throw error }
+        var outputPipe = output == .pipe ? try FileDescriptor.pipe() : nil
+        var errorPipe = error == .pipe ? try FileDescriptor.pipe() : nil
         if let end = inputPipe?.read.rawValue { posix_spawn_file_actions_adddup2(&actions, end, 0) }
         if let end = outputPipe?.write.rawValue { posix_spawn_file_actions_adddup2(&actions, end, 1) }
+        if let end = errorPipe?.write.rawValue { posix_spawn_file_actions_adddup2(&actions, end, 2) }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -68,9 +73,13 @@ public final class Subprocess: Sendable {
         var argv = arguments.map { strdup($0) }
         argv.append(nil)
         defer { for pointer in argv { free(pointer) } }
+        var envp = environment.map { $0.map { strdup($0.key + "=" + $0.value) } + [nil] }
+        defer { envp?.forEach { free($0) } }
         var pid: pid_t = 0
-        try Errno.check(posix_spawn(&pid, executable, &actions, &attributes, argv, environ))
-        var started = Started(process: Subprocess(pid: pid), input: nil, output: nil)
+        let spawned = envp == nil ? posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+            : posix_spawn(&pid, executable, &actions, &attributes, argv, &envp!)
+        try Errno.check(spawned)
+        var started = Started(process: Subprocess(pid: pid), input: nil, output: nil, error: nil)
         if let pipe = inputPipe.take() {
             pipe.read.close()
             started.input = consume pipe.write
@@ -78,6 +87,10 @@ public final class Subprocess: Sendable {
         if let pipe = outputPipe.take() {
             pipe.write.close()
             started.output = consume pipe.read
+        }
+        if let pipe = errorPipe.take() {
+            pipe.write.close()
+            started.error = consume pipe.read
         }
         return started
     }

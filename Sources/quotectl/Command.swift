@@ -29,6 +29,8 @@ struct NoMatch: Error {
 struct Context {
     let configOption: String?
     let dbOption: String?
+    /// `--no-create`: a reading command never makes a store, not even at the default place.
+    var noCreate = false
     private var openStore: Store?
     private var loadedConfiguration: Configuration??
 
@@ -66,9 +68,9 @@ struct Context {
         // A store named by --db or $QUOTED_DB must be there for reading: a typo
         // (/tmp/quote.db for quotes.db) is an error, never a new store with the starter set.
         // The default locations are still created on first use; writers may create one.
-        if access == .read, !Locations.storeNeedsConfiguration(option: dbOption), !Path.exists(path) {
-            throw StoreError.missing(path: path, reason: "no such file; reading commands never create a store "
-                                     + "(quotectl import or quoted sync make one)")
+        if access == .read, !Locations.storeNeedsConfiguration(option: dbOption) || noCreate, !Path.exists(path) {
+            throw StoreError.missing(path: path, reason: noCreate ? "no store there, and --no-create"
+                                     : "no such file; reading commands never create a store (quotectl import or quoted sync make one)")
         }
         let store = try Store(path: path, access: access)
         openStore = store

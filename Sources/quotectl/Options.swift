@@ -14,7 +14,9 @@ enum Options {
     static let color = Option.choice("color", Style.When.self,
                                      help: "Colour: auto (on a terminal, unless NO_COLOR is set), always or never.")
     static let noPager = Option.flag("no-pager", help: "Do not send long output through $PAGER (less -FRX) on a terminal.")
-    static let global = [db, config, color, noPager, version, help]
+    static let noCreate = Option.flag("no-create",
+                                      help: "Never create a store (not even the starter set at the default place): with none, exit 66. For login scripts and bars.")
+    static let global = [db, config, color, noPager, noCreate, version, help]
 
     // Quotes.
     static let source = Option.value("source", "NAME", completion: .sourceName,

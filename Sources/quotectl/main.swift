@@ -72,6 +72,7 @@ func usageFailure(_ error: UsageError) -> ExitCode {
         Style.configure(try arguments.value(Options.color, as: Style.When.self) ?? .auto)
         if command.pages, !arguments.has(Options.noPager), let started = Pager.start() { Pager.current.withLock { $0 = started } }
         var context = Context(configOption: arguments.value(Options.config), dbOption: arguments.value(Options.db))
+        context.noCreate = arguments.has(Options.noCreate)
         return try command.run(arguments, &context)
     } catch let error as UsageError {
         return usageFailure(error)

@@ -1,5 +1,6 @@
 import Synchronization
 import Foundation
+import QuoteSystem
 import TestSupport
 
 /// Runs a built product (quotectl, quoted) as a user would: a real process with
@@ -40,45 +41,53 @@ struct BinaryRunner {
 
     var path: String { explicitPath ?? Self.productsFolder.appendingPathComponent(name).path }
 
+    /// Runs it to the end (or `timeout` seconds), feeding `stdin`. Started through QuoteSystem's
+    /// Subprocess: an empty signal mask and default actions, as a shell would give it — the
+    /// test runner's threads block signals, and a child must not inherit that (`timeout 2`
+    /// in a login snippet could not stop a quotectl that blocks SIGTERM).
     @discardableResult
     func run(_ arguments: [String], stdin: String? = nil, timeout: TimeInterval = 60, allowTimeout: Bool = false) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = environment
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
+        var started = try Subprocess.spawn(path, arguments: [name] + arguments, environment: environment,
+                                           input: .pipe, output: .pipe, error: .pipe,
+                                           defaultSignals: [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGCHLD, SIGWINCH, SIGUSR1, SIGUSR2, SIGALRM])
+        let process = started.process
+        guard let input = started.input.take(), let output = started.output.take(), let errors = started.error.take() else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(name): no pipes"])
+        }
         // Read both pipes while the process runs, so a large output cannot block it.
-        let outData = Mutex(Data()), errData = Mutex(Data())
+        let outData = Collected(), errData = Collected()
         let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            outData.withLock { $0 = data }
-            group.leave()
+        for (descriptor, sink) in [(output.io, outData), (errors.io, errData)] {
+            group.enter()
+            BlockingWork.start {
+                var chunk = [UInt8](repeating: 0, count: 65_536)
+                while let count = try? descriptor.read(into: &chunk), count > 0 { sink.bytes.withLock { $0 += chunk[0..<count] } }
+                group.leave()
+            }
         }
-        group.enter()
-        DispatchQueue.global().async {
-            let data = err.fileHandleForReading.readDataToEndOfFile()
-            errData.withLock { $0 = data }
-            group.leave()
-        }
+        if let stdin { try? input.io.writeAll(stdin) }
+        input.close()
         if group.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
+            process.signal(SIGTERM)
             // A program that runs until stopped (a bar, a terminal session): what it wrote by then.
             guard allowTimeout, group.wait(timeout: .now() + 5) == .success else {
+                process.signal(SIGKILL)
+                _ = group.wait(timeout: .now() + 5)
+                _ = process.wait()
                 throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(name) \(arguments) timed out"])
             }
         }
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: outData.withLock { $0 }, as: UTF8.self),
-                      stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self))
+        let termination = process.wait()
+        output.close()
+        errors.close()
+        return Result(status: termination.code,
+                      stdout: String(decoding: outData.bytes.withLock { $0 }, as: UTF8.self),
+                      stderr: String(decoding: errData.bytes.withLock { $0 }, as: UTF8.self))
+    }
+
+    /// What one pipe brought, filled by its reading thread.
+    final class Collected: Sendable {
+        let bytes = Mutex([UInt8]())
     }
 }
 

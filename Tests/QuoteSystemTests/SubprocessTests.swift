@@ -27,7 +27,7 @@ import TestSupport
     }
 
     @Test func aMissingProgramIsAnErrno() {
-        #expect(throws: Errno.noSuchFile) { try Subprocess.spawn("/nonexistent/quoted", arguments: ["quoted"]) }
+        #expect(throws: Errno.noSuchFile) { _ = try Subprocess.spawn("/nonexistent/quoted", arguments: ["quoted"]) }
     }
 
     /// Signals ignored here (SIGPIPE) are back to their defaults in the child.
