@@ -7,7 +7,7 @@
 # the export check, GNU time for the peak-memory tests, python3 for helper servers, mandoc
 # to lint the manual pages, zsh and fish to check their completions parse, tmux and i3blocks to
 # check that a quote reaches their bars as it should.
-test_packages=(libsqlite3-dev sqlite3 libcurl4-openssl-dev libsodium-dev zlib1g-dev signify-openbsd fortune-mod fortunes time python3 mandoc zsh fish tmux i3blocks)
+test_packages=(libsqlite3-dev sqlite3 libcurl4-openssl-dev libsodium-dev zlib1g-dev signify-openbsd fortune-mod fortunes time python3 mandoc zsh fish tmux i3blocks shellcheck)
 # The systemd end-to-ends on top (systemd-nspawn), and building and checking the package.
 ci_packages=("${test_packages[@]}" systemd-container dpkg-dev lintian nginx-light curl)
 

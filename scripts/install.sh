@@ -64,15 +64,16 @@ install -d "$DESTDIR$DOCDIR/examples/nginx"
 install -m 0644 contrib/nginx/quoted-feed.conf "$DESTDIR$DOCDIR/examples/nginx/quoted-feed.conf"
 install -d "$DESTDIR$MANDIR/man1" "$DESTDIR$MANDIR/man5" "$DESTDIR$MANDIR/man8" \
     "$DESTDIR$BASHCOMPDIR" "$DESTDIR$ZSHCOMPDIR" "$DESTDIR$FISHCOMPDIR"
-generate() { "$BUILD_DIR/$1" __generate "$2" > "$3"; chmod 0644 "$3"; }
-generate quotectl man "$DESTDIR$MANDIR/man1/quotectl.1"
-generate quoted man "$DESTDIR$MANDIR/man8/quoted.8"
-generate quoted man-conf "$DESTDIR$MANDIR/man5/quoted.conf.5"
+# The manual pages and completions come from the binaries themselves (their one declaration of each option).
+generate() { local out=$1 program=$2; shift 2; "$BUILD_DIR/$program" "$@" > "$out"; chmod 0644 "$out"; }
+generate "$DESTDIR$MANDIR/man1/quotectl.1" quotectl manual
+generate "$DESTDIR$MANDIR/man8/quoted.8" quoted manual quoted
+generate "$DESTDIR$MANDIR/man5/quoted.conf.5" quoted manual conf
 say "$MANDIR/man1/quotectl.1, $MANDIR/man8/quoted.8, $MANDIR/man5/quoted.conf.5"
 for program in quotectl quoted; do
-    generate "$program" bash "$DESTDIR$BASHCOMPDIR/$program"
-    generate "$program" zsh "$DESTDIR$ZSHCOMPDIR/_$program"
-    generate "$program" fish "$DESTDIR$FISHCOMPDIR/$program.fish"
+    generate "$DESTDIR$BASHCOMPDIR/$program" "$program" completion bash
+    generate "$DESTDIR$ZSHCOMPDIR/_$program" "$program" completion zsh
+    generate "$DESTDIR$FISHCOMPDIR/$program.fish" "$program" completion fish
 done
 say "completions in $BASHCOMPDIR, $ZSHCOMPDIR, $FISHCOMPDIR"
 # Never overwrite an administrator's configuration.

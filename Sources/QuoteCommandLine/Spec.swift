@@ -14,6 +14,9 @@ public struct Option: Sendable, Hashable {
         case file
         /// Source names known to the store (asked of `quotectl __complete sources`: no network).
         case sourceName
+        /// Other words the program knows (asked of `<program> __complete KIND`): list names,
+        /// characters, productions, categories. Words may hold spaces.
+        case asked(String)
         case choices([String])
     }
 

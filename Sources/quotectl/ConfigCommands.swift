@@ -56,7 +56,7 @@ func durationText(_ seconds: Int) -> String {
 let forgetSpec = CommandSpec(
     name: "forget",
     overview: "Remove a custom list and its quotes from the store. A list still in the config is synced again on the next run.",
-    positionals: [Positional("NAME", completion: .sourceName, help: "The list's name (NAME or custom.NAME).")],
+    positionals: [Positional("NAME", completion: .asked("lists"), help: "The list's name (NAME or custom.NAME).")],
     options: [])
 
 let forgetCommand = Command(forgetSpec) { arguments, context in

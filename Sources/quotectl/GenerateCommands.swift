@@ -3,39 +3,67 @@ import QuoteCommandLine
 import QuoteConfig
 import QuoteStore
 
-/// `quotectl __complete sources`: the source names a shell offers, from the store alone
-/// (no network, no configuration parse beyond finding the store). Hidden.
+/// `quotectl __complete KIND`: the words a shell offers — sources, lists, characters,
+/// productions, categories — from the store alone (no network, never a new store). Hidden.
 let completeSpec = CommandSpec(
     name: "__complete", overview: "Print completion candidates (for the shell completions).",
-    positionals: [Positional("KIND", help: "sources")], options: [], hidden: true)
+    positionals: [Positional("KIND", help: "sources, lists, characters, productions or categories")], options: [], hidden: true)
 
 let completeCommand = Command(completeSpec) { arguments, context in
     let kind = try arguments.positionals(for: completeSpec)[0]
-    guard kind == "sources" else { throw UsageError(message: "unknown kind '\(kind)' (sources)", command: "__complete") }
-    var names = SourceName.fixed + ["custom"]
-    // Only a store that is already there: completing a word must never create one.
-    if let path = try? context.storePath(), Path.exists(path), let store = try? Store(path: path, access: .read),
-       let known = try? store.withStoreErrors({ try StatusQuery(database: store.database).sourceNames() }) {
-        names += known.filter { !names.contains($0) }
+    let kinds = ["sources", "lists", "characters", "productions", "categories"]
+    guard kinds.contains(kind) else {
+        throw UsageError(message: "unknown kind '\(kind)' (\(kinds.joined(separator: ", ")))", command: "__complete")
     }
-    for name in names { Output.line(name) }
+    // Only a store that is already there: completing a word must never create one.
+    let store = (try? context.storePath()).flatMap { Path.exists($0) ? try? Store(path: $0, access: .read) : nil }
+    func ask(_ question: (Vocabulary) throws -> [String]) -> [String] {
+        guard let store else { return [] }
+        return (try? store.withStoreErrors { try question(Vocabulary(database: store.database)) }) ?? []
+    }
+    var words: [String]
+    switch kind {
+    case "sources":
+        words = SourceName.fixed + ["custom"]
+        if let store, let known = try? store.withStoreErrors({ try StatusQuery(database: store.database).sourceNames() }) {
+            words += known.filter { !words.contains($0) }
+        }
+    case "lists": words = ask { try $0.listNames() }
+    case "characters": words = ask { try $0.characters() }
+    case "productions": words = ask { try $0.productions() }
+    default: words = ask { try $0.categories() }
+    }
+    // One per line, as the shells read them; a word is one line whatever an upstream put in it.
+    for word in words { Output.line(QuoteLine.oneLine(word)) }
     return .success
 }
 
-/// `quotectl __generate man|bash|zsh|fish`: the manual and the completions, from the specs
-/// (scripts/install.sh writes them; a test checks them). Hidden.
-let generateSpec = CommandSpec(
-    name: "__generate", overview: "Print the manual page or a shell's completion script.",
-    positionals: [Positional("WHAT", help: "man, bash, zsh or fish")], options: [], hidden: true)
+/// `quotectl completion bash|zsh|fish`: the shell's completion script, for people with the
+/// bare binary (the package installs them already).
+let completionSpec = CommandSpec(
+    name: "completion",
+    overview: "Print the completion script for bash, zsh or fish: 'quotectl completion bash > ~/.local/share/bash-completion/completions/quotectl'.",
+    positionals: [Positional("SHELL", completion: .choices(["bash", "zsh", "fish"]), help: "bash, zsh or fish.")], options: [])
 
-let generateCommand = Command(generateSpec) { arguments, _ in
-    let what = try arguments.positionals(for: generateSpec)[0]
-    switch what {
-    case "man": Output.write(Manual.quotectl(program))
+let completionCommand = Command(completionSpec) { arguments, _ in
+    let shell = try arguments.positionals(for: completionSpec)[0]
+    switch shell {
     case "bash": Output.write(Completions.bash(program))
     case "zsh": Output.write(Completions.zsh(program))
     case "fish": Output.write(Completions.fish(program))
-    default: throw UsageError(message: "unknown kind '\(what)' (man, bash, zsh, fish)", command: "__generate")
+    default:
+        throw UsageError(message: "unknown shell '\(shell)' (bash, zsh, fish)" + Suggestion.didYouMean(shell, among: ["bash", "zsh", "fish"]),
+                         command: "completion")
     }
+    return .success
+}
+
+/// `quotectl manual`: quotectl(1) in roff, for `quotectl manual | man -l -` where it is not installed.
+let manualSpec = CommandSpec(
+    name: "manual", overview: "Print the manual page quotectl(1) in roff: 'quotectl manual | man -l -'.", options: [])
+
+let manualCommand = Command(manualSpec) { arguments, _ in
+    _ = try arguments.positionals(for: manualSpec)
+    Output.write(Manual.quotectl(program))
     return .success
 }

@@ -23,10 +23,10 @@ enum Options {
                                      help: "Only quotes from NAME: builtin, happiness, breakingbad, custom.NAME, or custom for every custom list.")
     static let author = Option.value("author", "TEXT",
                                      help: "Only quotes by this author (any case); if none has that exact name, authors whose name contains these words.")
-    static let category = Option.value("category", "TEXT", help: "Only quotes in this category (any case).")
+    static let category = Option.value("category", "TEXT", completion: .asked("categories"), help: "Only quotes in this category (any case).")
     static let lang = Option.choice("lang", Language.self, help: "Only Korean or English quotes.")
-    static let character = Option.value("character", "NAME", help: "Only Breaking Bad quotes spoken by this character.")
-    static let production = Option.value("production", "NAME",
+    static let character = Option.value("character", "NAME", completion: .asked("characters"), help: "Only Breaking Bad quotes spoken by this character.")
+    static let production = Option.value("production", "NAME", completion: .asked("productions"),
                                          help: "Only quotes from this production (Breaking Bad, Better Call Saul, El Camino).")
     static let maxLength = Option.value("max-length", "N", help: "Only quotes of at most N characters.")
     static let json = Option.flag("json", help: "Print JSON: one object per line.")

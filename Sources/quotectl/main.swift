@@ -11,7 +11,7 @@ let version = QuotedVersion.current
 let commands: [Command] = [
     randomCommand, todayCommand, searchCommand, charactersCommand, deathsCommand, marketsCommand,
     weatherCommand, importCommand, exportCommand, forgetCommand, statusCommand, syncCommand, configCommand,
-    completeCommand, generateCommand,
+    completionCommand, manualCommand, completeCommand,
 ]
 
 /// quotectl's whole command line, declared once (help, manual and completions come from it).

@@ -2,24 +2,55 @@ import QuoteBase
 import QuoteCommandLine
 import QuoteConfig
 
-/// `quoted __generate man|man-conf|bash|zsh|fish`: quoted(8), quoted.conf(5) and the shell
-/// completions, from the specs and the configuration table (scripts/install.sh writes them).
+/// `quoted manual`, `quoted completion` and `quoted __complete`: quoted(8), quoted.conf(5), the
+/// shell completions (from the specs and the configuration table) and the words they offer.
 enum GenerateCommand {
-    static func run(_ words: [String]) -> ExitCode {
-        let what: String
+    /// `quoted completion bash|zsh|fish`.
+    static func completion(_ words: [String]) -> ExitCode {
+        let shell: String
         do {
-            what = try Arguments(words, options: Options.global, command: "__generate").positionals(for: generateSpec)[0]
+            shell = try Arguments(words, options: Options.global, command: "completion").positionals(for: completionSpec)[0]
         } catch {
             return usageFailure(error)
         }
-        switch what {
-        case "man": printOut(daemonManual(), newline: false)
-        case "man-conf": printOut(configurationManual(), newline: false)
+        switch shell {
         case "bash": printOut(Completions.bash(program), newline: false)
         case "zsh": printOut(Completions.zsh(program), newline: false)
         case "fish": printOut(Completions.fish(program), newline: false)
-        default: return usageFailure(UsageError(message: "unknown kind '\(what)' (man, man-conf, bash, zsh, fish)", command: "__generate"))
+        default:
+            return usageFailure(UsageError(message: "unknown shell '\(shell)' (bash, zsh, fish)"
+                                           + Suggestion.didYouMean(shell, among: ["bash", "zsh", "fish"]), command: "completion"))
         }
+        return .success
+    }
+
+    /// `quoted manual [quoted|conf]`.
+    static func manual(_ words: [String]) -> ExitCode {
+        let page: String
+        do {
+            page = try Arguments(words, options: Options.global, command: "manual").positionals(for: manualSpec).first ?? "quoted"
+        } catch {
+            return usageFailure(error)
+        }
+        switch page {
+        case "quoted": printOut(daemonManual(), newline: false)
+        case "conf", "quoted.conf": printOut(configurationManual(), newline: false)
+        default: return usageFailure(UsageError(message: "unknown page '\(page)' (quoted, conf)", command: "manual"))
+        }
+        return .success
+    }
+
+    /// `quoted __complete sources`: the sources of the configuration quoted would read.
+    static func complete(_ words: [String]) -> ExitCode {
+        let configuration: Configuration
+        do {
+            let arguments = try Arguments(words, options: completeSpec.options + Options.global, command: "__complete")
+            guard try arguments.positionals(for: completeSpec)[0] == "sources" else { return .usage }
+            configuration = (try? ConfigFile.load(option: arguments.value(Options.config))) ?? .defaults
+        } catch {
+            return usageFailure(error)
+        }
+        for settings in configuration.sources { printOut(settings.name) }
         return .success
     }
 

@@ -40,13 +40,25 @@ let publishSpec = CommandSpec(
     overview: "Write the whole feed of a hub ([publish] dir) from the store now: manifest.json, by-hash files and, with [publish] signing_key, manifest.json.sig. After this, every sync that changes a source publishes it. Exit 78 without [publish], 74 when the feed cannot be written.",
     options: [Options.config, Options.db])
 
-let generateSpec = CommandSpec(
-    name: "__generate", overview: "Print a manual page (quoted.8, quoted.conf.5) or a shell's completion script.",
-    positionals: [Positional("WHAT", help: "man, man-conf, bash, zsh or fish")], options: [], hidden: true)
+let completionSpec = CommandSpec(
+    name: "completion",
+    overview: "Print the completion script for bash, zsh or fish: 'quoted completion bash > ~/.local/share/bash-completion/completions/quoted'.",
+    positionals: [Positional("SHELL", completion: .choices(["bash", "zsh", "fish"]), help: "bash, zsh or fish.")], options: [])
+
+let manualSpec = CommandSpec(
+    name: "manual",
+    overview: "Print a manual page in roff — quoted(8), or quoted.conf(5) with 'conf': 'quoted manual conf | man -l -'.",
+    positionals: [Positional("PAGE", optional: true, completion: .choices(["quoted", "conf"]), help: "quoted (the default) or conf.")],
+    options: [])
+
+let completeSpec = CommandSpec(
+    name: "__complete", overview: "Print completion candidates: the configured sources.",
+    positionals: [Positional("KIND", help: "sources")], options: [Options.config], hidden: true)
 
 /// quoted's whole command line, declared once.
 let program = ProgramSpec(
     name: "quoted", overview: "Keep the quoted store fresh from its upstreams.",
-    globalOptions: Options.global, commands: [runSpec, syncSpec, publishSpec, generateSpec], defaultCommand: "run")
+    globalOptions: Options.global, commands: [runSpec, syncSpec, publishSpec, completionSpec, manualSpec, completeSpec],
+    defaultCommand: "run")
 
 extension LogLevel: OptionValue {}

@@ -24,8 +24,12 @@ case "publish":
     status = PublishCommand.run(Array(words.dropFirst()))
 case "run":
     status = await RunCommand.run(Array(words.dropFirst()))
-case "__generate":
-    status = GenerateCommand.run(Array(words.dropFirst()))
+case "completion":
+    status = GenerateCommand.completion(Array(words.dropFirst()))
+case "manual":
+    status = GenerateCommand.manual(Array(words.dropFirst()))
+case "__complete":
+    status = GenerateCommand.complete(Array(words.dropFirst()))
 case let first? where !first.hasPrefix("-"):
     status = usageFailure(.init(message: "unknown subcommand '\(first)'"
         + Suggestion.didYouMean(first, among: program.visibleCommands.map(\.name)), command: nil))

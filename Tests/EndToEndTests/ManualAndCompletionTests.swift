@@ -33,10 +33,10 @@ import TestSupport
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    @Test(arguments: [("quotectl", "man", "quotectl.1"), ("quoted", "man", "quoted.8"), ("quoted", "man-conf", "quoted.conf.5")])
+    @Test(arguments: [("quotectl", "", "quotectl.1"), ("quoted", "quoted", "quoted.8"), ("quoted", "conf", "quoted.conf.5")])
     func manualPagesAreLintClean(program: String, kind: String, file: String) throws {
         let runner = program == "quotectl" ? quotectl : quoted
-        let page = try runner.run(["__generate", kind])
+        let page = try runner.run(["manual"] + (kind.isEmpty ? [] : [kind]))
         #expect(page.status == 0)
         #expect(page.stdout.hasPrefix(".TH "))
         let path = scratch.write(file, page.stdout)
@@ -51,7 +51,7 @@ import TestSupport
 
     @Test func theConfigurationManualListsEveryKeyWithItsRange() throws {
         // Source lines are filled: read the page as running text.
-        let page = try quoted.run(["__generate", "man-conf"]).stdout.replacingOccurrences(of: "\n", with: " ")
+        let page = try quoted.run(["manual", "conf"]).stdout.replacingOccurrences(of: "\n", with: " ")
         for key in ["interval", "max_bytes", "timeout", "pause", "known_streak", "request_budget", "allow_shrink", "api_key_file", "socket"] {
             #expect(page.contains(".B \(key)"), "\(key) missing")
         }
@@ -61,7 +61,7 @@ import TestSupport
 
     /// bash drives the generated completion as it would at a prompt (COMP_WORDS, COMP_CWORD).
     @Test func bashCompletesSubcommandsOptionsValuesSourcesAndFiles() throws {
-        let script = scratch.write("quotectl.bash", try quotectl.run(["__generate", "bash"]).stdout)
+        let script = scratch.write("quotectl.bash", try quotectl.run(["completion", "bash"]).stdout)
         _ = scratch.write("list.json", "[]")
         #expect(try quotectl.run(["--db", scratch.file("q.db"), "import", scratch.file("list.json"), "--name", "mine"]).status == 65)
         let driver = """
@@ -85,6 +85,63 @@ import TestSupport
                                                    scratch.file("list.json"), "export"], "\(result.output)")
     }
 
+    /// bash's own rules: a file name with a space is one word, a positional already given is
+    /// not offered again, forget offers only lists, the filters offer the store's values, and
+    /// quoted offers its configured sources.
+    @Test func bashCompletionFollowsBashsRules() throws {
+        let folder = scratch.path + "/in here"
+        try FileManager.default.createDirectory(atPath: folder + "/sub dir", withIntermediateDirectories: true)
+        _ = scratch.write("in here/my quotes.json", #"[{"id": 1, "text": "x", "source": "Y", "category": "wise words"}]"#)
+        let db = scratch.file("q.db")
+        #expect(try quotectl.run(["--db", db, "import", folder + "/my quotes.json", "--name", "mine"]).status == 0)
+        let bb = scratch.write("bb.json", #"[{"source": "breakingbad", "id": "1", "text": "Say my name.", "author": "Walter White", "production": "Breaking Bad"}]"#)
+        #expect(try quotectl.run(["--db", db, "import", bb, "--name", "bb"]).status == 0)
+        let quotectlScript = scratch.write("quotectl.bash", try quotectl.run(["completion", "bash"]).stdout)
+        let quotedScript = scratch.write("quoted.bash", try quoted.run(["completion", "bash"]).stdout)
+        let driver = """
+            source \(quotectlScript); source \(quotedScript)
+            export QUOTED_DB=\(db)
+            try() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _${1}; printf '[%s]' "${COMPREPLY[@]}"; echo; }
+            try quotectl import "\(folder)/my"
+            try quotectl import "\(folder)/su"
+            try quotectl config ""
+            try quotectl config check ""
+            try quotectl forget ""
+            try quotectl random --production ""
+            try quotectl random --category wi
+            try quoted sync --source ""
+            try quotectl completion ""
+            """
+        let result = try run("/bin/bash", ["-c", driver])
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(result.status == 0, "\(result.output)")
+        // (--character offers Breaking Bad's speakers: VocabularyTests, with a synced source.)
+        #expect(lines == ["[\(folder)/my quotes.json]", "[\(folder)/sub dir]", "[check]", "[]", "[bb][mine]",
+                          "[Breaking Bad]", "[wisdom][wise words]",
+                          "[happiness][breakingbad][upbit][weather]", "[bash][zsh][fish]"], "\(result.output)")
+    }
+
+    /// Every shipped shell file passes shellcheck: the completions and the login snippets.
+    @Test(.enabled(if: tool("/usr/bin/shellcheck")))
+    func shippedShellFilesAreShellcheckClean() throws {
+        let bash = scratch.write("quotectl.bash", try quotectl.run(["completion", "bash"]).stdout)
+        let quotedBash = scratch.write("quoted.bash", try quoted.run(["completion", "bash"]).stdout)
+        let contrib = BinaryRunner.productsFolder.deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("contrib").path
+        let check = try run("/usr/bin/shellcheck", [bash, quotedBash, contrib + "/profile.d-quoted.sh", contrib + "/update-motd.d-50-quoted"])
+        #expect(check.status == 0, "\(check.output)")
+    }
+
+    /// fish offers config's one action until it is given.
+    @Test(.enabled(if: tool("/usr/bin/fish")))
+    func fishOffersAGivenPositionalOnlyOnce() throws {
+        let script = scratch.write("quotectl.fish", try quotectl.run(["completion", "fish"]).stdout)
+        let first = try run("/usr/bin/fish", ["--no-config", "-c", "source \(script); complete -C 'quotectl config '"])
+        #expect(first.output.hasPrefix("check"), "\(first.output)")
+        let again = try run("/usr/bin/fish", ["--no-config", "-c", "source \(script); complete -C 'quotectl config check '"])
+        #expect(!again.output.contains("check"), "\(again.output)")
+    }
+
     @Test(arguments: ["quotectl", "quoted"])
     func zshAndFishCompletionsParse(program: String) throws {
         let runner = program == "quotectl" ? quotectl : quoted
@@ -93,7 +150,7 @@ import TestSupport
                 Issue.record("\(shell) is missing: scripts/debian-packages.sh installs it")
                 continue
             }
-            let script = scratch.write("\(program).\(kind)", try runner.run(["__generate", kind]).stdout)
+            let script = scratch.write("\(program).\(kind)", try runner.run(["completion", kind]).stdout)
             let check = try run(shell, [flag, script])
             #expect(check.status == 0, "\(kind): \(check.output)")
         }

@@ -167,3 +167,17 @@ import TestSupport
         }
     }
 }
+
+/// The words shell completions offer, from the store.
+@Suite struct VocabularyTests {
+    let folder = TemporaryFolder()
+
+    @Test func namesAndValuesMostUsedFirst() throws {
+        let store = try makeStore(in: folder, quotes: QuotePickerTests.quotes)
+        let vocabulary = Vocabulary(database: store.database)
+        #expect(try vocabulary.listNames() == ["a", "b"])
+        #expect(try vocabulary.characters() == ["Jesse Pinkman", "Walter White"])  // 10 each: by name
+        #expect(try vocabulary.productions() == ["Better Call Saul", "Breaking Bad"])
+        #expect(try vocabulary.categories().first == "life")  // 48 quotes, then wisdom's 12 and the built-ins
+    }
+}
