@@ -1,51 +1,67 @@
 /// `--help`, from the specs: an overview, a usage line, the options (each with its short
-/// alias and value name), and for the program the list of subcommands.
+/// alias and value name), and for the program the list of subcommands — wrapped between words
+/// at `width` (a terminal's columns; 80 when piped), never mid-word.
 public enum HelpText {
-    public static func program(_ program: ProgramSpec) -> String {
-        var text = "OVERVIEW: \(program.overview)\n\nUSAGE: \(program.name) [<options>] <subcommand> [<arguments>]\n\nOPTIONS:\n"
-        for option in program.globalOptions where !option.hidden { text += row(option.syntax, option.help) }
+    public static func program(_ program: ProgramSpec, width: Int = 80) -> String {
+        var text = paragraph("OVERVIEW: \(program.overview)", width: width, indent: 10)
+        text += "\n" + paragraph("USAGE: \(program.name) [<options>] <subcommand> [<arguments>]", width: width, indent: 7) + "\nOPTIONS:\n"
+        for option in program.globalOptions where !option.hidden { text += row(option.syntax, option.help, width: width) }
         text += "\nSUBCOMMANDS:\n"
         for command in program.visibleCommands {
-            text += row(command.name + (command.name == program.defaultCommand ? " (default)" : ""), command.summary + ".")
+            text += row(command.name + (command.name == program.defaultCommand ? " (default)" : ""), command.summary + ".", width: width)
         }
-        text += "\n  See '\(program.name) <subcommand> --help' for detailed help, or 'man \(program.name)'.\n"
+        text += "\n" + paragraph("  See '\(program.name) <subcommand> --help' for detailed help, or 'man \(program.name)'.", width: width, indent: 2)
         return text
     }
 
-    public static func command(_ command: CommandSpec, in program: ProgramSpec) -> String {
-        var text = "OVERVIEW: \(command.overview)\n\nUSAGE: \(program.name) \(command.usage)\n"
+    public static func command(_ command: CommandSpec, in program: ProgramSpec, width: Int = 80) -> String {
+        var text = paragraph("OVERVIEW: \(command.overview)", width: width, indent: 10)
+        text += "\n" + paragraph("USAGE: \(program.name) \(command.usage)", width: width, indent: 7)
         if !command.positionals.isEmpty {
             text += "\nARGUMENTS:\n"
-            for positional in command.positionals { text += row(positional.name, positional.help) }
+            for positional in command.positionals { text += row(positional.name, positional.help, width: width) }
         }
         text += "\nOPTIONS:\n"
-        for option in command.options + program.globalOptions where !option.hidden { text += row(option.syntax, option.help) }
+        for option in command.options + program.globalOptions where !option.hidden { text += row(option.syntax, option.help, width: width) }
         return text
     }
 
-    /// "  --source NAME           Only quotes from NAME." with the explanation wrapped at 80 columns.
+    /// "  --source NAME           Only quotes from NAME." with the explanation wrapped at `width`
+    /// (below 50 columns, the explanation goes under the option, indented less).
     public static func row(_ syntax: String, _ explanation: String, width: Int = 80) -> String {
-        let indent = 26
+        let indent = width < 50 ? 6 : 26
         var text = "  " + syntax
         if text.count >= indent {
             text += "\n" + String(repeating: " ", count: indent)
         } else {
             text += String(repeating: " ", count: indent - text.count)
         }
-        var column = indent
-        for (position, word) in explanation.split(separator: " ").enumerated() {
+        return text + wrapped(explanation, width: width, indent: indent, column: indent) + "\n"
+    }
+
+    /// A paragraph wrapped at `width`, later lines indented by `indent`.
+    static func paragraph(_ text: String, width: Int, indent: Int) -> String {
+        wrapped(text, width: width, indent: indent, column: 0) + "\n"
+    }
+
+    /// `text`'s words from `column` on, a new line (indented) before a word that would pass
+    /// `width`. A word longer than a line stays whole on a line of its own.
+    static func wrapped(_ text: String, width: Int, indent: Int, column start: Int) -> String {
+        var text2 = ""
+        var column = start
+        for (position, word) in text.split(separator: " ").enumerated() {
             if position > 0 {
                 if column + 1 + word.count > width {
-                    text += "\n" + String(repeating: " ", count: indent)
+                    text2 += "\n" + String(repeating: " ", count: indent)
                     column = indent
                 } else {
-                    text += " "
+                    text2 += " "
                     column += 1
                 }
             }
-            text += word
+            text2 += word
             column += word.count
         }
-        return text + "\n"
+        return text2
     }
 }

@@ -153,6 +153,10 @@ public struct Descriptor: Sendable, Equatable {
         _ = Glibc.close(rawValue)
     }
 
+    /// The width of the terminal it is, in columns (80 when the terminal does not say), or 0
+    /// when it is not a terminal.
+    public var terminalColumns: Int { Int(quoted_terminal_columns(rawValue)) }
+
     /// Makes this descriptor also be `target` (dup2), e.g. a pipe as standard output.
     public func duplicate(as target: Descriptor) throws(Errno) {
         _ = try Errno.retrying { dup2(rawValue, target.rawValue) }

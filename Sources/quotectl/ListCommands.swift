@@ -56,7 +56,7 @@ let charactersCommand = Command(charactersSpec, pages: true) { arguments, contex
                 lines.append(line)
                 if let words = death.lastWords { lines.append("  last words: \(words)") }
             }
-            return lines.joined(separator: "\n")
+            return lines.flatMap { fitted($0, indent: 2) }.joined(separator: "\n")
         }
         return .success
 }
@@ -99,7 +99,9 @@ let marketsCommand = Command(marketsSpec, pages: true) { arguments, context in
             Output.line("No markets stored" + (quote.map { " for \($0)" } ?? "") + " (they arrive with the upbit source).")
             return .success
         }
-        var table = Table(["MARKET", "KOREAN", "ENGLISH", "FLAGS"])
+        // The pair and its flags must stay whole; the names wrap, and go (English first) when
+        // even that does not fit.
+        var table = Table([.init("MARKET"), .init("KOREAN", .optional(rank: 2)), .init("ENGLISH", .optional(rank: 1)), .init("FLAGS", .wrap)])
         for market in markets {
             var flags: [String] = []
             if market.warning { flags.append("warning") }

@@ -200,7 +200,7 @@ let statusCommand = Command(statusSpec, pages: true) { arguments, context in
             break
         }
         Output.safeLine("Store: \(store.path)")
-        var table = Table(["SOURCE", "HOLDS", "LAST SUCCESS", "NEXT DUE"])
+        var table = Table([.init("SOURCE"), .init("HOLDS", .wrap), .init("LAST SUCCESS", .wrap), .init("NEXT DUE")])
         var details: [String: [String]] = [:]
         for source in sources {
             // Upbit and weather bring no quotes: show what they do bring, even when it is 0.
@@ -235,13 +235,14 @@ let statusCommand = Command(statusSpec, pages: true) { arguments, context in
             }
             details[source.name] = notes
         }
-        // Each source's row, then its notes indented beneath it.
-        let lines = table.lines()
-        let header = Terminal.isTerminal ? 1 : 0
-        for (index, line) in lines.enumerated() {
-            Output.line(line)
-            guard index >= header else { continue }
-            for note in details[sources[index - header].name] ?? [] { Output.line("    " + note) }
+        // Each source's row, then its notes indented beneath it (wrapped at the terminal's width).
+        let rendered = table.rendered()
+        for line in rendered.header { Output.line(line) }
+        for (index, lines) in rendered.rows.enumerated() {
+            for line in lines { Output.line(line) }
+            for note in details[sources[index].name] ?? [] {
+                for line in fitted("    " + note, indent: 2) { Output.line(line) }
+            }
         }
         Output.safeLine(daemon.summary)
         return .success

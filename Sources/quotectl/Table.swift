@@ -1,40 +1,37 @@
 import QuoteStore
 
-/// Columns aligned by display width (a Hangul syllable takes two columns). On a terminal:
-/// a bold header row, and the widest column cut (with "…") until the table fits `width`.
-/// Off a terminal: the same aligned columns without the header — stable for scripts.
+/// A table for a person or a script: on a terminal, laid out in its whole width with a bold
+/// header (TableLayout: rows wrap, never break; the least useful columns go first); piped, the
+/// same aligned columns, whole, without the header — stable for scripts.
 struct Table {
-    let headers: [String]
+    let layout: TableLayout
     var rows: [[String]] = []
 
-    init(_ headers: [String]) {
-        self.headers = headers
+    init(_ columns: [TableLayout.Column]) {
+        layout = TableLayout(columns)
     }
 
     mutating func add(_ row: [String]) { rows.append(row) }
 
-    func lines(terminal: Bool = Terminal.isTerminal, width: Int = 80) -> [String] {
-        let all = terminal ? [headers] + rows : rows
-        guard !all.isEmpty else { return [] }
-        let gap = 2
-        var widths = headers.indices.map { column in all.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
-        if terminal {
-            // Shrink the widest column, a column at a time, until the table fits.
-            while widths.reduce(0, +) + gap * (widths.count - 1) > width,
-                  let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > 8 {
-                widths[widest] -= 1
-            }
-        }
-        return all.enumerated().map { index, row in
-            var line = ""
-            for column in row.indices {
-                let last = column == row.count - 1
-                let cell = terminal || !last ? DisplayWidth.pad(row[column], to: widths[column]) : row[column]
-                line += (column > 0 ? String(repeating: " ", count: gap) : "") + cell
-            }
-            while line.hasSuffix(" ") { line.removeLast() }
-            return terminal && index == 0 ? Style.bold(line) : line
-        }
+    func rendered(width: Int? = Terminal.isTerminal ? Terminal.columns : nil) -> TableLayout.Rendered {
+        var rendered = layout.render(rows, width: width)
+        rendered.header = rendered.header.map(Style.bold)
+        return rendered
+    }
+
+    func lines() -> [String] { rendered().lines }
+}
+
+/// Prose on a terminal: wrapped between words at its width, later lines indented by `indent`
+/// (a note under a table row, a character's details). Piped: as it is.
+func fitted(_ text: String, indent: Int = 0) -> [String] {
+    guard Terminal.isTerminal else { return [text] }
+    let lead = String(text.prefix { $0 == " " })
+    let body = String(text.dropFirst(lead.count))
+    let width = max(20, Terminal.columns - lead.count)
+    let lines = DisplayWidth.wrap(body, width: width)
+    return lines.enumerated().map { index, line in
+        lead + (index == 0 ? "" : String(repeating: " ", count: indent)) + line
     }
 }
 

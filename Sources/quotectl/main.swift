@@ -7,6 +7,8 @@ import QuoteStore
 // quotectl: reads the quoted store. No Foundation, so it starts like a C program.
 
 let version = QuotedVersion.current
+/// Help is wrapped at the terminal's width (80 when piped).
+let helpWidth = Terminal.isTerminal ? Terminal.columns : 80
 
 let commands: [Command] = [
     randomCommand, todayCommand, searchCommand, charactersCommand, deathsCommand, marketsCommand,
@@ -43,7 +45,7 @@ func usageFailure(_ error: UsageError) -> ExitCode {
         do {
             let arguments = try Arguments(words, options: Options.global, command: nil)
             if arguments.has(Options.version) { Output.line("quotectl \(version)"); return .success }
-            Output.write(HelpText.program(program))
+            Output.write(HelpText.program(program, width: helpWidth))
             return arguments.has(Options.help) ? .success : usageFailure(UsageError(message: "missing subcommand", command: nil))
         } catch {
             return usageFailure(error)
@@ -53,9 +55,9 @@ func usageFailure(_ error: UsageError) -> ExitCode {
     if name == "help" {
         let topic = words.dropFirst(commandIndex + 1).first
         if let topic, let command = program.command(named: topic) {
-            Output.write(HelpText.command(command, in: program))
+            Output.write(HelpText.command(command, in: program, width: helpWidth))
         } else {
-            Output.write(HelpText.program(program))
+            Output.write(HelpText.program(program, width: helpWidth))
         }
         return .success
     }
@@ -67,7 +69,7 @@ func usageFailure(_ error: UsageError) -> ExitCode {
     rest.remove(at: commandIndex)
     do {
         let arguments = try Arguments(rest, options: command.spec.options + Options.global, command: name)
-        if arguments.has(Options.help) { Output.write(HelpText.command(command.spec, in: program)); return .success }
+        if arguments.has(Options.help) { Output.write(HelpText.command(command.spec, in: program, width: helpWidth)); return .success }
         if arguments.has(Options.version) { Output.line("quotectl \(version)"); return .success }
         Style.configure(try arguments.value(Options.color, as: Style.When.self) ?? .auto)
         if command.pages, !arguments.has(Options.noPager), let started = Pager.start() { Pager.current.withLock { $0 = started } }

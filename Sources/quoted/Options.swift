@@ -1,5 +1,6 @@
 import QuoteCommandLine
 import QuoteConfig
+import QuoteSystem
 
 /// Every option quoted takes, each declared once.
 enum Options {
@@ -54,6 +55,12 @@ let manualSpec = CommandSpec(
 let completeSpec = CommandSpec(
     name: "__complete", overview: "Print completion candidates: the configured sources.",
     positionals: [Positional("KIND", help: "sources")], options: [Options.config], hidden: true)
+
+/// Help is wrapped at the terminal's width (80 when piped).
+let helpWidth: Int = {
+    let columns = Descriptor.standardOutput.terminalColumns
+    return columns > 0 ? columns : 80
+}()
 
 /// quoted's whole command line, declared once.
 let program = ProgramSpec(

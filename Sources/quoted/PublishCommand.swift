@@ -16,7 +16,7 @@ enum PublishCommand {
         } catch {
             return usageFailure(error)
         }
-        if arguments.has(Options.help) { printOut(HelpText.command(publishSpec, in: program)); return .success }
+        if arguments.has(Options.help) { printOut(HelpText.command(publishSpec, in: program, width: helpWidth)); return .success }
         let configuration: Configuration
         do {
             configuration = try ConfigFile.load(option: arguments.value(Options.config))

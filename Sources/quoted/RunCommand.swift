@@ -16,7 +16,7 @@ enum RunCommand {
         } catch {
             return usageFailure(error)
         }
-        if arguments.has(Options.help) { printOut(HelpText.command(runSpec, in: program)); return .success }
+        if arguments.has(Options.help) { printOut(HelpText.command(runSpec, in: program, width: helpWidth)); return .success }
         let configOption = arguments.value(Options.config)
         let configuration: Configuration
         do {

@@ -17,7 +17,7 @@ enum SyncOnceCommand {
     static func run(_ words: [String]) async -> ExitCode {
         do throws(Exit) {
             let arguments = try parse(words)
-            if arguments.has(Options.help) { printOut(HelpText.command(syncSpec, in: program)); return .success }
+            if arguments.has(Options.help) { printOut(HelpText.command(syncSpec, in: program, width: helpWidth)); return .success }
             let configuration = try loadConfiguration(arguments)
             var sources = try selectSources(arguments.all(Options.source), of: configuration)
             let storePath = Locations.store(option: arguments.value(Options.db), configured: configuration.storePath, writing: true)

@@ -15,10 +15,10 @@ case "--version", "-V":
     printOut("quoted \(QuotedVersion.current)")
     status = .success
 case "--help", "-h":
-    printOut(HelpText.program(program))
+    printOut(HelpText.program(program, width: helpWidth))
     status = .success
 case "help":
-    printOut(words.dropFirst().first.flatMap(program.command(named:)).map { HelpText.command($0, in: program) } ?? HelpText.program(program))
+    printOut(words.dropFirst().first.flatMap(program.command(named:)).map { HelpText.command($0, in: program, width: helpWidth) } ?? HelpText.program(program, width: helpWidth))
     status = .success
 case "publish":
     status = PublishCommand.run(Array(words.dropFirst()))

@@ -142,4 +142,35 @@ import TestSupport
         #expect(forget.stdout == "custom.dev: forgot 1 quote\n")
         #expect(try reader.run(["random", "--source", "custom.dev"]).status == 66)
     }
+
+    /// What `command` shows on a terminal `columns` wide (script(1) gives it a pty of that size).
+    func onATerminal(_ command: [String], columns: Int) throws -> [String] {
+        var script = BinaryRunner("script", home: scratch.path, path: "/usr/bin/script")
+        script.environment["QUOTED_CONFIG"] = writeConfig()
+        let line = ([quotectl.path, "--no-pager", "--color", "never"] + command).map { "'\($0)'" }.joined(separator: " ")
+        let result = try script.run(["-qc", "stty cols \(columns) rows 200; \(line)", "/dev/null"])
+        return result.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// status and markets at 60, 80 and 120 columns: the whole width used, no line wider than the
+    /// terminal, no cell a person needs cut, a row never broken (a wrapped cell goes on below).
+    @Test(arguments: [60, 80, 120])
+    func tablesFitAnyWidth(columns: Int) throws {
+        #expect(try quoted.run(["sync", "--once", "--config", writeConfig()]).status == 0)
+        let status = try onATerminal(["status"], columns: columns)
+        // (The store's path is one word, shown whole: it is the one line that may be wider.)
+        #expect(status.filter { !$0.hasPrefix("Store: ") }.allSatisfy { $0.count <= columns }, "\(status.joined(separator: "\n"))")
+        #expect(status.contains { $0.hasPrefix("SOURCE") && $0.contains("NEXT DUE") })
+        #expect(status.contains { $0.hasPrefix("breakingbad") }, "\(status.joined(separator: "\n"))")
+        let holds = status.joined(separator: " ")
+        #expect(holds.contains("536 markets") && !holds.contains("…"), "\(status.joined(separator: "\n"))")
+        let markets = try onATerminal(["markets", "--warning"], columns: columns)
+        #expect(markets.allSatisfy { $0.count <= columns * 2 }, "\(markets.joined(separator: "\n"))")  // Hangul: 2 columns each
+        #expect(markets.first?.hasPrefix("MARKET") == true, "\(markets.joined(separator: "\n"))")
+        #expect(!markets.joined().contains("…"), "a cell was cut: \(markets.joined(separator: "\n"))")
+        // At 120 columns the names are there; at 60 the English names have gone to make room.
+        #expect(markets[0].contains("ENGLISH") == (columns >= 80), "\(markets[0])")
+        // Every flag whole: the words of each caution are on the table, in order.
+        #expect(markets.joined(separator: " ").contains("caution:"), "\(markets.joined(separator: "\n"))")
+    }
 }

@@ -51,3 +51,42 @@ import Testing
         #expect(DisplayWidth.shortened("abc", to: 1) == "…")
     }
 }
+
+@Suite struct TableLayoutTests {
+    let layout = TableLayout([.init("NAME"), .init("NOTE", .wrap), .init("EXTRA", .optional(rank: 1)), .init("AGE")])
+    let rows = [["alpha", "a note that is long enough to wrap", "extra words", "3 h"], ["b", "short", "x", "10 min"]]
+
+    @Test func aWideTerminalShowsEveryColumnOnOneLine() {
+        let table = layout.render(rows, width: 120)
+        #expect(table.header == ["NAME   NOTE                                EXTRA        AGE"])
+        #expect(table.rows.map(\.count) == [1, 1])
+    }
+
+    @Test func aNarrowOneWrapsBetweenWordsAndNeverCutsAKeptCell() {
+        let table = layout.render(rows, width: 50)
+        for line in table.lines { #expect(DisplayWidth.of(line) <= 50, "\(line)") }
+        #expect(table.rows[0].count > 1)  // the note wrapped onto a second line of the same row
+        #expect(table.lines.joined(separator: " ").contains("3 h") && table.lines.joined(separator: " ").contains("10 min"))
+        #expect(!table.lines.joined().contains("…"))
+        let words = table.rows[0].joined(separator: " ").split(separator: " ")
+        for word in "a note that is long enough to wrap".split(separator: " ") { #expect(words.contains(word), "\(word) was broken") }
+    }
+
+    @Test func theLeastUsefulColumnGoesBeforeARowWouldBreak() {
+        let table = layout.render(rows, width: 24)
+        #expect(!table.header[0].contains("EXTRA"), "\(table.header)")
+        for line in table.lines { #expect(DisplayWidth.of(line) <= 24, "\(line)") }
+    }
+
+    @Test func tooNarrowForTheKeptCellsRowsBecomeFieldLines() {
+        let table = layout.render(rows, width: 8)
+        #expect(table.header.isEmpty)
+        #expect(table.rows[0] == ["NAME  alpha", "NOTE  a note that is long enough to wrap", "EXTRA extra words", "AGE   3 h"])
+    }
+
+    @Test func pipedOutputIsWholeAlignedAndHeaderless() {
+        let table = layout.render(rows, width: nil)
+        #expect(table.header.isEmpty)
+        #expect(table.lines == ["alpha  a note that is long enough to wrap  extra words  3 h", "b      short                               x            10 min"])
+    }
+}
