@@ -35,6 +35,12 @@ public enum Locations {
     public static func configuration(option: String?) -> (path: String, explicit: Bool)? {
         if let option { return (option, true) }
         if let environment = Environment.variable("QUOTED_CONFIG") { return (environment, true) }
+        return configurationCandidates().first { access($0, F_OK) == 0 }.map { ($0, false) }
+    }
+
+    /// Where a configuration file is looked for when none is named, in order (the paths as
+    /// they are here, $XDG_CONFIG_HOME worked out).
+    public static func configurationCandidates() -> [String] {
         var candidates: [String] = []
         if let directory = Environment.systemdDirectory("CONFIGURATION_DIRECTORY") {
             candidates.append(Path.join(directory, "quoted.conf"))
@@ -42,7 +48,7 @@ public enum Locations {
         candidates.append(Path.join(Environment.absolutePath("XDG_CONFIG_HOME") ?? Path.join(Environment.home(), ".config"),
                                     "quoted/quoted.conf"))
         candidates.append(systemConfiguration)
-        return candidates.first { access($0, F_OK) == 0 }.map { ($0, false) }
+        return candidates
     }
 
     /// The control socket's candidates, most specific first: `[daemon] socket`, the service's

@@ -52,17 +52,20 @@ public struct Arguments: Sendable {
                 }
                 option = found
             } else {
-                let letter = word.dropFirst().first!
-                guard let found = options.first(where: { $0.short == letter }) else {
-                    throw fail("unknown option '-\(letter)'")
-                }
-                option = found
-                let rest = word.dropFirst(2)
-                if !rest.isEmpty {
-                    guard option.valueName != nil else {
-                        throw fail("-\(letter) takes no value; write each flag separately")
+                // Short options combine as getopt's do: `-se` is -s -e, and a letter that takes
+                // a value takes the rest of the word (`-n3`, `-sn3`) or the next word (`-sn 3`).
+                var letters = word.dropFirst()
+                while true {
+                    let letter = letters.removeFirst()
+                    guard let found = options.first(where: { $0.short == letter }) else {
+                        throw fail("unknown option '-\(letter)'" + (word.count > 2 ? " (in '\(word)')" : ""))
                     }
-                    attached = String(rest)
+                    if found.valueName != nil || letters.isEmpty {
+                        option = found
+                        if !letters.isEmpty { attached = String(letters) }
+                        break
+                    }
+                    try record(found, value: nil)
                 }
             }
             switch option.kind {
@@ -70,7 +73,7 @@ public struct Arguments: Sendable {
                 if let attached {
                     throw fail("\(option.spelling) is a flag and takes no value (given '\(attached)'): write \(option.spelling) alone")
                 }
-                flags.insert(option.long)
+                try record(option, value: nil)
             case .value(let valueName):
                 let value: String
                 if let attached {
@@ -81,11 +84,18 @@ public struct Arguments: Sendable {
                 } else {
                     throw fail("\(option.spelling) needs a value (\(valueName))")
                 }
-                if !option.repeatable, values[option.long] != nil {
-                    throw fail("\(option.spelling) given twice")
-                }
-                values[option.long, default: []].append(value)
+                try record(option, value: value)
             }
+        }
+
+        /// A flag seen, or an option's value.
+        func record(_ option: Option, value: String?) throws(UsageError) {
+            guard let value else {
+                flags.insert(option.long)
+                return
+            }
+            if !option.repeatable, values[option.long] != nil { throw fail("\(option.spelling) given twice") }
+            values[option.long, default: []].append(value)
         }
     }
 

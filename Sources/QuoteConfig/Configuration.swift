@@ -114,6 +114,11 @@ public struct Configuration: Sendable {
                     throw reader.error(section.line, "unknown section [\(name)] (sources: custom.NAME, happiness, breakingbad, upbit, weather)")
                 }
                 try reader.apply(section, to: &configuration.sources[index])
+                if sourceName == SourceName.happiness, let interval = section.entries.first(where: { $0.key == "interval" }) {
+                    // Said, not silently ignored: the schedule follows the upstream's day.
+                    configuration.warnings.append("\(file):\(interval.line): interval does not apply to [source.happiness]: "
+                                                  + "it syncs once a day, a few minutes after 00:00 UTC, when the upstream's quote changes")
+                }
             default:
                 throw reader.error(section.line, "unknown section [\(section.name)] (sections: store, daemon, publish, fleet, source.NAME)")
             }

@@ -82,7 +82,7 @@ extension Daemon {
                 }
             }
             plan(stored: [:])
-            logger.info("configuration reloaded: \(fresh.enabledSources.count) sources enabled")
+            logger.info("configuration reloaded: \(Plural.count(fresh.enabledSources.count, "source")) enabled")
             wakeup.post()
             return .success(fresh.enabledSources.count)
         } catch {
@@ -100,7 +100,7 @@ extension Daemon {
         case .reload:
             switch await reload() {
             case .success(let count):
-                writer.send("ok", "reloaded: \(count) sources enabled")
+                writer.send("ok", "reloaded: \(Plural.count(count, "source")) enabled")
                 writer.finish(code: .success)
             case .failure(let error):
                 writer.send("error", "reload failed, the running configuration stays: \(error)")

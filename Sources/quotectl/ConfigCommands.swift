@@ -14,7 +14,8 @@ let configCommand = Command(configSpec) { arguments, _ in
         guard action == "check" else { throw UsageError(message: "unknown action '\(action)' (config check)", command: "config") }
         let option = arguments.value(Options.config)
         guard let location = Locations.configuration(option: option) else {
-            Output.line("No configuration file (looked in $XDG_CONFIG_HOME/quoted/quoted.conf and /etc/quoted/quoted.conf); built-in defaults apply.")
+            Output.safeLine("No configuration file (looked for " + Locations.configurationCandidates().joined(separator: " and ")
+                            + "); built-in defaults apply.")
             return .success
         }
         let configuration: Configuration
@@ -33,12 +34,15 @@ let configCommand = Command(configSpec) { arguments, _ in
             Output.safeLine("  a spoke: every source the feed at \(URLText.redacted(fleet.hub)) lists comes from there"
                             + (fleet.hubKey.map { " (its signature checked with \($0))" } ?? " (unsigned: no hub_key)"))
         }
+        var table = Table([.init("SOURCE"), .init("STATE"), .init("WHEN", .wrap), .init("FROM", .wrap)])
         for source in configuration.sources {
             // On a spoke a source without a url of its own comes from the hub (when the feed lists it).
             let origin = configuration.fleet != nil && !source.urlIsOwn ? "the hub's feed" : URLText.redacted(source.url)
-            Output.safeLine("  " + DisplayWidth.padded(source.name, to: 20) + (source.enabled ? "enabled " : "disabled")
-                            + "  every " + durationText(source.interval) + "  " + origin)
+            // happiness follows its upstream's day, whatever the interval says.
+            let when = source.kind == .happiness ? "daily, after 00:00 UTC" : "every " + durationText(source.interval)
+            table.add([source.name, source.enabled ? "enabled" : "disabled", when, TerminalSanitizer.clean(origin)])
         }
+        for line in table.lines() { Output.line("  " + line) }
         return .success
 }
 

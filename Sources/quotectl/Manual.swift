@@ -22,6 +22,11 @@ enum Manual {
                 ("XDG_DATA_HOME", "Where a user's store lives (quoted/quotes.db; default ~/.local/share)."),
                 ("XDG_CONFIG_HOME", "Where a user's configuration lives (quoted/quoted.conf; default ~/.config)."),
                 ("XDG_RUNTIME_DIR", "Where a user's daemon listens (quoted/control.sock)."),
+                ("XDG_STATE_HOME", "Where --unseen remembers what was shown (quoted/; default ~/.local/state)."),
+                ("NO_COLOR", "Set (to anything): no colour unless --color always."),
+                ("PAGER", "The pager for long output on a terminal (default less, with LESS=FRX unless LESS is set); cat turns paging off."),
+                ("LESS", "Options for less; when unset, quotectl sets FRX."),
+                ("TZ", "The time zone times are shown in (JSON keeps UTC epoch seconds)."),
             ])),
             ("FILES", ManPage.list([
                 ("/var/lib/quoted/quotes.db", "The system service's store (readable by group quoted)."),
@@ -34,6 +39,8 @@ enum Manual {
                 quotectl search courage
                 quotectl export \\-\\-format fortune > q && strfile q && fortune q
                 quotectl sync \\-\\-now \\-\\-source upbit
+                quotectl random \\-\\-short \\-\\-format tmux \\-\\-max\\-width 60
+                quotectl export \\-\\-format json | quotectl import \\- \\-\\-name copy
                 .EE
                 """),
             ("SEE ALSO", ".BR quoted (8),\n.BR quoted.conf (5),\n.BR fortune (6)"),

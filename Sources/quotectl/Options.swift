@@ -30,7 +30,8 @@ enum Options {
                                          help: "Only quotes from this production (Breaking Bad, Better Call Saul, El Camino).")
     static let maxLength = Option.value("max-length", "N", help: "Only quotes of at most N characters.")
     static let json = Option.flag("json", help: "Print JSON: one object per line.")
-    static let count = Option.value("count", "N", short: "n", help: "N different quotes (as many as match, if fewer).")
+    static let count = Option.value("count", "N", short: "n",
+                                    help: "N different quotes (as many as match, if fewer). Not fortune's -n, which sets the short/long threshold: that is --max-length here.")
     static let equal = Option.flag("equal", short: "e",
                                    help: "Weigh every matching source equally (fortune's -e): a 10,000-quote list does not drown the built-ins.")
     static let short = Option.flag("short", short: "s", help: "Only short quotes: at most 160 characters, or --max-length N.")

@@ -68,7 +68,7 @@ let importCommand = Command(importSpec) { arguments, context in
             counts = try write(QuoteBatch(quotes), to: source, in: store)
             total = quotes.count
         }
-        Output.line("\(source): \(total) quotes (\(counts.inserted) inserted, \(counts.updated) updated, "
+        Output.line("\(source): \(Plural.count(total, "quote")) (\(counts.inserted) inserted, \(counts.updated) updated, "
                     + "\(counts.removed) removed, \(counts.unchanged) unchanged)")
         return .success
 }

@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteStore
 
 /// A table for a person or a script: on a terminal, laid out in its whole width with a bold
@@ -37,5 +38,5 @@ func fitted(_ text: String, indent: Int = 0) -> [String] {
 
 /// "1 quote", "2 quotes"; "1 observation", "0 observations".
 func counted(_ count: Int, _ singular: String, plural: String? = nil) -> String {
-    "\(count) " + (count == 1 ? singular : plural ?? singular + "s")
+    Plural.count(count, singular, plural: plural)
 }

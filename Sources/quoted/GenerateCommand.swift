@@ -73,6 +73,16 @@ enum GenerateCommand {
                 ("75", "A source failed or the store was busy (sync); another quoted answers on the socket (run)."),
                 ("78", "The configuration is wrong, or [daemon] socket names something that is not a socket."),
             ])),
+            ("ENVIRONMENT", ManPage.list([
+                ("QUOTED_CONFIG", "The configuration file, as --config gives it."),
+                ("QUOTED_DB", "The store, as --db gives it."),
+                ("XDG_CONFIG_HOME, XDG_DATA_HOME", "Where a user's configuration (quoted/quoted.conf) and store (quoted/quotes.db) live."),
+                ("XDG_RUNTIME_DIR", "Where a user's daemon listens (quoted/control.sock); without it, and without [daemon] socket, /run/quoted, which only the system service may use."),
+                ("RUNTIME_DIRECTORY, STATE_DIRECTORY", "Set by systemd (RuntimeDirectory=, StateDirectory=): the socket's folder and the store's."),
+                ("NOTIFY_SOCKET, WATCHDOG_USEC, WATCHDOG_PID", "Set by systemd: where readiness, status and watchdog pings go (sd_notify(3))."),
+                ("JOURNAL_STREAM", "Set by systemd: log lines carry syslog priorities instead of timestamps."),
+                ("https_proxy, http_proxy, no_proxy", "The proxy for syncs, as libcurl reads them."),
+            ])),
             ("FILES", ManPage.list([
                 ("/etc/quoted/quoted.conf", "The configuration; see quoted.conf(5)."),
                 ("/var/lib/quoted/quotes.db", "The store of the system service."),

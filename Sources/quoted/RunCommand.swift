@@ -72,7 +72,7 @@ enum RunCommand {
             return .osError
         }
         logger.info("quoted \(QuotedVersion.current) started: store \(storePath), control socket \(socketPath), "
-                    + "\(configuration.enabledSources.count) sources enabled")
+                    + Plural.count(configuration.enabledSources.count, "source") + " enabled")
         notifier.ready()
         switch await daemon.run(signals: signals, server: server) {
         case .signal, .cancelled: return .success

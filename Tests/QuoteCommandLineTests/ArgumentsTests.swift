@@ -8,8 +8,23 @@ enum Fruit: String, OptionValue { case apple, pear, fig }
     let count = Option.value("count", "N", short: "n", help: "N of them.")
     let source = Option.value("source", "NAME", repeatable: true, help: "From NAME.")
     let json = Option.flag("json", help: "JSON.")
+    let short = Option.flag("short", short: "s", help: "Short.")
+    let equal = Option.flag("equal", short: "e", help: "Equal.")
     let fruit = Option.choice("fruit", Fruit.self, help: "A fruit.")
-    var options: [Option] { [count, source, json, fruit] }
+    var options: [Option] { [count, source, json, fruit, short, equal] }
+
+    /// Short options combine as getopt's do (fortune takes `-se`).
+    @Test(arguments: [["-se"], ["-es"], ["-s", "-e"]])
+    func shortFlagsCombine(words: [String]) throws {
+        let arguments = try Arguments(words, options: options, command: "x")
+        #expect(arguments.has(short) && arguments.has(equal))
+    }
+
+    @Test(arguments: [["-sn3"], ["-sn", "3"], ["-esn3"]])
+    func aCombinedValueTakesTheRestOrTheNextWord(words: [String]) throws {
+        let arguments = try Arguments(words, options: options, command: "x")
+        #expect(arguments.has(short) && arguments.value(count) == "3")
+    }
 
     @Test(arguments: [["--count", "3"], ["--count=3"], ["-n", "3"], ["-n3"]])
     func aValueIsReadWhicheverWayItIsWritten(words: [String]) throws {
@@ -31,6 +46,7 @@ enum Fruit: String, OptionValue { case apple, pear, fig }
         (["--json=yes"], "--json is a flag and takes no value (given 'yes'): write --json alone"),
         (["--count"], "--count needs a value (N)"),
         (["-x"], "unknown option '-x'"),
+        (["-sx"], "unknown option '-x' (in '-sx')"),
     ])
     func mistakesAreNamed(words: [String], message: String) {
         do {

@@ -143,8 +143,9 @@ enum BreakingBadSource {
     /// the upstream did not know, and the sampling counts.
     private static func update(_ result: Run, deaths: Deaths, requests: Int, settings: SourceSettings) -> SourceUpdate {
         var update = SourceUpdate { counts in
-            "\(result.newQuotes.count) new quotes in \(requests) requests, \(deaths.records?.count ?? 0) deaths, "
-                + "\(result.characters.count) characters looked up, " + changeSummary(counts)
+            Plural.count(result.newQuotes.count, "new quote") + " in " + Plural.count(requests, "request") + ", "
+                + Plural.count(deaths.records?.count ?? 0, "death") + ", "
+                + Plural.count(result.characters.count, "character") + " looked up, " + changeSummary(counts)
         }
         update.validators = deaths.validators
         update.httpStatus = 200

@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteConfig
 import QuoteStore
 
@@ -53,7 +54,7 @@ enum CustomListSource {
         let firstProblem = validation.problems.first.map { first in
             " (" + first.description + (validation.problems.count > 1 ? "; and \(validation.problems.count - 1) more" : "") + ")"
         } ?? ""
-        var update = SourceUpdate { counts in "\(validation.validCount) quotes, " + changeSummary(counts) + firstProblem }
+        var update = SourceUpdate { counts in Plural.count(validation.validCount, "quote") + ", " + changeSummary(counts) + firstProblem }
         update.validators = [validators]
         update.httpStatus = status
         update.skipped = validation.problems.count

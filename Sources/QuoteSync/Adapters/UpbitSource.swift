@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteConfig
 import QuoteStore
 
@@ -52,7 +53,7 @@ enum UpbitSource {
         if markets.isEmpty {
             throw SourceFailure("the market list holds no valid market; store left as it was", httpStatus: response.status)
         }
-        var update = SourceUpdate { counts in "\(markets.count) markets, " + changeSummary(counts) }
+        var update = SourceUpdate { counts in Plural.count(markets.count, "market") + ", " + changeSummary(counts) }
         update.validators = [validators]
         update.httpStatus = response.status
         update.skipped = skipped

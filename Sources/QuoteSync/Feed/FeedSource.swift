@@ -72,7 +72,7 @@ enum FeedSource {
             guard let day = record["day"]?.string, day.utf8.count == 10, let id = record["id"]?.int else { skipped += 1; continue }
             days.append((day, String(id)))
         }
-        var update = SourceUpdate { counts in "\(quotes.count) quotes, \(days.count) days, " + changeSummary(counts) }
+        var update = SourceUpdate { counts in Plural.count(quotes.count, "quote") + ", " + Plural.count(days.count, "day") + ", " + changeSummary(counts) }
         update.skipped = skipped
         let url = context.settings.url
         update.apply = { database, now in
@@ -98,7 +98,8 @@ enum FeedSource {
         let unknown = unknownRecords.compactMap { value in (try? RecordText.optional(value, field: "name")) ?? nil }
         let skipped = quoteRecords.count - quotes.count + characterRecords.count - characters.count + deathRecords.count - deaths.count
         var update = SourceUpdate { counts in
-            "\(quotes.count) quotes, \(characters.count) characters, \(deaths.count) deaths, " + changeSummary(counts)
+            Plural.count(quotes.count, "quote") + ", " + Plural.count(characters.count, "character") + ", "
+                + Plural.count(deaths.count, "death") + ", " + changeSummary(counts)
         }
         update.skipped = skipped
         let settings = context.settings
