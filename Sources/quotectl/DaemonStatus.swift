@@ -73,10 +73,11 @@ struct DaemonStatus {
 
     var json: String {
         var object = JSONObjectBuilder()
+        object.add("kind", "daemon")
         object.add("running", running)
         object.add("pid", pid)
         object.add("uptime", uptime)
         object.add("error", problem ?? refused.map { "permission denied: " + $0 })
-        return "{\"daemon\":" + object.result + "}"
+        return object.result
     }
 }

@@ -129,7 +129,7 @@ import TestSupport
         let shown = try quotectl().run(["status"])
         #expect(shown.stdout.contains("Daemon: running, pid \(daemon.processIdentifier)"), "\(shown.stdout)")
         let json = try quotectl().run(["status", "--json"])
-        #expect(json.stdout.contains(#"{"daemon":{"running":true,"pid":\#(daemon.processIdentifier)"#))
+        #expect(json.stdout.contains(#"{"kind":"daemon","running":true,"pid":\#(daemon.processIdentifier)"#), "\(json.stdout)")
         #expect(try quotectl().run(["random", "--source", "custom.e2e"]).status == 0)
 
         daemon.interrupt()  // SIGINT
@@ -238,7 +238,7 @@ import TestSupport
         let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.contains("<3>reload failed, keeping the running configuration: "), "\(log)")
         #expect(log.contains("quoted.conf:2: unknown key 'intervall'"))
-        #expect(log.contains("<6>configuration reloaded: 1 sources enabled"))
+        #expect(log.contains("<6>configuration reloaded: 1 source enabled"), "\(log)")
     }
 
     @Test func theWatchdogIsPettedAtHalfItsInterval() throws {

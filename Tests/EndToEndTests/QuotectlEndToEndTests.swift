@@ -227,8 +227,11 @@ import TestSupport
     @Test func statusListsEverySource() throws {
         let result = try quotectl.run(["status", "--json"])
         #expect(result.status == 0)
-        let sources = try jsonLines(result.stdout).compactMap { $0["source"] as? String }
+        let lines = try jsonLines(result.stdout)
+        let sources = lines.compactMap { $0["source"] as? String }
         #expect(sources == ["builtin", "happiness", "breakingbad", "upbit", "weather"])
+        // Every line says what it describes, so `jq 'select(.kind == "source")'` needs no guessing.
+        #expect(lines.map { $0["kind"] as? String } == Array(repeating: "source", count: 5) + ["daemon"])
         let text = try quotectl.run(["status"])
         #expect(text.stdout.contains("never"))
     }

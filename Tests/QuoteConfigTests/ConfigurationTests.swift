@@ -13,6 +13,14 @@ import TestSupport
         #expect(throws: ConfigError.self) { try parse(text) }
     }
 
+    /// happiness follows its upstream's day: an interval there is said to do nothing, not ignored in silence.
+    @Test func anIntervalForHappinessIsWarnedAbout() throws {
+        let configuration = try parse("[source.happiness]\nenabled = true\ninterval = 2h\n")
+        #expect(configuration.warnings == ["quoted.conf:3: interval does not apply to [source.happiness]: it syncs once a day, "
+                                           + "a few minutes after 00:00 UTC, when the upstream's quote changes"])
+        #expect(try parse("[source.upbit]\ninterval = 2h\n").warnings.isEmpty)
+    }
+
     @Test func everythingHasAWorkingDefault() throws {
         let configuration = try parse("")
         #expect(configuration.enabledSources.map(\.name) == ["happiness", "breakingbad", "upbit"])

@@ -57,6 +57,8 @@ import TestSupport
         QuoteFilter(category: "WISDOM"),
         QuoteFilter(source: "custom", lang: "ko"),
         QuoteFilter(character: "walter white"),
+        QuoteFilter(character: "walter"),
+        QuoteFilter(character: "PINK"),
         QuoteFilter(production: "better call saul"),
         QuoteFilter(maxLength: 40),
     ])
@@ -165,6 +167,21 @@ import TestSupport
         for text in ["\"", "AND OR NOT", "(unbalanced", "text:*", "a\"b", "NEAR(a b)", "*"] {
             _ = try picker.search(text, limit: 3)
         }
+    }
+}
+
+/// `--character` finds a speaker as `quotectl characters NAME` does: by any part of the name.
+@Suite struct CharacterFilterTests {
+    let folder = TemporaryFolder()
+
+    @Test func aPartOfTheNameInAnyCaseFindsTheCharacter() throws {
+        let store = try makeStore(in: folder, quotes: QuotePickerTests.quotes)
+        let picker = QuotePicker(database: store.database)
+        #expect(try picker.count(QuoteFilter(character: "walter")) == 10)
+        #expect(try picker.count(QuoteFilter(character: "WHITE")) == 10)
+        #expect(try picker.count(QuoteFilter(character: "Walter White")) == 10)
+        #expect(try picker.count(QuoteFilter(character: "nobody")) == 0)
+        #expect(try picker.count(QuoteFilter(character: "Author")) == 0, "custom lists' authors are not characters")
     }
 }
 

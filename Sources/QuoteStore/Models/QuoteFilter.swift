@@ -51,7 +51,12 @@ public struct QuoteFilter: Equatable, Sendable {
         if let category { add("category = ? COLLATE NOCASE", .text(category)) }
         if let lang { add("lang = ?", .text(lang)) }
         if let character {
-            add("author = ? COLLATE NOCASE AND source = 'breakingbad'", .text(character))
+            // As `quotectl characters NAME` finds them: any part of the name or the full name, any
+            // case ("walter" finds Walter White). Breaking Bad's quotes only (the source index).
+            add("""
+                source = 'breakingbad' AND instr(lower(author || char(10) || coalesce((SELECT full_name FROM characters
+                    WHERE characters.name = quotes.author COLLATE NOCASE), '')), lower(?)) > 0
+                """, .text(character))
         }
         if let production { add("production = ? COLLATE NOCASE", .text(production)) }
         if let maxLength { add("length <= ?", .integer(maxLength)) }

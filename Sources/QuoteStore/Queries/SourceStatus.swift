@@ -28,6 +28,8 @@ public struct SourceStatus: Sendable {
 
     public func json(now: Int) -> String {
         var object = JSONObjectBuilder()
+        // Every line of `status --json` says what it describes: a source, or the daemon.
+        object.add("kind", "source")
         object.add("source", name)
         object.add("quotes", quotes)
         for row in otherRows { object.add(row.label, row.count) }
