@@ -3,16 +3,17 @@ import QuoteCommandLine
 import QuoteConfig
 import QuoteStore
 
-/// Prints rows as JSON lines or text; an empty list says so (on stdout, exit 0:
-/// an empty list is an answer, not a failure).
-private func printList<Row>(_ rows: [Row], json: Bool, empty: String, jsonLine: (Row) -> String, text: (Row) -> String) {
+/// Prints rows as JSON lines or text. Nothing to show is answered as `random` answers no
+/// match: one line on stderr saying how to get some, and exit 66 — the same for every command.
+private func printList<Row>(_ rows: [Row], json: Bool, empty: String, jsonLine: (Row) -> String, text: (Row) -> String) -> ExitCode {
     if rows.isEmpty {
-        if !json { Output.line(empty) }
-        return
+        Output.error(empty)
+        return .noInput
     }
     for row in rows {
         Output.safeLine(json ? jsonLine(row) : text(row))
     }
+    return .success
 }
 
 /// Turns a stored JSON array of strings into "a, b, c".
@@ -38,8 +39,8 @@ let charactersCommand = Command(charactersSpec, pages: true) { arguments, contex
             Output.error("no character matches \"\(name)\"")
             return .noInput
         }
-        printList(characters, json: arguments.has(Options.json),
-                  empty: "No characters stored yet (they arrive with the breakingbad source: quoted sync --once --source breakingbad).",
+        return printList(characters, json: arguments.has(Options.json),
+                  empty: "no characters stored yet (they come with the breakingbad source: quotectl sync --now --source breakingbad)",
                   jsonLine: \.json) { character in
             var lines = [character.name + (character.fullName.map { $0 != character.name ? " (\($0))" : "" } ?? "")]
             if let status = character.status { lines.append("  status: \(status)") }
@@ -58,7 +59,6 @@ let charactersCommand = Command(charactersSpec, pages: true) { arguments, contex
             }
             return lines.flatMap { fitted($0, indent: 2) }.joined(separator: "\n")
         }
-        return .success
 }
 
 let deathsSpec = CommandSpec(name: "deaths", overview: "List the Breaking Bad deaths in the store.", options: [Options.json])
@@ -67,8 +67,8 @@ let deathsCommand = Command(deathsSpec, pages: true) { arguments, context in
         _ = try arguments.positionals(for: deathsSpec)
         let store = try context.store()
         let deaths = try store.withStoreErrors { try Listings(database: store.database).deaths() }
-        printList(deaths, json: arguments.has(Options.json),
-                  empty: "No deaths stored yet (they arrive with the breakingbad source).",
+        return printList(deaths, json: arguments.has(Options.json),
+                  empty: "no deaths stored yet (they come with the breakingbad source: quotectl sync --now --source breakingbad)",
                   jsonLine: \.json) { death in
             var line = death.character + ": " + (death.cause ?? "unknown cause")
             let responsible = listText(death.responsible)
@@ -76,7 +76,6 @@ let deathsCommand = Command(deathsSpec, pages: true) { arguments, context in
             if let production = death.production { line += " [\(production)" + (death.episode.map { " \($0)]" } ?? "]") }
             return line
         }
-        return .success
 }
 
 let marketsSpec = CommandSpec(
@@ -91,12 +90,15 @@ let marketsCommand = Command(marketsSpec, pages: true) { arguments, context in
         let markets = try store.withStoreErrors {
             try Listings(database: store.database).markets(quoteCurrency: quote, warningOnly: arguments.has(Options.warning))
         }
+        if markets.isEmpty {
+            let filters = (quote.map { ["--quote \($0)"] } ?? []) + (arguments.has(Options.warning) ? ["--warning"] : [])
+            let all = filters.isEmpty ? markets : try store.withStoreErrors { try Listings(database: store.database).markets(quoteCurrency: nil, warningOnly: false) }
+            Output.error(all.isEmpty ? "no markets stored (they come with the upbit source: quotectl sync --now --source upbit)"
+                         : "no market matches " + filters.joined(separator: " "))
+            return .noInput
+        }
         if arguments.has(Options.json) {
             for market in markets { Output.line(market.json) }
-            return .success
-        }
-        if markets.isEmpty {
-            Output.line("No markets stored" + (quote.map { " for \($0)" } ?? "") + " (they arrive with the upbit source).")
             return .success
         }
         // The pair and its flags must stay whole; the names wrap, and go (English first) when
@@ -120,8 +122,8 @@ let weatherCommand = Command(weatherSpec) { arguments, context in
         _ = try arguments.positionals(for: weatherSpec)
         let store = try context.store()
         let observations = try store.withStoreErrors { try Listings(database: store.database).weather() }
-        printList(observations, json: arguments.has(Options.json),
-                  empty: "No weather stored (the weather source is off until it has an OpenWeatherMap key).",
+        return printList(observations, json: arguments.has(Options.json),
+                  empty: "no weather stored (the weather source is off until it has an OpenWeatherMap key: see man quoted.conf)",
                   jsonLine: \.json) { observation in
             let unit = observation.units == "metric" ? "°C" : observation.units == "imperial" ? "°F" : " K"
             var line = (observation.place ?? "\(observation.lat), \(observation.lon)")
@@ -132,5 +134,4 @@ let weatherCommand = Command(weatherSpec) { arguments, context in
             if let wind = observation.windSpeed { line += ", wind \(wind) " + (observation.units == "imperial" ? "mph" : "m/s") }
             return line + " (\(UnixTime.localTimestamp(observation.observedAt)))"
         }
-        return .success
 }

@@ -39,7 +39,7 @@ func sourceOption(_ arguments: Arguments, _ option: Option) throws(UsageError) -
 /// Prints the picked quotes in `layout`, or says on stderr that nothing matched (exit 66).
 func answer(_ quotes: [Quote], filter: QuoteFilter, store: Store, layout: QuoteLayout, maxWidth: Int?) -> ExitCode {
     guard !quotes.isEmpty else {
-        Output.error(filter.isEmpty ? "the store at \(store.path) holds no quotes" : "no quote matches \(describe(filter))")
+        Output.error(nothingMatches(filter, store: store))
         return .noInput
     }
     for (index, quote) in quotes.enumerated() {
@@ -54,6 +54,19 @@ func answer(_ quotes: [Quote], filter: QuoteFilter, store: Store, layout: QuoteL
         }
     }
     return .success
+}
+
+/// Why nothing was found, and — when the source has nothing in the store at all — how to get
+/// some, as the lists say it (the same exit 66 everywhere).
+func nothingMatches(_ filter: QuoteFilter, store: Store) -> String {
+    if filter.isEmpty { return "the store at \(store.path) holds no quotes (quotectl sync --now fetches some)" }
+    var message = "no quote matches \(describe(filter))"
+    if let source = filter.source, source != SourceName.builtin,
+       (try? store.withStoreErrors { try QuotePicker(database: store.database).count(QuoteFilter(source: source)) }) == 0 {
+        message += " (nothing from \(source) in the store yet: quotectl sync --now"
+            + (source == "custom" ? "" : " --source \(source)") + " fetches it)"
+    }
+    return message
 }
 
 /// `--max-width N` (with a one-line layout only: a person's quote wraps to the terminal).

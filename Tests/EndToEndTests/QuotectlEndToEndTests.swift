@@ -214,14 +214,19 @@ import TestSupport
         #expect(found.stdout.contains("공자"))
     }
 
-    @Test func listsSayWhenTheyAreEmpty() throws {
-        for command in ["characters", "deaths", "markets", "weather"] {
-            let result = try quotectl.run([command])
-            #expect(result.status == 0)
-            #expect(result.stdout.hasPrefix("No "), "\(command): \(result.stdout)")
-            let json = try quotectl.run([command, "--json"])
-            #expect(json.stdout.isEmpty)
+    /// Nothing to show is answered one way everywhere: exit 66, one line on stderr saying how to
+    /// get some, nothing on stdout (so `--json` stays parseable).
+    @Test func emptyListsAndEmptySourcesAnswerAlike() throws {
+        for command in [["characters"], ["deaths"], ["markets"], ["weather"], ["random", "--source", "happiness"]] {
+            for json in [false, true] {
+                let result = try quotectl.run(command + (json ? ["--json"] : []))
+                #expect(result.status == 66, "\(command)")
+                #expect(result.stdout.isEmpty, "\(command): \(result.stdout)")
+                #expect(result.stderr.hasPrefix("quotectl: no ") && result.stderr.split(separator: "\n").count == 1, "\(command): \(result.stderr)")
+            }
         }
+        let random = try quotectl.run(["random", "--source", "happiness"])
+        #expect(random.stderr.contains("quotectl sync --now --source happiness"), "\(random.stderr)")
     }
 
     @Test func statusListsEverySource() throws {
