@@ -59,7 +59,10 @@ enum RunCommand {
         do {
             try server.start()
         } catch {
-            logger.error("control socket: \(error)")
+            // A user's daemon that fell back on the system service's folder: say what to set.
+            let hint = socketPath.hasPrefix(Locations.systemSocketFolder + "/") && getuid() != 0
+                ? " (as a user, run it where XDG_RUNTIME_DIR is set — a login session, systemctl --user — or set [daemon] socket)" : ""
+            logger.error("control socket: \(error)\(hint)")
             return error.exitCode
         }
         // Handlers are in place before readiness is announced: an early signal is neither lost nor fatal.

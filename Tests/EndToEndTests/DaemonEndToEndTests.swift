@@ -356,3 +356,20 @@ import TestSupport
         #expect(log.contains("cannot accept (Too many open files); pausing new connections"), "\(log)")
     }
 }
+
+/// A user who runs `quoted run` outside a login session (no XDG_RUNTIME_DIR) is told what to
+/// set, not just that /run/quoted is not theirs.
+@Suite(.offThePool) struct DaemonAsAUserTests {
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser")))
+    func withoutARuntimeFolderTheUserIsToldWhatToSet() throws {
+        let scratch = Scratch()
+        chmod(scratch.path, 0o777)
+        var runuser = BinaryRunner("runuser", home: scratch.path, path: "/usr/sbin/runuser")
+        runuser.environment = ["PATH": "/usr/bin:/bin", "HOME": scratch.path]
+        let quoted = BinaryRunner.productsFolder.appendingPathComponent("quoted").path
+        let result = try runuser.run(["-u", "nobody", "--", quoted, "run", "--db", scratch.file("q.db")], timeout: 20)
+        #expect(result.status == 71, "\(result.stderr)")
+        #expect(result.stderr.contains("/run/quoted"), "\(result.stderr)")
+        #expect(result.stderr.contains("XDG_RUNTIME_DIR is set") && result.stderr.contains("[daemon] socket"), "\(result.stderr)")
+    }
+}
