@@ -38,7 +38,11 @@ pause = 0
 [source.upbit]
 url = http://127.0.0.1:18080/v1/market/all?is_details=true
 CONF
-check "systemd-analyze verify prints nothing" bash -c '[ -z "$(systemd-analyze verify quoted.service 2>&1)" ]'
+# Documentation= names the manual pages, which verify asks man for; man itself cannot run here
+# (--volatile=yes leaves /etc, and its man configuration, empty): those lines are left out. The
+# package's end-to-end checks that the pages render.
+check "systemd-analyze verify prints nothing (but man's own failure in an empty /etc)" \
+    bash -c '[ -z "$(systemd-analyze verify quoted.service 2>&1 | grep -v "^quoted.service: Command .man [a-z.]*([1-8]). failed")" ]'
 # (No awk here: --volatile=yes leaves /etc empty, and awk is an /etc/alternatives link.)
 score=$(systemd-analyze security quoted.service 2>/dev/null | grep -o 'Overall exposure level for quoted.service: [0-9.]*' | grep -o '[0-9.]*$')
 check "systemd-analyze security exposure <= 1.5 (is ${score:-unknown})" python3 -c "import sys; sys.exit(0 if '$score' and float('$score') <= 1.5 else 1)"
