@@ -63,7 +63,10 @@ import TestSupport
         runParts.environment["PATH"] = BinaryRunner.productsFolder.path + ":/usr/bin:/bin"
         let folder = scratch.path + "/update-motd.d"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: motd, toPath: folder + "/50-quoted")
+        // Copied by cp(1), not in this process: a file this process holds open for writing can
+        // be inherited by another test's child being spawned at that moment, and exec then fails
+        // with ETXTBSY ("text file busy") — seen under load.
+        #expect(try BinaryRunner("cp", home: scratch.path, path: "/bin/cp").run([motd, folder + "/50-quoted"]).status == 0)
         runParts.environment["QUOTED_DB"] = scratch.file("system.db")  // no system store
         let empty = try runParts.run([folder])
         #expect(empty.status == 0 && empty.stdout.isEmpty, "\(empty.stdout) \(empty.stderr)")
