@@ -32,6 +32,14 @@ import Testing
         #expect(found.isEmpty, "\(rule) outside QuoteSystem:\n\(found.joined(separator: "\n"))")
     }
 
+    /// libcurl's error text, like errno's, is asked for in one place (`CURLcode.message`).
+    @Test func libcurlsErrorTextHasOnePlace() throws {
+        var lines: [(file: String, number: Int, text: String)] = []
+        for file in SourceTree.swiftFiles() { lines += try SourceTree.codeLines(file).map { (file, $0.number, $0.text) } }
+        let found = try Self.offenders(of: #"curl_easy_strerror\("#, in: lines)
+        #expect(found.count == 1 && found[0].hasPrefix("Sources/QuoteSync/HTTP/HTTPClient.swift"), "\(found.joined(separator: "\n"))")
+    }
+
     /// The patterns find what they are for, and not their look-alikes.
     @Test func theRulesSeeWhatTheyAreFor() throws {
         func hits(_ rule: Int, _ text: String) throws -> Bool {

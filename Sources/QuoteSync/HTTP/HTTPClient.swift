@@ -102,7 +102,7 @@ public final class HTTPClient: Sendable {
         switch transfer(request, url: url, milliseconds: milliseconds, headers: headerList, cancel: cancel, on: handle) {
         case .completed(let result): return result
         case .refusedSetup(let problem):
-            return .failure(.connection("libcurl refused option \(problem.option): \(String(cString: curl_easy_strerror(problem.code)))"))
+            return .failure(.connection("libcurl refused option \(problem.option): \(problem.code.message)"))
         }
     }
 
@@ -176,7 +176,7 @@ public final class HTTPClient: Sendable {
     }
 
     static func failure(for code: CURLcode, state: TransferState, timeout: Int, host: String) -> HTTPFailure {
-        let generic = String(cString: curl_easy_strerror(code))
+        let generic = code.message
         let detail = state.errorMessage
         let reason = detail.isEmpty ? generic : detail
         switch code {
@@ -335,4 +335,10 @@ extension StringProtocol {
         while let last = slice.last, last.isWhitespace { slice = slice.dropLast() }
         return String(slice)
     }
+}
+
+extension CURLcode {
+    /// libcurl's words for the code ("Couldn't resolve host name"): the one place they are asked
+    /// for, as Errno is for errno (QuoteSystem stays Glibc-only: quotectl links no libcurl).
+    var message: String { String(cString: curl_easy_strerror(self)) }
 }
