@@ -4,16 +4,18 @@ import QuoteConfig
 @testable import QuoteDaemon
 import QuoteScheduling
 import QuoteStore
+import QuoteSystem
 import Synchronization
 import Testing
 import TestSupport
 
-/// A runner that counts its syncs; each ends at once, or — `stuck` — only when cancelled.
+/// A runner that counts its syncs; each ends at once, or — `stuck` on a clock the test never
+/// moves an hour — only when cancelled.
 final class CountingRunner: SyncRunner {
-    let stuck: Bool
+    let stuck: (any MonotonicClock)?
     private let state = Mutex<(started: Int, outcomes: [String])>((0, []))
 
-    init(stuck: Bool = false) { self.stuck = stuck }
+    init(stuck: (any MonotonicClock)? = nil) { self.stuck = stuck }
 
     var started: Int { state.withLock { $0.started } }
     var outcomes: [String] { state.withLock { $0.outcomes } }
@@ -21,7 +23,8 @@ final class CountingRunner: SyncRunner {
     func sync(_ settings: SourceSettings, configuration: Configuration,
               progress: @escaping @Sendable (String) -> Void) async -> SourceReport {
         state.withLock { $0.started += 1 }
-        let finished = stuck ? (try? await Task.sleep(for: .seconds(3_600))) != nil : true
+        var finished = true
+        if let stuck { finished = (try? await stuck.sleep(for: .seconds(3_600))) != nil }
         state.withLock { $0.outcomes.append(finished ? "finished" : "cancelled") }
         return SourceReport(source: settings.name, ok: finished, summary: finished ? "done" : "cancelled", seconds: 0)
     }
@@ -84,7 +87,7 @@ final class CountingRunner: SyncRunner {
     }
 
     @Test func aStopWaitsItsGraceThenStopsWhatStillRuns() async throws {
-        let runner = CountingRunner(stuck: true)
+        let runner = CountingRunner(stuck: clock)
         let daemon = try daemon(runner)
         try await daemon.prepare()
         let (signals, continuation) = AsyncStream<Int32>.makeStream()
@@ -97,8 +100,8 @@ final class CountingRunner: SyncRunner {
         await untilTheFirstSync(runner)
         #expect(runner.started == 1)
         continuation.yield(SIGTERM)
-        // The stop's grace sleeps on the clock (the scheduler does not: nothing else is due).
-        await settle { clock.sleeperCount == 1 }
+        // The stuck sync and the stop's grace sleep on the clock (the scheduler does not: nothing else is due).
+        await settle { clock.sleeperCount == 2 }
         pass(4)
         try await Task.sleep(for: .milliseconds(100))  // a moment for a wrongly early stop to show
         let early = ended.load(ordering: .acquiring)
