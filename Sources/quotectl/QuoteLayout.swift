@@ -23,6 +23,28 @@ enum QuoteLayout: Equatable {
         case polybar
         /// tmux's `#(…)`: one line, `#` doubled (tmux reads `#[…]` as styles).
         case tmux
+
+        /// What the bar reads for one quote.
+        func lines(for quote: Quote, maxWidth: Int?) -> [String] {
+            let line = QuoteLine.of(quote)
+            let fitted = maxWidth.map { DisplayWidth.shortened(line, to: $0) } ?? line
+            switch self {
+            case .tmux, .polybar: return [escaped(fitted)]
+            // full_text, then short_text (what i3bar shows when the bar runs out of room).
+            case .i3blocks: return [fitted, DisplayWidth.shortened(QuoteLine.text(quote), to: min(maxWidth ?? 40, 40))]
+            case .waybar: return [Waybar.object(for: quote, maxWidth: maxWidth)]
+            }
+        }
+
+        /// A one-line bar's text with what the bar would interpret written literally.
+        func escaped(_ line: String) -> String {
+            switch self {
+            case .polybar: return line.replacingAll("%", with: "%%")
+            case .tmux: return line.replacingAll("#", with: "##")
+            case .waybar: return Waybar.markup(line)
+            case .i3blocks: return line
+            }
+        }
     }
 
     /// From `--json`, `--oneline` and `--format`, which exclude each other.
@@ -46,9 +68,6 @@ enum QuoteLayout: Equatable {
         }
     }
 
-    /// Whether quotes of this layout are set apart by an empty line (only the person's form).
-    var separatesQuotes: Bool { self == .plain }
-
     /// The lines for one quote, shortened to `maxWidth` columns where the layout is one line.
     func lines(for quote: Quote, maxWidth: Int?) -> [String] {
         switch self {
@@ -58,16 +77,8 @@ enum QuoteLayout: Equatable {
             return [fit(QuoteLine.of(quote), maxWidth)]
         case .template(let template):
             return [fit(template.render { QuoteField.value($0, of: quote) }, maxWidth)]
-        case .bar(.tmux):
-            return [fit(QuoteLine.of(quote), maxWidth).replacingAll("#", with: "##")]
-        case .bar(.polybar):
-            return [fit(QuoteLine.of(quote), maxWidth).replacingAll("%", with: "%%")]
-        case .bar(.i3blocks):
-            // full_text, then short_text (what i3bar shows when the bar runs out of room).
-            let full = fit(QuoteLine.of(quote), maxWidth)
-            return [full, DisplayWidth.shortened(QuoteLine.text(quote), to: min(maxWidth ?? 40, 40))]
-        case .bar(.waybar):
-            return [Waybar.object(for: quote, maxWidth: maxWidth)]
+        case .bar(let bar):
+            return bar.lines(for: quote, maxWidth: maxWidth)
         }
     }
 
@@ -86,9 +97,7 @@ enum QuoteLine {
 
     static func text(_ quote: Quote) -> String { oneLine(quote.text) }
 
-    static func oneLine(_ text: String) -> String {
-        TerminalSanitizer.clean(text).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-    }
+    static func oneLine(_ text: String) -> String { TerminalSanitizer.oneLine(text) }
 }
 
 /// The fields a quote template may name.

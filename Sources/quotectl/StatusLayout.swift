@@ -57,8 +57,7 @@ enum StatusLayout {
             }.joined(separator: "\n")
             return [Waybar.object(text: text, tooltip: tooltip, classes: ["quoted-status", overall], alt: overall)]
         case .i3blocks: return [text, "\(fresh)/\(sources.count)"]
-        case .polybar: return [text.replacingAll("%", with: "%%")]
-        case .tmux: return [text.replacingAll("#", with: "##")]
+        case .polybar, .tmux: return [bar.escaped(text)]
         }
     }
 }

@@ -7,8 +7,8 @@ import QuoteStore
 // quotectl: reads the quoted store. No Foundation, so it starts like a C program.
 
 let version = QuotedVersion.current
-/// Help is wrapped at the terminal's width (80 when piped).
-let helpWidth = Terminal.isTerminal ? Terminal.columns : 80
+/// Help is wrapped at the terminal's width (80 when piped): asked only when help is printed, not on every start.
+var helpWidth: Int { Terminal.isTerminal ? Terminal.columns : 80 }
 
 let commands: [Command] = [
     randomCommand, todayCommand, searchCommand, charactersCommand, deathsCommand, marketsCommand,

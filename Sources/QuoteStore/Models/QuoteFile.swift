@@ -38,7 +38,8 @@ public enum QuoteFile {
         var record: [Substring] = []
         func finish() {
             defer { record = [] }
-            var lines = record.map { $0.trimmingASCIIWhitespaceAtEnd() }
+            // Trailing blanks go; the leading ones tell an attribution line.
+            var lines = record.map { line in String(line.reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed()) }
             while lines.first?.allSatisfy(\.isWhitespace) == true { lines.removeFirst() }
             while lines.last?.allSatisfy(\.isWhitespace) == true { lines.removeLast() }
             var author: String?
@@ -67,9 +68,9 @@ public enum QuoteFile {
         let text = try utf8(bytes)
         var quotes: [Quote] = []
         for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
-            let trimmed = line.trimmingASCIIWhitespaceAtEnd().drop(while: { $0 == " " || $0 == "\t" })
+            let trimmed = line.trimmingASCIIWhitespace()
             guard !trimmed.isEmpty else { continue }
-            var body = String(trimmed)
+            var body = trimmed
             var author: String?
             for dash in [" — ", " -- "] {
                 if let range = body.ranges(of: dash).last {
@@ -123,14 +124,6 @@ public enum QuoteFile {
         var bytes = bytes
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw Failure(reason: "not UTF-8 text") }
-        return text
-    }
-}
-
-extension StringProtocol {
-    func trimmingASCIIWhitespaceAtEnd() -> String {
-        var text = String(self)
-        while let last = text.last, last == " " || last == "\t" || last == "\r" { text.removeLast() }
         return text
     }
 }

@@ -49,10 +49,7 @@ public struct Exporter {
 
     /// The quote on one line (white space runs made one space), a dash, its author.
     static func textLine(_ quote: Quote) -> String {
-        func oneLine(_ text: String) -> String {
-            TerminalSanitizer.clean(text).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-        }
-        return oneLine(quote.text) + (quote.author.map { " — " + oneLine($0) } ?? "") + "\n"
+        TerminalSanitizer.oneLine(quote.text) + (quote.author.map { " — " + TerminalSanitizer.oneLine($0) } ?? "") + "\n"
     }
 
     /// Fortune files are wrapped at 72 columns; so are exported quotes (between words, in

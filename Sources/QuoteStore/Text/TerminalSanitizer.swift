@@ -3,6 +3,12 @@
 /// newline and tab, and the bidirectional overrides that can reorder what a reader
 /// sees. Printable text, Korean and emoji included, passes unchanged.
 public enum TerminalSanitizer {
+    /// `clean`, on one line: every run of white space (a newline, a tab) made one space — for a
+    /// status bar, a template, a text export.
+    public static func oneLine(_ text: String) -> String {
+        clean(text).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
     public static func clean(_ text: String) -> String {
         // The common case costs one scan and no copy.
         guard text.unicodeScalars.contains(where: needsWork) else { return text }

@@ -328,15 +328,6 @@ private let watchProgress: quoted_curl_progress_callback = { context, _, downloa
     return 0
 }
 
-extension StringProtocol {
-    func trimmingASCIIWhitespace() -> String {
-        var slice = self[...]
-        while let first = slice.first, first.isWhitespace { slice = slice.dropFirst() }
-        while let last = slice.last, last.isWhitespace { slice = slice.dropLast() }
-        return String(slice)
-    }
-}
-
 extension CURLcode {
     /// libcurl's words for the code ("Couldn't resolve host name"): the one place they are asked
     /// for, as Errno is for errno (QuoteSystem stays Glibc-only: quotectl links no libcurl).
