@@ -166,6 +166,8 @@ public final class ControlServer: Sendable {
         let pipe: Pipe
         do { pipe = try FileDescriptor.pipe() } catch { throw .system("pipe: \(error)") }
         let serving = Serving(listener: listener, wakeReader: pipe.read)
+        // Never blocks a poke: a full pipe already says "look again".
+        pipe.write.io.setNonBlocking(true)
         var writer: FileDescriptor? = consume pipe.write
         wake.withLock { $0 = WakeState(writer: writer.take()) }
         clock.whenMoved { [weak self] in self?.poke(stopping: false) }

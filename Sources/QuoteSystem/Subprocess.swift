@@ -8,16 +8,19 @@ import Synchronization
 public final class Subprocess: Sendable {
     public enum Stream: Sendable { case inherit, pipe }
 
-    /// How it ended: its exit status, or the signal that killed it.
+    /// How it ended: its exit status, the signal that killed it, or — when the system would
+    /// not say (someone else reaped it) — why not. Never a made-up success.
     public enum Termination: Equatable, Sendable {
         case exited(Int32)
         case signalled(Int32)
+        case unknown(Errno)
 
-        /// The shell's convention: the status, or minus the signal.
+        /// The shell's convention: the status, or minus the signal; 255 when unknown.
         public var code: Int32 {
             switch self {
             case .exited(let status): return status
             case .signalled(let signal): return -signal
+            case .unknown: return 255
             }
         }
     }
@@ -100,11 +103,15 @@ public final class Subprocess: Sendable {
         // Wait without reaping first, so that `terminate` can still signal it safely while it
         // is a zombie; then reap and mark it under the same lock `terminate` takes.
         var info = siginfo_t()
-        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && Errno.current == .interrupted {}
+        _ = try? Errno.retrying { waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) }
         return reaped.withLock { reaped -> Termination in
+            defer { reaped = true }
             var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && Errno.current == .interrupted {}
-            reaped = true
+            do throws(Errno) {
+                _ = try Errno.retrying { waitpid(pid, &status, 0) }
+            } catch {
+                return .unknown(error)
+            }
             return status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F)
         }
     }

@@ -56,6 +56,18 @@ import TestSupport
         #expect(await BlockingWork.perform { process.wait() } == .signalled(SIGKILL))
     }
 
+    /// Reaped by someone else, its end is unknown — and said so, never taken for a success.
+    @Test func aChildReapedElsewhereIsUnknownNotExitedZero() async throws {
+        let process = try Subprocess.spawn("/bin/sh", arguments: ["sh", "-c", "exit 3"]).process
+        let pid = process.pid
+        #expect(await BlockingWork.perform { () -> pid_t in
+            var status: Int32 = 0
+            return waitpid(pid, &status, 0)
+        } == pid)
+        #expect(await BlockingWork.perform { process.wait() } == .unknown(Errno(ECHILD)))
+        #expect(process.wait().code == 255)
+    }
+
     @Test func aReapedProcessIsNeverSignalled() async throws {
         let process = try Subprocess.spawn("/bin/true", arguments: ["true"]).process
         #expect(await BlockingWork.perform { process.wait() } == .exited(0))
