@@ -79,3 +79,45 @@ import TestSupport
         #expect(texts.string(0) == "Acd")
     }
 }
+
+/// Fortune files and plain text at their extremes: nothing in them, only separators, a NUL, a
+/// quote too long, bytes that are not UTF-8, a byte-order mark, CRLF line ends, duplicates.
+@Suite struct QuoteFileTests {
+    func fortune(_ text: String) throws -> [Quote] { try QuoteFile.fortune(Array(text.utf8), source: "custom.f") }
+    func text(_ text: String) throws -> [Quote] { try QuoteFile.text(Array(text.utf8), source: "custom.t") }
+
+    @Test func emptyOrOnlySeparatorsIsNoQuotes() throws {
+        #expect(try fortune("").isEmpty)
+        #expect(try fortune("%\n%\n%\n").isEmpty)
+        #expect(try text("\n\n  \r\n").isEmpty)
+    }
+
+    @Test func lineEndsAndAMarkAreNotText() throws {
+        let quotes = try fortune("\u{FEFF}one\r\n\t\t-- A\r\n%\r\ntwo\r\n")
+        #expect(quotes.map(\.text) == ["one", "two"] && quotes.first?.author == "A")
+        #expect(try text("a — B\r\nc\r\n").map(\.text) == ["a", "c"])
+    }
+
+    @Test func theSameTextTwiceIsOneQuoteWithAStableId() throws {
+        let quotes = try text("same\nsame\nother\n")
+        #expect(quotes.count == 2)
+        #expect(try text("other\nsame\n").map(\.upstreamID).sorted() == quotes.map(\.upstreamID).sorted())
+    }
+
+    @Test func notUTF8IsRefused() {
+        #expect(throws: QuoteFile.Failure(reason: "not UTF-8 text")) { try QuoteFile.text([0x61, 0xFF, 0x0A], source: "custom.t") }
+    }
+
+    @Test func aNULOrAQuoteTooLongIsAProblemNamed() throws {
+        let nul = try text("a\u{0}b\n")
+        #expect(QuoteFile.problem(with: nul[0])?.contains("NUL character") == true)
+        let long = try text(String(repeating: "x", count: QuoteText.maximumLength + 1) + "\n")
+        #expect(QuoteFile.problem(with: long[0])?.contains("longer than 10000 characters") == true)
+        #expect(QuoteFile.problem(with: try text("fine\n")[0]) == nil)
+    }
+
+    @Test(arguments: [("[1]", QuoteFile.Kind.json), ("\u{FEFF}  [", .json), ("a\n%\nb", .fortune), ("100%\n", .text), ("", .text)])
+    func theKindIsToldByTheContent(content: String, kind: QuoteFile.Kind) {
+        #expect(QuoteFile.detect(Array(content.utf8)) == kind)
+    }
+}

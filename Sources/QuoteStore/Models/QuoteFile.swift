@@ -54,9 +54,9 @@ public enum QuoteFile {
             let joined = paragraphs.joined(separator: "\n")
             if !joined.isEmpty { quotes.append(quote(joined, author: author, source: source)) }
         }
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let bare = line.hasSuffix("\r") ? line.dropLast() : line
-            if bare == "%" { finish() } else { record.append(bare) }
+        // "\r\n" is one Character in Swift: a file with CRLF line ends splits on it too.
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            if line == "%" { finish() } else { record.append(line) }
         }
         finish()
         return unique(quotes)
