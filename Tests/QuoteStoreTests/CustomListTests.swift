@@ -26,6 +26,7 @@ import TestSupport
         (#"[{"id": true, "text": "x"}]"#, "\"id\" must be an integer or a short string"),
         (#"[{"id": 1.5, "text": "x"}]"#, "\"id\" must be an integer or a short string"),
         (#"[{"id": "", "text": "x"}]"#, "\"id\" must be an integer or a short string"),
+        ("[{\"id\": \"" + String(repeating: "i", count: 257) + "\", \"text\": \"x\"}]", "\"id\" must be an integer or a short string"),
         (#"[{"text": "x"}]"#, "missing \"id\""),
         (#"[{"id": 1, "text": "   "}]"#, "\"text\" is empty"),
         (#"[{"id": 1}]"#, "missing \"text\""),
