@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -70,4 +71,8 @@ int quoted_terminal_rows(int fd) {
     struct winsize size;
     if (!isatty(fd) || ioctl(fd, TIOCGWINSZ, &size) != 0) return 0;
     return size.ws_row;
+}
+
+int quoted_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
 }

@@ -1,3 +1,4 @@
+import CSystem
 import Glibc
 import Synchronization
 
@@ -60,6 +61,10 @@ public final class Subprocess: Sendable {
         if let end = inputPipe?.read.rawValue { posix_spawn_file_actions_adddup2(&actions, end, 0) }
         if let end = outputPipe?.write.rawValue { posix_spawn_file_actions_adddup2(&actions, end, 1) }
         if let end = errorPipe?.write.rawValue { posix_spawn_file_actions_adddup2(&actions, end, 2) }
+        // Nothing but 0, 1 and 2 reaches the child, even a descriptor some library opened without
+        // close-on-exec: a stray write end held open would keep a pipe from ending, or make
+        // exec of a file someone is writing fail with "text file busy".
+        try Errno.check(quoted_spawn_close_from(&actions, 3))
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

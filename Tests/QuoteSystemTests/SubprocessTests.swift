@@ -56,6 +56,22 @@ import TestSupport
         #expect(await BlockingWork.perform { process.wait() } == .signalled(SIGKILL))
     }
 
+    /// A descriptor opened without close-on-exec (as libraries do) never reaches the child.
+    @Test func onlyTheStandardStreamsReachTheChild() async throws {
+        let leaked = open("/dev/null", O_RDONLY)  // no O_CLOEXEC, on purpose
+        defer { close(leaked) }
+        var child = try Subprocess.spawn("/bin/sh", arguments: ["sh", "-c", "ls /proc/$$/fd"], output: .pipe)
+        guard let output = child.output.take() else { Issue.record("no output pipe"); return }
+        var listed: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 256)
+        while let count = try? output.io.read(into: &chunk), count > 0 { listed += chunk[0..<count] }
+        let process = child.process
+        _ = await BlockingWork.perform { process.wait() }
+        let numbers = String(decoding: listed, as: UTF8.self).split(separator: "\n").compactMap { Int32($0) }
+        #expect(!numbers.contains(leaked), "\(numbers)")
+        #expect(numbers.contains(0) && numbers.contains(1) && numbers.contains(2))
+    }
+
     /// Reaped by someone else, its end is unknown — and said so, never taken for a success.
     @Test func aChildReapedElsewhereIsUnknownNotExitedZero() async throws {
         let process = try Subprocess.spawn("/bin/sh", arguments: ["sh", "-c", "exit 3"]).process

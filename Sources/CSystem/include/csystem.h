@@ -1,6 +1,7 @@
 #ifndef QUOTED_CSYSTEM_H
 #define QUOTED_CSYSTEM_H
 
+#include <spawn.h>
 #include <sys/types.h>
 
 /* Linux socket calls that Swift's Glibc module does not import (they need _GNU_SOURCE). */
@@ -25,5 +26,9 @@ int quoted_terminal_columns(int fd);
 
 /* Its height in rows, or 0. */
 int quoted_terminal_rows(int fd);
+
+/* posix_spawn_file_actions_addclosefrom_np(actions, lowest): the child closes every descriptor
+   from `lowest` on, whatever it inherited (glibc 2.34+). 0 on success, else an errno. */
+int quoted_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
 #endif
