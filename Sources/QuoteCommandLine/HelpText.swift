@@ -47,21 +47,21 @@ public enum HelpText {
     /// `text`'s words from `column` on, a new line (indented) before a word that would pass
     /// `width`. A word longer than a line stays whole on a line of its own.
     static func wrapped(_ text: String, width: Int, indent: Int, column start: Int) -> String {
-        var text2 = ""
+        var out = ""
         var column = start
         for (position, word) in text.split(separator: " ").enumerated() {
             if position > 0 {
                 if column + 1 + word.count > width {
-                    text2 += "\n" + String(repeating: " ", count: indent)
+                    out += "\n" + String(repeating: " ", count: indent)
                     column = indent
                 } else {
-                    text2 += " "
+                    out += " "
                     column += 1
                 }
             }
-            text2 += word
+            out += word
             column += word.count
         }
-        return text2
+        return out
     }
 }

@@ -57,7 +57,7 @@ let charactersCommand = Command(charactersSpec, pages: true) { arguments, contex
                 lines.append(line)
                 if let words = death.lastWords { lines.append("  last words: \(words)") }
             }
-            return lines.flatMap { fitted($0, indent: 2) }.joined(separator: "\n")
+            return lines.flatMap { wrappedForTerminal($0, indent: 2) }.joined(separator: "\n")
         }
 }
 

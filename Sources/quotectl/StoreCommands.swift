@@ -241,7 +241,7 @@ let statusCommand = Command(statusSpec, pages: true) { arguments, context in
         for (index, lines) in rendered.rows.enumerated() {
             for line in lines { Output.line(line) }
             for note in details[sources[index].name] ?? [] {
-                for line in fitted("    " + note, indent: 2) { Output.line(line) }
+                for line in wrappedForTerminal("    " + note, indent: 2) { Output.line(line) }
             }
         }
         Output.safeLine(daemon.summary)

@@ -25,7 +25,7 @@ struct Table {
 
 /// Prose on a terminal: wrapped between words at its width, later lines indented by `indent`
 /// (a note under a table row, a character's details). Piped: as it is.
-func fitted(_ text: String, indent: Int = 0) -> [String] {
+func wrappedForTerminal(_ text: String, indent: Int = 0) -> [String] {
     guard Terminal.isTerminal else { return [text] }
     let lead = String(text.prefix { $0 == " " })
     let body = String(text.dropFirst(lead.count))
