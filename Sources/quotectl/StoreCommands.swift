@@ -44,9 +44,9 @@ let importCommand = Command(importSpec) { arguments, context in
         if kind == .json {
             guard let validation = validatedList(bytes, file: file, source: source, name: name) else { return .dataError }
             store = try context.store(.write)
-            counts = try write(QuoteBatch(count: validation.validCount, contains: validation.contains) { visit in
+            counts = try write(to: source, in: store) { visit in
                 try CustomList.forEachValid(bytes, source: source, validation: validation, visit)
-            }, to: source, in: store)
+            }
             total = validation.validCount
         } else {
             let quotes: [Quote]
@@ -65,7 +65,7 @@ let importCommand = Command(importSpec) { arguments, context in
                 return .dataError
             }
             store = try context.store(.write)
-            counts = try write(QuoteBatch(quotes), to: source, in: store)
+            counts = try write(to: source, in: store) { visit in for quote in quotes { try visit(quote) } }
             total = quotes.count
         }
         Output.line("\(source): \(Plural.count(total, "quote")) (\(counts.inserted) inserted, \(counts.updated) updated, "
@@ -95,13 +95,13 @@ private func validatedList(_ bytes: [UInt8], file: String, source: String, name:
 }
 
 /// The whole list in one transaction: what is missing from it goes.
-private func write(_ batch: QuoteBatch, to source: String, in store: Store) throws(StoreError) -> ChangeCounts {
+private func write(to source: String, in store: Store, _ quotes: ((Quote) throws -> Void) throws -> Void) throws(StoreError) -> ChangeCounts {
     let now = UnixTime.now()
     return try store.withStoreErrors {
         try store.database.transaction {
             let writer = QuoteWriter(database: store.database)
             try writer.ensureSource(source, now: now)
-            return try writer.apply(batch, to: source, removeMissing: true, now: now)
+            return try writer.apply(to: source, removeMissing: true, now: now, quotes)
         }
     }
 }

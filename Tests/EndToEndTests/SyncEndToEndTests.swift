@@ -96,7 +96,7 @@ import TestSupport
 
         // Unchanged: the second run writes no quote row.
         let again = try quoted.run(["sync", "--once", "--config", config, "--source", "custom.dev", "--source", "upbit"])
-        #expect(again.status == 0)
+        #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("custom.dev: not modified"), "\(again.stderr)")
     }
 

@@ -24,7 +24,7 @@ import Testing
         let store = try Store(path: folder.file("quotes.db"), access: .write, now: 1_000)
         let before = try schemaObjects(store)
         let starter = try count(store, "SELECT count(*) FROM quotes")
-        let size = QuoteWriter.bulkThreshold + 1_234
+        let size = ListMerge.bulkThreshold + 1_234
         let quotes = (1...size).map { number in
             Quote(source: "custom.big", upstreamID: String(number),
                   text: number.isMultiple(of: 3) ? "needle number \(number)" : "hay number \(number)", lang: "en")

@@ -12,6 +12,12 @@ public enum CustomList {
         public let upstreamID: String?
         public let reason: String
 
+        public init(record: Int, upstreamID: String?, reason: String) {
+            self.record = record
+            self.upstreamID = upstreamID
+            self.reason = reason
+        }
+
         public var description: String {
             "record \(record)" + (upstreamID.map { " (id \($0))" } ?? "") + ": " + reason
         }
@@ -101,6 +107,77 @@ public enum CustomList {
                 else { return }
                 try body(quote)
             }
+        }
+    }
+
+    /// A list read as its bytes arrive (a sync's body): each record checked and handed over as a
+    /// quote or a problem, one at a time. Duplicate ids are the store's to find (`ListMerge`).
+    public struct Reader {
+        public enum Record {
+            case quote(Quote, record: Int)
+            case problem(Problem)
+        }
+
+        private var stream = JSONArrayStream()
+        public let source: String
+
+        public init(source: String) {
+            self.source = source
+        }
+
+        /// Reads `chunk`; throws `Failure` when the body is not a JSON array, or what `body` throws.
+        public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (Record) throws -> Void) throws {
+            let source = self.source
+            do {
+                try stream.feed(chunk) { position, element in
+                    switch element {
+                    case .tooLarge(let bytes):
+                        try body(.problem(Problem(record: position + 1, upstreamID: nil,
+                                                  reason: "larger than \(JSONArrayStream.defaultMaximumElementBytes >> 20) MiB (\(bytes) bytes)")))
+                    case .value(let record):
+                        switch quote(from: record, source: source) {
+                        case .success(let quote): try body(.quote(quote, record: position + 1))
+                        case .failure(let problem): try body(.problem(Problem(record: position + 1, upstreamID: problem.id, reason: problem.reason)))
+                        }
+                    }
+                }
+            } catch let error as JSONSyntaxError {
+                throw Failure.syntax(error)
+            } catch let error as JSONArrayStream.NotAnArray {
+                throw Failure.notAList(found: error.found)
+            }
+        }
+
+        /// The body has ended: the array must be complete.
+        public func finish() throws(Failure) {
+            do {
+                try stream.finish()
+            } catch {
+                throw .syntax(error)
+            }
+        }
+    }
+
+    /// What was left out of a list, kept in a size that does not grow with it: how many, the
+    /// first one (to name it), and whether any had no readable id.
+    public struct ProblemLog: Sendable {
+        public private(set) var count = 0
+        public private(set) var first: Problem?
+        /// A record whose id could not be read could be any stored quote: nothing is removed then.
+        public private(set) var anyWithoutID = false
+
+        public init() {}
+
+        public mutating func add(_ problem: Problem) {
+            count += 1
+            if first == nil { first = problem }
+            if problem.upstreamID == nil { anyWithoutID = true }
+        }
+
+        /// " (record 3 (id 7): …; and 2 more)", or "" when nothing was left out.
+        public var summary: String {
+            guard let first else { return "" }
+            return " (" + first.description + (count > 1 ? "; and \(count - 1) more" : "") + ")"
         }
     }
 

@@ -179,21 +179,55 @@ public final class Database {
     /// write lock up front instead of failing half-way), COMMIT on return, ROLLBACK
     /// on a thrown error. The body's error is the one rethrown, never a rollback's.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try begin()
+        return try finishTransaction(body)
+    }
+
+    /// BEGIN IMMEDIATE: the write lock is taken now (waiting up to the busy timeout), not half-way.
+    public func begin() throws(DatabaseError) {
         try execute("BEGIN IMMEDIATE")
+    }
+
+    /// Runs `body` inside the transaction already open, then COMMIT; ROLLBACK if either fails.
+    public func finishTransaction<T>(_ body: () throws -> T) throws -> T {
         let result: T
         do {
             result = try body()
         } catch {
-            try? execute("ROLLBACK")
+            rollback()
             throw error
         }
         do {
             try execute("COMMIT")
         } catch {
-            try? execute("ROLLBACK")
+            rollback()
             throw error
         }
         return result
+    }
+
+    /// Abandons the open transaction, if there is one.
+    public func rollback() {
+        if isInTransaction { try? execute("ROLLBACK") }
+    }
+
+    /// The rowid of the last row this connection inserted.
+    public var lastInsertRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
+
+    /// Runs `body` with `name(x)` defined as an SQL function answering `predicate(x)` (1 or 0)
+    /// on this connection only, and only in statements `body` runs directly (SQLITE_DIRECTONLY:
+    /// no trigger or view a store file holds can call it).
+    public func withPredicate<T>(_ name: String, _ predicate: @escaping (Int) -> Bool, _ body: () throws -> T) throws -> T {
+        let box = PredicateBox(predicate)
+        let code = sqlite3_create_function_v2(handle, name, 1, SQLITE_UTF8 | SQLITE_DIRECTONLY | SQLITE_DETERMINISTIC,
+                                              Unmanaged.passUnretained(box).toOpaque(), { context, _, arguments in
+            let box = Unmanaged<PredicateBox>.fromOpaque(sqlite3_user_data(context)!).takeUnretainedValue()
+            let value = Int(sqlite3_value_int64(arguments![0]))
+            sqlite3_result_int(context, box.predicate(value) ? 1 : 0)
+        }, nil, nil, nil)
+        guard code == SQLITE_OK else { throw error(code: code, sql: nil) }
+        defer { sqlite3_create_function_v2(handle, name, 1, SQLITE_UTF8, nil, nil, nil, nil, nil) }
+        return try withExtendedLifetime(box) { try body() }
     }
 
     func error(code: Int32, sql: String?) -> DatabaseError {
@@ -201,6 +235,12 @@ public final class Database {
                       message: String(cString: sqlite3_errmsg(handle)),
                       sql: sql)
     }
+}
+
+/// What `withPredicate` hands SQLite as the function's user data.
+private final class PredicateBox {
+    let predicate: (Int) -> Bool
+    init(_ predicate: @escaping (Int) -> Bool) { self.predicate = predicate }
 }
 
 @available(*, unavailable)

@@ -1,5 +1,6 @@
 import QuoteBase
 import QuoteConfig
+import QuoteFeed
 import QuoteStore
 import QuoteSystem
 
@@ -11,6 +12,8 @@ public final class SyncContext {
     public let client: HTTPClient
     public let gate: HostGate
     public let knowledge: UpstreamKnowledge
+    /// The source's transaction, for an adapter that writes as its body arrives (custom lists).
+    public let transaction: SourceTransaction
     public let now: Int
     /// The time the deadline and the pauses are counted in.
     public let clock: any MonotonicClock
@@ -35,9 +38,10 @@ public final class SyncContext {
     /// Where progress goes ("receiving 12 of 172 MB"): a live line on a terminal, else nowhere.
     public let progress: @Sendable (String) -> Void
 
-    init(settings: SourceSettings, client: HTTPClient, gate: HostGate, knowledge: UpstreamKnowledge, now: Int,
-         clock: any MonotonicClock = SystemClock(), progress: @escaping @Sendable (String) -> Void = { _ in }) {
+    init(settings: SourceSettings, client: HTTPClient, gate: HostGate, knowledge: UpstreamKnowledge, transaction: SourceTransaction,
+         now: Int, clock: any MonotonicClock = SystemClock(), progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.progress = progress
+        self.transaction = transaction
         self.settings = settings
         self.client = client
         self.gate = gate
@@ -54,14 +58,18 @@ public final class SyncContext {
     }
 
     /// GETs `url`. With `conditional`, sends the stored validators back and
-    /// recognises an unchanged body. Any status but 200 (and 304) is a failure.
-    public func fetch(_ url: String, conditional: Bool = true) async throws(SourceFailure) -> Fetched {
+    /// recognises an unchanged body. Any status but 200 (and 304) is a failure. With `sink`, a
+    /// 200's body goes to it as it arrives (the response's `body` is then empty) and
+    /// `digest` says what it hashed to.
+    public func fetch(_ url: String, conditional: Bool = true,
+                      streamingTo sink: (any HTTPBodySink)? = nil, digest: (() -> String)? = nil) async throws(SourceFailure) -> Fetched {
         let stored = conditional ? try storedValidators(for: url) : nil
         var request = HTTPRequest(url: url, timeout: settings.timeout, maxBytes: settings.maxBytes, allowHTTP: settings.allowHTTP)
         let progress = self.progress
         request.onProgress = { received, total in
             progress("receiving " + ByteCount.human(received) + (total > 0 ? " of " + ByteCount.human(total) : ""))
         }
+        request.bodySink = sink
         if let etag = stored?.etag { request.headers["If-None-Match"] = etag }
         if let lastModified = stored?.lastModified { request.headers["If-Modified-Since"] = lastModified }
         let response = try await send(request)
@@ -72,14 +80,19 @@ public final class SyncContext {
         case 304 where stored != nil:
             return .unchanged(validators, status: 304)
         case 200:
+            let body = response.body
+            let hashed = sink != nil ? digest?() : nil
             guard let previous = stored?.bodySHA256, conditional else {
-                // Nothing to compare with (a first sync): the digest is only to be kept, so it
-                // is computed on another core while the body is validated (0.7 s for 172 MB).
-                let body = response.body
-                pendingDigests[url] = Task.detached { SHA256.hex(body) }
+                if let hashed {
+                    validators.bodySHA256 = hashed
+                } else {
+                    // Nothing to compare with (a first sync): the digest is only to be kept, so it
+                    // is computed on another core while the body is validated.
+                    pendingDigests[url] = Task.detached { FeedDigest.hex(body) }
+                }
                 return .body(response, validators)
             }
-            let digest = SHA256.hex(response.body)
+            let digest = hashed ?? FeedDigest.hex(body)
             if digest == previous { return .unchanged(validators, status: 200) }
             validators.bodySHA256 = digest
             return .body(response, validators)

@@ -86,8 +86,9 @@ public final class SyncEngine: Sendable {
             report.notContacted = true
             return report
         }
-        let context = SyncContext(settings: settings, client: client, gate: gate,
-                                  knowledge: UpstreamKnowledge(database: database), now: now, clock: clock, progress: progress)
+        let transaction = SourceTransaction(database: database) { try self.checkOnce(database) }
+        let context = SyncContext(settings: settings, client: client, gate: gate, knowledge: UpstreamKnowledge(database: database),
+                                  transaction: transaction, now: now, clock: clock, progress: progress)
         do {
             var phases = PhaseClock()
             var update = try await (prepared ?? fetch)(settings, context)
@@ -102,7 +103,7 @@ public final class SyncEngine: Sendable {
             // A shutdown interrupts even a long apply: SQLite stops, the transaction rolls back.
             let cancel = CancelFlag()
             try await withTaskCancellationHandler {
-                try database.interruptible(by: cancel) { try database.transaction {
+                try database.interruptible(by: cancel) { try transaction.commit {
                     if Task.isCancelled { throw SourceFailure("cancelled") }
                     progress("writing to the store")
                     counts = try update.apply(database, now)
@@ -126,6 +127,8 @@ public final class SyncEngine: Sendable {
             report.phases = phases.phases
             return report
         } catch {
+            // Whatever a streaming adapter wrote goes: a failed sync leaves every stored row as it was.
+            transaction.rollBack()
             let failure: SourceFailure
             switch error {
             case let known as SourceFailure: failure = known

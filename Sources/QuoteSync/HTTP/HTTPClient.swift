@@ -115,6 +115,7 @@ public final class HTTPClient: Sendable {
                           cancel: CancelFlag, on handle: CurlHandle) -> Attempt {
         let state = TransferState(maxBytes: request.maxBytes, cancel: cancel)
         state.onProgress = request.onProgress
+        state.sink = request.bodySink
         let context = Unmanaged.passUnretained(state).toOpaque()
         let pointer = handle.pointer
         let setup: [(String, CURLcode)] = [
@@ -184,7 +185,7 @@ public final class HTTPClient: Sendable {
         case CURLE_COULDNT_CONNECT: return .connection("connection refused")
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: return .connection("host not found")
         case CURLE_FILESIZE_EXCEEDED: return .tooLarge(limit: state.maxBytes)
-        case CURLE_PARTIAL_FILE: return .truncated(received: state.body.count, expected: state.announcedLength)
+        case CURLE_PARTIAL_FILE: return .truncated(received: state.received, expected: state.announcedLength)
         case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR:
             return .connection("connection lost before the response was complete")
         case CURLE_BAD_CONTENT_ENCODING: return .connection("the compressed body is damaged")
@@ -227,6 +228,11 @@ final class TransferState {
     let maxBytes: Int
     let cancel: CancelFlag
     var body: [UInt8] = []
+    /// Body bytes received (decoded), whether collected in `body` or handed to `sink`.
+    var received = 0
+    /// The status line's code, once it has come.
+    var status = 0
+    var sink: (any HTTPBodySink)?
     var headers: [String: String] = [:]
     var headerBytes = 0
     var announcedLength = 0
@@ -271,6 +277,9 @@ final class TransferState {
         if line.hasPrefix("HTTP/") {
             headers = [:]
             headersEnded = false
+            // "HTTP/1.1 200 OK", "HTTP/2 200": the three digits after the first space.
+            let parts = line.split(separator: " ", maxSplits: 2)
+            status = parts.count >= 2 ? Int(parts[1].prefix(3)) ?? 0 : 0
             return true
         }
         if line == "\r\n" || line == "\n" {
@@ -283,16 +292,28 @@ final class TransferState {
         headers[name] = value
         if name == "content-length", let length = Int(value), length > 0 {
             announcedLength = length
-            // One allocation of the announced size, never more than the cap (the number is the server's word).
-            body.reserveCapacity(min(length, maxBytes))
+            // One allocation of the announced size, never more than the cap (the number is the
+            // server's word), and none for a body that a sink takes.
+            if !streams { body.reserveCapacity(min(length, maxBytes)) }
         }
         return true
     }
 
+    /// Whether this response's body goes to the sink: a 200's does.
+    private var streams: Bool { sink != nil && status == 200 }
+
     func append(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard bytes.count <= maxBytes - body.count else {
+        guard bytes.count <= maxBytes - received else {
             failure = .tooLarge(limit: maxBytes)
             return false
+        }
+        received += bytes.count
+        if let sink, streams {
+            guard sink.receive(bytes) else {
+                failure = .stoppedByReader
+                return false
+            }
+            return true
         }
         body.append(contentsOf: bytes)
         return true

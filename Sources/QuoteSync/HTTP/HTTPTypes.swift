@@ -12,6 +12,9 @@ public struct HTTPRequest: Sendable {
     public var allowHTTP = false
     /// Called now and then while the body arrives: (bytes received, bytes announced or 0).
     public var onProgress: (@Sendable (Int, Int) -> Void)?
+    /// Takes a 200 response's body as it arrives, instead of the client collecting it (any other
+    /// status's body is still collected, for its error message).
+    public var bodySink: (any HTTPBodySink)?
 
     public init(url: String, headers: [String: String] = [:], timeout: Int = 15, maxBytes: Int = 32 << 20, allowHTTP: Bool = false) {
         self.url = url
@@ -20,6 +23,13 @@ public struct HTTPRequest: Sendable {
         self.maxBytes = maxBytes
         self.allowHTTP = allowHTTP
     }
+}
+
+/// A reader of a body as it arrives. Called on the thread running the transfer, one chunk at a
+/// time, never concurrently; the chunk is valid during the call only.
+public protocol HTTPBodySink: AnyObject, Sendable {
+    /// False stops the transfer (the sink keeps why); the request then fails as `.stoppedByReader`.
+    func receive(_ chunk: UnsafeRawBufferPointer) -> Bool
 }
 
 public struct HTTPResponse: Sendable {
@@ -48,6 +58,8 @@ public enum HTTPFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case tooManyRedirects(Int)
     case connection(String)
     case cancelled
+    /// The request's `bodySink` refused a chunk: its own error says why.
+    case stoppedByReader
 
     public var description: String {
         switch self {
@@ -61,6 +73,7 @@ public enum HTTPFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooManyRedirects(let count): return "more than \(count) redirects"
         case .connection(let reason): return reason
         case .cancelled: return "cancelled"
+        case .stoppedByReader: return "the body was refused while it arrived"
         }
     }
 }
