@@ -7,3 +7,4 @@
 static inline int quoted_sqlite3_disable_memstatus(void) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
+
