@@ -127,7 +127,7 @@ public struct JSONArrayStream {
             }
         }
         // An element still open keeps what this chunk held of it.
-        if state == .element, let start = elementStart { keep(UnsafeBufferPointer(rebasing: bytes[start..<bytes.count])) }
+        if state == .element { keep(UnsafeBufferPointer(rebasing: bytes[(elementStart ?? 0)..<bytes.count])) }
     }
 
     /// The body has ended: the array must have been closed.

@@ -1,0 +1,83 @@
+@testable import QuoteStore
+import Testing
+import TestSupport
+
+/// A body read as it arrives gives exactly what the whole body gives: the same elements and the
+/// same error at the same line and column, wherever the chunks are cut.
+@Suite struct JSONArrayStreamTests {
+    /// Elements as text (or the error), with the document fed in pieces of the given sizes.
+    static func read(_ text: String, cuts: [Int] = []) -> [String] {
+        let bytes = Array(text.utf8)
+        var stream = JSONArrayStream(maximumElementBytes: 64)
+        var seen: [String] = []
+        var start = 0
+        do {
+            for end in cuts.filter({ $0 > 0 && $0 < bytes.count }) + [bytes.count] where end >= start {
+                try bytes[start..<end].withUnsafeBytes { chunk in
+                    try stream.feed(chunk) { position, element in
+                        switch element {
+                        case .value(let value): seen.append("\(position): \(JSONWriter.serialize(value))")
+                        case .tooLarge(let size): seen.append("\(position): too large (\(size))")
+                        }
+                    }
+                }
+                start = end
+            }
+            try stream.finish()
+        } catch {
+            seen.append("error: \(error)")
+        }
+        return seen
+    }
+
+    static let documents = [
+        "[]", " [ ] ", "\u{FEFF}[1]", "[1, -2.5e3, true, false, null, \"s\"]", #"[{"id": 1, "text": "a\"b\\\"c]}"}, [[], {}]]"#,
+        "[\n {\"id\": 1,\n  \"text\": \"행복은 \\ud55c\"}\n]\n", #"[{"id": 1}, {"id": 2},]"#, "[1 2]", "[1,", "[", "", "  ",
+        #"{"quotes": []}"#, "\"text\"", "42", "<html>", "[1] x", #"[{"id": 1, "text": "\u0007"}]"#, "[tru]", "[01]",
+        #"[{"a": "\#(String(repeating: "x", count: 100))"}, 2]"#, "[\"\u{7}\"]", "[{\"a\":1}\n,\n{\"b\":}]",
+    ]
+
+    @Test(arguments: documents) func everyCutReadsAsTheWholeBody(document: String) {
+        let whole = Self.read(document)
+        let count = document.utf8.count
+        for cut in 0...count {
+            #expect(Self.read(document, cuts: [cut]) == whole, "cut at \(cut) of \(document.debugDescription)")
+        }
+        #expect(Self.read(document, cuts: Array(0...count)) == whole, "byte by byte: \(document.debugDescription)")
+    }
+
+    @Test func elementsAndErrorsAreWhatTheWholeDocumentParserSays() throws {
+        #expect(Self.read(#"[1, {"a": [true]}, "x"]"#) == [#"0: 1"#, #"1: {"a":[true]}"#, #"2: "x""#])
+        #expect(Self.read("[]") == [])
+        // The error names the document's own line and column, as the whole-body parser does.
+        let broken = "[\n {\"id\": 1},\n {\"id\": }\n]"
+        let whole = try #require(throws: JSONSyntaxError.self) { try JSONParser.parse(broken) }
+        #expect(Self.read(broken).last == "error: \(whole)")
+        #expect(Self.read("[1,]").last == "error: line 1, column 4: unexpected character ']'")
+        #expect(Self.read("[1 2]").last == "error: line 1, column 4: expected ',' or ']' in an array")
+        #expect(Self.read("[1] x").last == "error: line 1, column 5: unexpected text after the JSON value")
+        #expect(Self.read("[1,").last == "error: line 1, column 4: unexpected end of input")
+        #expect(Self.read("").last == "error: line 1, column 1: unexpected end of input")
+        #expect(Self.read("<html>").last == "error: line 1, column 1: found '<': this looks like HTML, not JSON")
+        #expect(Self.read(#"{"quotes": []}"#).last == "error: NotAnArray(found: \"an object\")")
+    }
+
+    @Test func anElementTooLargeIsSkippedWithoutBeingHeld() {
+        let big = #"{"text": ""# + String(repeating: "y", count: 500) + #""}"#
+        #expect(Self.read("[1, \(big), 3]", cuts: [10, 200, 400]) == ["0: 1", "1: too large (\(big.utf8.count))", "2: 3"])
+    }
+
+    /// Random cuts of random documents (the fuzzer's seeds, mutated) agree with one-piece reading.
+    @Test func randomCutsAgree() {
+        var random = SeededGenerator(state: 0x5EED_CAFE)
+        for _ in 0..<2_000 {
+            var text = Array(Self.documents.randomElement(using: &random)!.utf8)
+            if Bool.random(using: &random), !text.isEmpty {
+                text[Int.random(in: 0..<text.count, using: &random)] = Array("[]{},:\" \\1an".utf8).randomElement(using: &random)!
+            }
+            let document = String(decoding: text, as: UTF8.self)
+            let cuts = (0..<Int.random(in: 1...5, using: &random)).map { _ in Int.random(in: 0...max(1, document.utf8.count), using: &random) }.sorted()
+            #expect(Self.read(document, cuts: cuts) == Self.read(document), "\(document.debugDescription) cut at \(cuts)")
+        }
+    }
+}
