@@ -1,3 +1,5 @@
+import Glibc
+
 /// The custom-list format (a GitHub Gist or a local file):
 /// `[{"id": Int, "category": String, "text": String, "source": String}]`,
 /// where `source` is the author. Shared by `quotectl import` and the sync engine.
@@ -114,7 +116,8 @@ public enum CustomList {
     /// quote or a problem, one at a time. Duplicate ids are the store's to find (`ListMerge`).
     public struct Reader {
         public enum Record {
-            case quote(Quote, record: Int)
+            /// A good record, with its content hash (computed here, on the reading thread).
+            case quote(Quote, hash: Int, record: Int)
             case problem(Problem)
         }
 
@@ -136,7 +139,7 @@ public enum CustomList {
                                                   reason: "larger than \(JSONArrayStream.defaultMaximumElementBytes >> 20) MiB (\(bytes) bytes)")))
                     case .value(let record):
                         switch quote(from: record, source: source) {
-                        case .success(let quote): try body(.quote(quote, record: position + 1))
+                        case .success(let quote): try body(.quote(quote, hash: quote.contentHash, record: position + 1))
                         case .failure(let problem): try body(.problem(Problem(record: position + 1, upstreamID: problem.id, reason: problem.reason)))
                         }
                     }
@@ -246,7 +249,7 @@ public enum RecordText {
         }
         // SQLite's text functions (length(), the CHECK on a quote's length, full-text search) stop
         // at a NUL: such a text cannot be kept faithfully, so its record is refused, never cut short.
-        if text.utf8.contains(0) { throw FieldProblem(reason: "\"\(field)\" contains a NUL character (U+0000)") }
+        if containsNUL(text) { throw FieldProblem(reason: "\"\(field)\" contains a NUL character (U+0000)") }
         let trimmed = trim(text)
         // Bytes bound code points from above: most texts are decided without counting.
         if trimmed.utf8.count > QuoteText.maximumLength, QuoteText.length(trimmed) > QuoteText.maximumLength {
@@ -262,6 +265,16 @@ public enum RecordText {
             return .some(try optional(value, field: field))
         } catch {
             return .none
+        }
+    }
+
+    /// memchr over the text's bytes: `utf8.contains(0)` went through generic code, 4 % of a
+    /// million-quote sync's profile.
+    static func containsNUL(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            return memchr(base, 0, bytes.count) != nil
         }
     }
 

@@ -24,6 +24,9 @@ public final class ListMerge {
     /// Quotes the source held when the merge began.
     public let storedCount: Int
     private let lookup: Statement
+    /// The walk beside the incoming list: stored rows in row-id order, and whether it is on one.
+    private let walk: Statement
+    private var walkHasRow = false
     private let insert: Statement
     private let update: Statement
     /// Rows this list wrote or found unchanged, and stored rows whose record was skipped as invalid.
@@ -62,6 +65,16 @@ public final class ListMerge {
         // load, with no trigger to fire, SQLite needs no statement journal for it.
         try database.execute("PRAGMA defer_foreign_keys = ON")
         lookup = try database.prepare("SELECT id, content_hash FROM quotes WHERE source = ?1 AND upstream_id = ?2")
+        try lookup.bind(source, at: 1)
+        // The stored rows in row-id order, up to the last one stored now (`+source`: a range scan
+        // of the table, not the unique index, whose order is the ids' as text).
+        walk = try database.prepare("""
+            SELECT id, upstream_id, content_hash FROM quotes WHERE id > ?1 AND id <= ?2 AND +source = ?3 ORDER BY id
+            """)
+        try walk.bind(Int.min, at: 1)
+        try walk.bind(try database.scalarInt("SELECT max(id) FROM quotes") ?? 0, at: 2)
+        try walk.bind(source, at: 3)
+        walkHasRow = storedCount > 0 ? try walk.step() : false
         insert = try database.prepare("""
             INSERT OR IGNORE INTO quotes (source, upstream_id, text, author, category, production, episode, lang,
                                           first_seen, last_seen, content_hash, length, pick)
@@ -74,11 +87,11 @@ public final class ListMerge {
             """)
     }
 
-    /// Writes `quote` if it is new or changed.
+    /// Writes `quote` if it is new or changed (`hash`: its content hash, when already known).
     @discardableResult
-    public func add(_ quote: Quote) throws(DatabaseError) -> Outcome {
-        let hash = quote.contentHash
-        if storedCount > 0, let (id, storedHash) = try find(quote.upstreamID) {
+    public func add(_ quote: Quote, hash known: Int? = nil) throws(DatabaseError) -> Outcome {
+        let hash = known ?? quote.contentHash
+        if storedCount > 0, let (id, storedHash) = try stored(quote.upstreamID) {
             guard !listed.contains(id) else { return .duplicate }
             listed.insert(id)
             if storedHash == hash {
@@ -116,7 +129,7 @@ public final class ListMerge {
 
     /// A record of the list that was skipped as invalid: its stored version stays as it is.
     public func keep(upstreamID: String) throws(DatabaseError) {
-        guard storedCount > 0, let (id, _) = try find(upstreamID) else { return }
+        guard storedCount > 0, let (id, _) = try stored(upstreamID) else { return }
         kept.insert(id)
     }
 
@@ -165,9 +178,26 @@ public final class ListMerge {
     static let defaultCacheKiB = 2_000
 
 
+    /// The stored version of a record: most often the next row of the walk (a list keeps its
+    /// order from one sync to the next, and its rows were inserted in that order), else one
+    /// probe of the unique index, after which the walk goes on from the row found.
+    private func stored(_ upstreamID: String) throws(DatabaseError) -> (id: Int, hash: Int)? {
+        if walkHasRow, walk.text(1, equals: upstreamID) {
+            let row = (id: walk.int(0), hash: walk.int(2))
+            walkHasRow = try walk.step()
+            return row
+        }
+        let found = try find(upstreamID)
+        if let found, !walkHasRow || found.id > walk.int(0) {
+            walk.resetKeepingBindings()
+            try walk.bind(found.id, at: 1)
+            walkHasRow = try walk.step()
+        }
+        return found
+    }
+
     private func find(_ upstreamID: String) throws(DatabaseError) -> (id: Int, hash: Int)? {
-        lookup.reset()
-        try lookup.bind(source, at: 1)
+        lookup.resetKeepingBindings()
         try lookup.bind(upstreamID, at: 2)
         return try lookup.step() ? (lookup.int(0), lookup.int(1)) : nil
     }

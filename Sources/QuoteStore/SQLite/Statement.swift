@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 
 /// SQLite's SQLITE_TRANSIENT, which Swift does not import: SQLite copies the bytes.
 private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -97,6 +98,12 @@ public final class Statement {
         }
     }
 
+    /// Resets for another run, keeping the bindings (a probe run a million times rebinds only
+    /// what changes).
+    public func resetKeepingBindings() {
+        sqlite3_reset(handle)
+    }
+
     /// Resets for another run and clears the bindings.
     public func reset() {
         sqlite3_reset(handle)
@@ -136,6 +143,16 @@ public final class Statement {
         guard let bytes = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// Whether the column's text is `value`, byte for byte, without making a String of it.
+    public func text(_ column: Int32, equals value: String) -> Bool {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard let bytes = sqlite3_column_text(handle, column) else { return value.isEmpty }
+        var value = value
+        return value.withUTF8 { utf8 in
+            utf8.count == count && (count == 0 || memcmp(utf8.baseAddress!, bytes, count) == 0)
+        }
     }
 
     public func optionalString(_ column: Int32) -> String? {

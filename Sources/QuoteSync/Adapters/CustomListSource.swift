@@ -187,8 +187,8 @@ final class ListWriter: @unchecked Sendable {
             }()
             for record in records {
                 switch record {
-                case .quote(let quote, let position):
-                    if try merge.add(quote) == .duplicate {
+                case .quote(let quote, let hash, let position):
+                    if try merge.add(quote, hash: hash) == .duplicate {
                         problems.add(CustomList.Problem(record: position, upstreamID: quote.upstreamID, reason: "duplicate id"))
                     } else {
                         validCount += 1

@@ -86,7 +86,10 @@ public final class SyncEngine: Sendable {
             report.notContacted = true
             return report
         }
-        let transaction = SourceTransaction(database: database) { try self.checkOnce(database) }
+        // The store's check starts when the first write is near (a streaming list opens its
+        // transaction with its first records) and is awaited before the commit.
+        var check: StoreCheck?
+        let transaction = SourceTransaction(database: database) { check = check ?? self.startCheck() }
         let context = SyncContext(settings: settings, client: client, gate: gate, knowledge: UpstreamKnowledge(database: database),
                                   transaction: transaction, now: now, clock: clock, progress: progress)
         do {
@@ -96,7 +99,10 @@ public final class SyncEngine: Sendable {
             if let received = context.lastResponseAt { phases.mark("fetch", at: received) }
             phases.mark("decode + validate")
             if Task.isCancelled { throw SourceFailure("cancelled") }
-            if update.writesRows { try checkOnce(database) }
+            if update.writesRows {
+                try (check ?? startCheck())?.verdict()
+                storeChecked.withLock { $0 = true }
+            }
             var counts = ChangeCounts()
             var summary = ""
             let nextDue = nextDueAfterSuccess(settings, now: now)
@@ -149,13 +155,10 @@ public final class SyncEngine: Sendable {
     }
 
     /// Refuses to write into a store SQLite calls damaged (zeroed pages elsewhere in the file
-    /// would otherwise go unnoticed by a sync that never reads them), as every reader does.
-    private func checkOnce(_ database: Database) throws {
-        guard !storeChecked.withLock({ $0 }) else { return }
-        if let problem = try database.quickCheck() {
-            throw SourceFailure.local(StoreError.damaged(path: storePath, reason: "SQLite's quick_check: \(TerminalSanitizer.clean(problem))"))
-        }
-        storeChecked.withLock { $0 = true }
+    /// would otherwise go unnoticed by a sync that never reads them), as every reader does: once
+    /// per process (`quoted sync --once` is a process per run), and only a sync that writes pays.
+    private func startCheck() -> StoreCheck? {
+        storeChecked.withLock { $0 } ? nil : StoreCheck(path: storePath)
     }
 
     /// What fetches and decodes a source: its upstream's adapter, or (on a spoke) the hub's feed.
