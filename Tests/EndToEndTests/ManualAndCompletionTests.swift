@@ -55,7 +55,7 @@ import TestSupport
         for key in ["interval", "max_bytes", "timeout", "pause", "known_streak", "request_budget", "allow_shrink", "api_key_file", "socket"] {
             #expect(page.contains(".B \(key)"), "\(key) missing")
         }
-        #expect(page.contains("1K to 1G"))
+        #expect(page.contains("1K to 16G"))
         #expect(page.contains("1m to 30d"))
     }
 

@@ -7,10 +7,13 @@
 #
 #   scripts/bench/sync.sh
 #
-# Targets: first sync of 1,000,000 quotes <= 1.0 x the competent peer (aiming at 0.75 x),
-# peak RSS <= 300 MB; an unchanged resync <= 100 ms writing 0 rows; a resync with 1% of the
-# quotes changed writes about 10,000 rows. Also prints the first sync of 10k and 100k quotes
-# (the scale table). Exits non-zero when a target is missed.
+# Targets (issue 18): first sync of 1,000,000 quotes <= 0.75 x the competent peer; peak RSS
+# <= 100 MB for 1,000,000 quotes and the same for 10,000,000 (~1.7 GB of JSON, generated here),
+# whose time stays within 11 x the 1M time; a resync with 1% of 1M changed <= 3 s and <= 100 MB,
+# writing about 10,000 rows; an unchanged resync <= 30 ms writing 0 rows. Prints the scale
+# table (10k, 100k, 1M, 10M: wall, peak RSS, quotes per second). Exits non-zero when a target
+# is missed. QUOTED_BENCH_SKIP_10M=1 leaves the 10M run out (it needs ~2 GB of disk for the
+# list and ~3 GB for the store, and a few minutes).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -25,7 +28,13 @@ for n in 10000 100000 1000000; do
     [ -f "$data/list-$n.json" ] || python3 scripts/bench/make-quote-list.py "$n" "$data/list-$n.json"
 done
 [ -f "$data/list-1m-1pct.json" ] || python3 scripts/bench/make-quote-list.py 1000000 "$data/list-1m-1pct.json" --changed-fraction 0.01
+big=10000000
+if [ "${QUOTED_BENCH_SKIP_10M:-}" != 1 ] && [ ! -f "$data/list-$big.json" ]; then
+    echo "generating $big quotes (~1.7 GB)"
+    python3 scripts/bench/make-quote-list.py "$big" "$data/list-$big.json"
+fi
 
+rm -f "$data/served.json"  # a link left by an interrupted run must not be written through
 cp "$data/list-1000000.json" "$data/served.json"
 rm -f "$data/port"
 python3 scripts/bench/fake-upstream.py --list "$data/served.json" --validators --port-file "$data/port" &
@@ -38,8 +47,8 @@ config() {  # config FILE URL: the list alone, with room for a big body
     cat > "$1" <<CONF
 [source.custom.big]
 url = $2
-max_bytes = 512M
-timeout = 5m
+max_bytes = 4G
+timeout = 10m
 [source.happiness]
 enabled = false
 [source.breakingbad]
@@ -82,13 +91,18 @@ read -r pct_wall pct_rss < <(measure "$quoted" sync --once --config "$data/quote
 pct_rows=$(rows_written "$db")
 
 scale=()
-for n in 10000 100000; do
-    cp "$data/list-$n.json" "$data/served.json"
+sizes="10000 100000"
+[ "${QUOTED_BENCH_SKIP_10M:-}" = 1 ] || sizes="$sizes $big"
+for n in $sizes; do
+    # The server reads the list it serves into memory: the 10M list is served from a link.
+    ln -sf "$(pwd)/$data/list-$n.json" "$data/served.json"
     fresh "$data/scale.db"
     echo "quoted: first sync of $n quotes"
     read -r wall rss < <(measure "$quoted" sync --once --config "$data/quoted.conf" --db "$data/scale.db")
     scale+=("$n" "$wall" "$rss")
 done
+fresh "$data/scale.db"
+rm -f "$data/served.json"
 
 python3 - "$first_wall" "$first_rss" "$first_rows" "$peer_wall" "$peer_rss" "$plain_wall" "$plain_rss" \
     "$same_wall" "$same_rss" "$same_rows" "$pct_wall" "$pct_rss" "$pct_rows" "${scale[@]}" <<'PY'
@@ -109,17 +123,24 @@ print(f"{'run':34} {'wall':>9} {'peak RSS':>10} {'rows written':>13}")
 for name, wall, rss, written in rows:
     print(f"{name:34} {wall:8.2f}s {rss / 1024:8.0f}MB {written:>13}")
 print("scale (first sync):")
-for n, wall, rss in zip(scale[0::3], scale[1::3], scale[2::3]):
-    print(f"  {int(n):>9,} quotes {f(wall):8.2f}s {int(rss) / 1024:8.0f}MB")
-print(f"  {1_000_000:>9,} quotes {f(first_wall):8.2f}s {int(first_rss) / 1024:8.0f}MB")
+table = [(int(n), f(wall), int(rss)) for n, wall, rss in zip(scale[0::3], scale[1::3], scale[2::3])]
+table.append((1_000_000, f(first_wall), int(first_rss)))
+for n, wall, rss in sorted(table):
+    print(f"  {n:>10,} quotes {wall:8.2f}s {rss / 1024:8.0f}MB {n / wall:>10,.0f} quotes/s")
 ratio = f(first_wall) / f(peer_wall)
 checks = [
-    (f"first sync <= 1.0 x the competent peer: {ratio:.2f}x (aim 0.75x)", ratio <= 1.0),
-    (f"first sync peak RSS <= 300 MB: {int(first_rss) / 1024:.0f} MB", int(first_rss) <= 300 * 1024),
-    (f"unchanged resync <= 100 ms: {f(same_wall) * 1000:.0f} ms", f(same_wall) <= 0.1),
+    (f"first sync <= 0.75 x the competent peer: {ratio:.2f}x", ratio <= 0.75),
+    (f"first sync peak RSS <= 100 MB: {int(first_rss) / 1024:.0f} MB", int(first_rss) <= 100 * 1024),
+    (f"unchanged resync <= 30 ms: {f(same_wall) * 1000:.0f} ms", f(same_wall) <= 0.03),
     (f"unchanged resync writes 0 rows: {same_rows}", int(same_rows) == 0),
+    (f"1% resync <= 3 s: {f(pct_wall):.2f} s", f(pct_wall) <= 3.0),
+    (f"1% resync peak RSS <= 100 MB: {int(pct_rss) / 1024:.0f} MB", int(pct_rss) <= 100 * 1024),
     (f"1% resync writes about 10,000 rows: {pct_rows}", 5_000 <= int(pct_rows) <= 15_000),
 ]
+for n, wall, rss in zip(scale[0::3], scale[1::3], scale[2::3]):
+    if int(n) == 10_000_000:
+        checks.append((f"10M first sync peak RSS <= 100 MB: {int(rss) / 1024:.0f} MB", int(rss) <= 100 * 1024))
+        checks.append((f"10M first sync within 11 x the 1M time: {f(wall) / f(first_wall):.1f}x", f(wall) <= 11 * f(first_wall)))
 failed = False
 for text, ok in checks:
     print(("met     " if ok else "MISSED  ") + text)
