@@ -32,7 +32,7 @@ import TestSupport
         #expect(error("source.upbit", "timeout", value)?.line == 2, "timeout = \(value) was accepted")
     }
 
-    @Test(arguments: extremes + ["8589934592G", "9223372036854775807K", "2G", "1025M", "1023", "1B", "-1K", "1.5M", "K", "32MB!"])
+    @Test(arguments: extremes + ["8589934592G", "9223372036854775807K", "17G", "16385M", "1023", "1B", "-1K", "1.5M", "K", "32MB!"])
     func maxBytes(value: String) {
         #expect(error("source.upbit", "max_bytes", value)?.line == 2, "max_bytes = \(value) was accepted")
     }

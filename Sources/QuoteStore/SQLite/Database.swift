@@ -25,14 +25,19 @@ public final class Database {
     public init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 10_000) throws(DatabaseError) {
         _ = Self.configureLibrary
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        // A reader of a WAL store whose -shm exists maps it read-only: when no other connection
+        // has the store open, a read-write mapping made every `quotectl random` re-initialise the
+        // -shm (ftruncate, eight pwrite calls, and fchown as root) before its one query.
+        let readOnlyShm = mode == .readOnly && Path.exists(path + "-shm")
         switch mode {
-        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .readOnly: flags |= SQLITE_OPEN_READONLY | (readOnlyShm ? SQLITE_OPEN_URI : 0)
         case .inspect: flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
         }
         var connection: OpaquePointer?
-        let code = sqlite3_open_v2(mode == .inspect ? Self.immutableURI(path) : path, &connection, flags, nil)
+        let name = mode == .inspect ? Self.uri(path, query: "immutable=1") : readOnlyShm ? Self.uri(path, query: "readonly_shm=1") : path
+        let code = sqlite3_open_v2(name, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
             let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             sqlite3_close_v2(connection)
@@ -44,8 +49,9 @@ public final class Database {
         self.mode = mode
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
-        try execute("PRAGMA foreign_keys = ON")
         if mode != .readOnly && mode != .inspect {
+            // Readers change nothing: only writers pay for parsing this.
+            try execute("PRAGMA foreign_keys = ON")
             // Keep the -wal and -shm files when the last writer closes: a reader that may
             // not create files in the store's folder (a member of group quoted reading
             // /var/lib/quoted) can then still open the WAL store read-only.
@@ -59,8 +65,8 @@ public final class Database {
 
     deinit { sqlite3_close_v2(handle) }
 
-    /// `file:PATH?immutable=1`, the path percent-encoded (a `?` or `#` in a file name is not a query).
-    static func immutableURI(_ path: String) -> String {
+    /// `file:PATH?QUERY`, the path percent-encoded (a `?` or `#` in a file name is not a query).
+    static func uri(_ path: String, query: String) -> String {
         var uri = "file:"
         for byte in path.utf8 {
             switch byte {
@@ -74,7 +80,7 @@ public final class Database {
                 uri.unicodeScalars.append(digits[Int(byte & 0xF)])
             }
         }
-        return uri + "?immutable=1"
+        return uri + "?" + query
     }
 
     /// Process-wide SQLite settings, applied once before the first connection.
