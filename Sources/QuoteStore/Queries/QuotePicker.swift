@@ -134,11 +134,14 @@ public struct QuotePicker {
 
     /// What the user typed as an FTS5 query, each word a prefix unless no other indexed term
     /// starts with it (then a plain term: the same matches, found without merging a doclist).
-    /// The index's vocabulary is asked through a temporary fts5vocab table: reading it seeks to
+    /// The index's vocabulary is asked through a temporary fts5vocab table: reading it seeks past
     /// the word and looks at the next term only.
     func fullTextQuery(_ text: String) throws(DatabaseError) -> String {
         try database.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.quotes_terms USING fts5vocab(main, quotes_fts, row)")
-        let next = try database.prepare("SELECT 1 FROM temp.quotes_terms WHERE term > ?1 AND term < ?1 || char(1114111) LIMIT 1")
+        // From just after the word itself (`> ?1` would make fts5vocab count the word's own
+        // doclist first: 11 ms for a word in 45% of a million quotes, 0.6 ms this way).
+        let next = try database.prepare(
+            "SELECT 1 FROM temp.quotes_terms WHERE term >= ?1 || char(1) AND term < ?1 || char(1114111) LIMIT 1")
         let exact = try FullTextQuery.exactWords(text) { (word: String) throws(DatabaseError) -> Bool in
             next.reset()
             try next.bind(word, at: 1)
