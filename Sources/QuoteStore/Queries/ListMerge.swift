@@ -34,8 +34,9 @@ public final class ListMerge {
     private var kept = RowSet()
     private var nextPick: Int
     private var counts = ChangeCounts()
-    /// Set once the bulk load began: the first row id it inserted, and the SQL that recreates what it dropped.
-    private var bulk: (firstID: Int, recreate: [String])?
+    /// Set once a load into an empty source began: the first row id it inserted, the SQL that
+    /// recreates what it dropped, and whether the secondary indexes went too (a bulk load).
+    private var bulk: (firstID: Int, recreate: [String], indexes: Bool)?
     private let idsAreSequential: Bool
 
     public init(database: Database, source: String, url: String?, now: Int) throws {
@@ -105,7 +106,10 @@ public final class ListMerge {
             counts.updated += 1
             return .updated
         }
-        if bulk == nil, storedCount == 0, counts.inserted == Self.bulkThreshold, idsAreSequential { try beginBulkLoad() }
+        if storedCount == 0, idsAreSequential {
+            if bulk == nil { try deferIndexing(of: .insertTriggers) }
+            if counts.inserted == Self.bulkThreshold { try deferIndexing(of: .indexes) }
+        }
         insert.reset()
         try insert.bind(source, at: 1)
         try insert.bind(quote.upstreamID, at: 2)
@@ -157,15 +161,19 @@ public final class ListMerge {
             // row (3.5 s instead of 15 s for a million quotes), in rowid order: FTS5 flushes its
             // pending terms whenever a rowid is lower than the last one (`+source` keeps the planner
             // off the UNIQUE index, whose order is the upstream ids' as text).
-            try database.execute("INSERT INTO quotes_fts (quotes_fts, rank) VALUES ('hashsize', \(Self.bulkFullTextMemory))")
+            if bulk.indexes {
+                try database.execute("INSERT INTO quotes_fts (quotes_fts, rank) VALUES ('hashsize', \(Self.bulkFullTextMemory))")
+            }
             try database.execute("""
                 INSERT INTO quotes_fts (rowid, text, author)
                 SELECT id, text, author FROM quotes WHERE id >= ?1 AND +source = ?2 ORDER BY id
                 """, [.integer(bulk.firstID), .text(source)])
-            try database.execute("INSERT INTO quotes_fts (quotes_fts, rank) VALUES ('hashsize', \(Self.fullTextMemory))")
-            // Sorting runs best in a small cache: on a million rows each index was built 30-40 %
-            // faster in 2 MB than in 24 MB (the sorter's memory follows cache_size), with less memory.
-            try database.execute("PRAGMA cache_size = -\(Self.defaultCacheKiB)")
+            if bulk.indexes {
+                try database.execute("INSERT INTO quotes_fts (quotes_fts, rank) VALUES ('hashsize', \(Self.fullTextMemory))")
+                // Sorting runs best in a small cache: on a million rows each index was built 30-40 %
+                // faster in 2 MB than in 24 MB (the sorter's memory follows cache_size), with less memory.
+                try database.execute("PRAGMA cache_size = -\(Self.defaultCacheKiB)")
+            }
             for sql in bulk.recreate { try database.execute(sql) }
         }
         return counts
@@ -207,26 +215,36 @@ public final class ListMerge {
         return try lookup.step() ? (lookup.int(0), lookup.int(1)) : nil
     }
 
-    /// Drops the quotes table's own indexes (not the UNIQUE constraint's, which finds duplicates)
-    /// and the triggers on insert: the one that feeds the full-text index (rows inserted so far
-    /// were indexed by it), and the one that numbers a row without `pick` (every row here has
-    /// one). An INSERT that fires no trigger needs no statement journal, which past 64 KiB became
-    /// a file in /var/tmp written three times per row: 3.2 million pwrite calls for a million
-    /// quotes, 8.1 s to stream them in instead of 4.8 s.
-    private func beginBulkLoad() throws(DatabaseError) {
+    /// A load into an empty source drops, at its first row, the triggers on insert: the one that
+    /// feeds the full-text index (filled from the new rows in one pass at the end instead) and the
+    /// one that numbers a row without `pick` (every row here has one). An INSERT that fires no
+    /// trigger needs no statement journal, which past 64 KiB became a file in /var/tmp written
+    /// three times per row: 3.2 million pwrite calls for a million quotes, 8.1 s to stream them in
+    /// instead of 2.9 s. From `bulkThreshold` rows on it drops the quotes table's own indexes
+    /// too (not the UNIQUE constraint's, which finds duplicates), rebuilt by sorting at the end.
+    private enum Deferred { case insertTriggers, indexes }
+
+    private func deferIndexing(of kind: Deferred) throws(DatabaseError) {
         let statement = try database.prepare("""
             SELECT type, name, sql FROM sqlite_master
              WHERE tbl_name = 'quotes' AND sql IS NOT NULL
-               AND (type = 'index' OR (type = 'trigger' AND name IN ('quotes_fts_on_insert', 'quotes_pick_on_insert')))
+               AND (?1 AND type = 'trigger' AND name IN ('quotes_fts_on_insert', 'quotes_pick_on_insert') OR NOT ?1 AND type = 'index')
             """)
+        try statement.bind(kind == .insertTriggers, at: 1)
         var objects: [(type: String, name: String, sql: String)] = []
         while try statement.step() { objects.append((statement.string(0), statement.string(1), statement.string(2))) }
         for object in objects { try database.execute("DROP \(object.type.uppercased()) \"\(object.name)\"") }
-        let firstID = (try database.scalarInt("SELECT max(id) FROM quotes") ?? 0) + 1
-        bulk = (firstID, objects.map(\.sql))
-        // A big load touches every page of the table and its unique index: a larger cache keeps
-        // them from being spilled to the WAL and read back.
-        try database.setCacheSize(kibibytes: Self.bulkCacheKiB)
+        if var started = bulk {
+            started.recreate = objects.map(\.sql) + started.recreate
+            started.indexes = true
+            bulk = started
+            // A big load touches every page of the table and its unique index: a larger cache keeps
+            // them from being spilled to the WAL and read back.
+            try database.setCacheSize(kibibytes: Self.bulkCacheKiB)
+        } else {
+            let firstID = (try database.scalarInt("SELECT max(id) FROM quotes") ?? 0) + 1
+            bulk = (firstID, objects.map(\.sql), false)
+        }
     }
 
     private func bindFields(of quote: Quote, hash: Int, to statement: Statement) throws(DatabaseError) {
