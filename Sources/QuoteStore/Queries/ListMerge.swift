@@ -161,15 +161,11 @@ public final class ListMerge {
             // row (3.5 s instead of 15 s for a million quotes), in rowid order: FTS5 flushes its
             // pending terms whenever a rowid is lower than the last one (`+source` keeps the planner
             // off the UNIQUE index, whose order is the upstream ids' as text).
-            if bulk.indexes {
-                try database.execute("INSERT INTO quotes_fts (quotes_fts, rank) VALUES ('hashsize', \(Self.bulkFullTextMemory))")
-            }
             try database.execute("""
                 INSERT INTO quotes_fts (rowid, text, author)
                 SELECT id, text, author FROM quotes WHERE id >= ?1 AND +source = ?2 ORDER BY id
                 """, [.integer(bulk.firstID), .text(source)])
             if bulk.indexes {
-                try database.execute("INSERT INTO quotes_fts (quotes_fts, rank) VALUES ('hashsize', \(Self.fullTextMemory))")
                 // Sorting runs best in a small cache: on a million rows each index was built 30-40 %
                 // faster in 2 MB than in 24 MB (the sorter's memory follows cache_size), with less memory.
                 try database.execute("PRAGMA cache_size = -\(Self.defaultCacheKiB)")
@@ -186,9 +182,7 @@ public final class ListMerge {
     static let bulkCacheKiB = 24 * 1024
     /// SQLite's default.
     static let defaultCacheKiB = 2_000
-    /// FTS5's pending terms during a bulk load, and its default the rest of the time.
-    static let bulkFullTextMemory = 16 << 20
-    static let fullTextMemory = 1 << 20
+
 
 
     /// The stored version of a record: most often the next row of the walk (a list keeps its
