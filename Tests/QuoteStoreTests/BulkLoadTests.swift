@@ -59,3 +59,34 @@ import Testing
         #expect(try count(store, "SELECT count(*) FROM quotes_fts WHERE quotes_fts MATCH 'zebra'") == 1)
     }
 }
+
+/// A big resync holds FTS5's automatic merges until its end (they rewrote pages inside every
+/// UPDATE, each journaled): the index stays whole and findable, and the setting comes back.
+@Suite struct BigResyncTests {
+    let folder = TemporaryFolder()
+
+    @Test func aBigResyncKeepsTheFullTextIndexWholeAndItsMergesOn() throws {
+        let store = try Store(path: folder.file("quotes.db"), access: .write, now: 1_000)
+        let size = ListMerge.bulkThreshold + 500
+        func quotes(changing changed: Set<Int>) -> [Quote] {
+            (1...size).map { number in
+                Quote(source: "custom.big", upstreamID: String(number),
+                      text: changed.contains(number) ? "zebra crossing \(number)" : "plain words \(number)", lang: "en")
+            }
+        }
+        let writer = QuoteWriter(database: store.database)
+        try store.database.transaction {
+            try writer.ensureSource("custom.big", now: 1_000)
+            try writer.apply(quotes(changing: []), to: "custom.big", removeMissing: true, now: 1_000)
+        }
+        let changed = Set(stride(from: 7, through: size, by: 97))
+        let counts = try store.database.transaction {
+            try writer.apply(quotes(changing: changed), to: "custom.big", removeMissing: true, now: 2_000)
+        }
+        #expect(counts == ChangeCounts(updated: changed.count, unchanged: size - changed.count))
+        try store.database.execute("INSERT INTO quotes_fts(quotes_fts) VALUES ('integrity-check')")
+        #expect(try store.database.scalarInt("SELECT count(*) FROM quotes_fts WHERE quotes_fts MATCH 'zebra'") == changed.count)
+        #expect(try store.database.scalarInt("SELECT count(*) FROM quotes_fts WHERE quotes_fts MATCH 'plain'") == size - changed.count)
+        #expect(try store.database.scalarString("SELECT v FROM quotes_fts_config WHERE k = 'automerge'") == "4")
+    }
+}

@@ -27,6 +27,8 @@ public final class ListMerge {
     /// The walk beside the incoming list: stored rows in row-id order, and whether it is on one.
     private let walk: Statement
     private var walkHasRow = false
+    /// Whether FTS5's automatic merges wait until the end of this merge.
+    private var mergesFullText = false
     private let insert: Statement
     private let update: Statement
     /// Rows this list wrote or found unchanged, and stored rows whose record was skipped as invalid.
@@ -60,7 +62,11 @@ public final class ListMerge {
         idsAreSequential = (try database.scalarInt("SELECT max(id) FROM quotes") ?? 0) < Int.max
         // A big list's probes walk its whole unique index and table: in SQLite's default 2 MB
         // cache every other probe was a pread (1% resync of a million: 5.7 s, see docs/benchmarks.md).
-        if storedCount >= Self.bulkThreshold { try database.setCacheSize(kibibytes: Self.bulkCacheKiB) }
+        if storedCount >= Self.bulkThreshold {
+            try database.setCacheSize(kibibytes: Self.bulkCacheKiB)
+            try database.execute("INSERT INTO quotes_fts (quotes_fts, rank) VALUES ('automerge', 0)")
+            mergesFullText = true
+        }
         // The INSERT below may neither abort half-way (OR IGNORE) nor fail a foreign key per
         // statement (the source row exists: checked at COMMIT instead, reset by it), so in a bulk
         // load, with no trigger to fire, SQLite needs no statement journal for it.
@@ -142,6 +148,9 @@ public final class ListMerge {
     /// a bulk load's full-text index and secondary indexes are built.
     public func finish(removeMissing: Bool, shrinkGuard: (_ toRemove: Int, _ stored: Int) throws -> Void) throws -> ChangeCounts {
         defer { try? database.setCacheSize(kibibytes: Self.defaultCacheKiB) }
+        if mergesFullText {
+            try database.execute("INSERT INTO quotes_fts (quotes_fts, rank) VALUES ('automerge', 4)")
+        }
         if removeMissing, storedCount > 0 {
             let listed = self.listed, kept = self.kept
             try database.withPredicate("quoted_listed", { listed.contains($0) || kept.contains($0) }) {
