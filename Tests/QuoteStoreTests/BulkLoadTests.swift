@@ -90,3 +90,31 @@ import Testing
         #expect(try store.database.scalarString("SELECT v FROM quotes_fts_config WHERE k = 'automerge'") == "4")
     }
 }
+
+/// `quotectl status` reads the counts the writers keep, and counts again when another hand changed
+/// the quotes (they no longer add up to max(pick)).
+@Suite struct QuoteCountTests {
+    let folder = TemporaryFolder()
+
+    @Test func keptCountsAreUsedOnlyWhileTheyAddUp() throws {
+        let store = try Store(path: folder.file("quotes.db"), access: .write, now: 1_000)
+        let writer = QuoteWriter(database: store.database)
+        try store.database.transaction {
+            try writer.ensureSource("custom.a", now: 1_000)
+            try writer.apply((1...30).map { Quote(source: "custom.a", upstreamID: String($0), text: "quote \($0)") },
+                             to: "custom.a", removeMissing: true, now: 1_000)
+            try writer.apply((1...20).map { Quote(source: "custom.a", upstreamID: String($0), text: "quote \($0)") },
+                             to: "custom.a", removeMissing: true, now: 1_000)
+        }
+        let status = StatusQuery(database: store.database)
+        let counted = try store.database.scalarInt("SELECT count(*) FROM quotes WHERE source = 'custom.a'")
+        #expect(try status.quotesPerSource()["custom.a"] == 20 && counted == 20)
+        #expect(try store.database.scalarInt("SELECT quote_count FROM sources WHERE name = 'custom.a'") == 20)
+        // Another hand (the sqlite3 shell) adds a row: the kept count is stale, and is not used.
+        try store.database.execute("""
+            INSERT INTO quotes (source, upstream_id, text, first_seen, last_seen, content_hash, length)
+            VALUES ('custom.a', 'by hand', 'typed in', 1, 1, 7, 8)
+            """)
+        #expect(try status.quotesPerSource()["custom.a"] == 21)
+    }
+}

@@ -165,6 +165,9 @@ public final class ListMerge {
         } else {
             try shrinkGuard(0, storedCount)
         }
+        // What `quotectl status` shows, kept here rather than counted there.
+        try database.execute("UPDATE sources SET quote_count = ?2 WHERE name = ?1 AND quote_count IS NOT ?2",
+                             [.text(source), .integer(storedCount + counts.inserted - counts.removed)])
         if let bulk {
             // One pass over the new rows fills the full-text index far faster than a trigger per
             // row (3.5 s instead of 15 s for a million quotes), in rowid order: FTS5 flushes its

@@ -63,9 +63,7 @@ public struct StatusQuery {
 
     /// Every fixed source (synced or not) and every custom list the store knows.
     public func sources() throws(DatabaseError) -> [SourceStatus] {
-        var quoteCounts: [String: Int] = [:]
-        let counts = try database.prepare("SELECT source, count(*) FROM quotes GROUP BY source")
-        while try counts.step() { quoteCounts[counts.string(0)] = counts.int(1) }
+        let quoteCounts = try quotesPerSource()
 
         let other: [String: [(label: String, count: Int)]] = [
             SourceName.breakingbad: [("characters", try count("characters")), ("deaths", try count("deaths"))],
@@ -126,6 +124,24 @@ public struct StatusQuery {
         var names: [String] = []
         while try statement.step() { names.append(statement.string(0)) }
         return names
+    }
+
+    /// Quotes per source: the counts the writers keep when they add up to max(pick) (every quote
+    /// has a pick, 1...count, kept dense by the triggers: one index probe), else counted.
+    func quotesPerSource() throws(DatabaseError) -> [String: Int] {
+        var kept: [String: Int] = [:]
+        var known = true
+        let stored = try database.prepare("SELECT name, quote_count FROM sources")
+        while try stored.step() {
+            guard let count = stored.optionalInt(1) else { known = false; break }
+            if count > 0 { kept[stored.string(0)] = count }
+        }
+        let total = try database.scalarInt("SELECT max(pick) FROM quotes") ?? 0
+        if known, kept.values.reduce(0, +) == total { return kept }
+        var counted: [String: Int] = [:]
+        let counts = try database.prepare("SELECT source, count(*) FROM quotes GROUP BY source")
+        while try counts.step() { counted[counts.string(0)] = counts.int(1) }
+        return counted
     }
 
     private func count(_ from: String) throws(DatabaseError) -> Int {
