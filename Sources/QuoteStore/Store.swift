@@ -68,6 +68,8 @@ public final class Store {
             throw StoreError.needsUpgrade(path: path, found: version, supported: migrator.latestVersion)
         }
         try migrator.migrate(writer, now: now)
+        // Readers that open the store next find an empty WAL (and need not recover it).
+        if access != .write { writer.checkpointAndTruncate() }
     }
 
     /// How a reader opens the store. A WAL store's reader needs its -shm file and, when that is

@@ -25,18 +25,14 @@ public final class Database {
     public init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 10_000) throws(DatabaseError) {
         _ = Self.configureLibrary
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        // A reader of a WAL store whose -shm exists maps it read-only: when no other connection
-        // has the store open, a read-write mapping made every `quotectl random` re-initialise the
-        // -shm (ftruncate, eight pwrite calls, and fchown as root) before its one query.
-        let readOnlyShm = mode == .readOnly && Path.exists(path + "-shm")
         switch mode {
-        case .readOnly: flags |= SQLITE_OPEN_READONLY | (readOnlyShm ? SQLITE_OPEN_URI : 0)
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
         case .inspect: flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
         }
         var connection: OpaquePointer?
-        let name = mode == .inspect ? Self.uri(path, query: "immutable=1") : readOnlyShm ? Self.uri(path, query: "readonly_shm=1") : path
+        let name = mode == .inspect ? Self.uri(path, query: "immutable=1") : path
         let code = sqlite3_open_v2(name, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
             let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
