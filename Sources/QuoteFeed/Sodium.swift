@@ -6,7 +6,7 @@ enum Sodium {
 }
 
 /// SHA-256 through libsodium, fed piece by piece (a feed file is hashed as it is written).
-public struct FeedDigest {
+public struct FeedDigest: Sendable {
     private var state = crypto_hash_sha256_state()
 
     public init() {

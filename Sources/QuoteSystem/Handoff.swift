@@ -1,10 +1,16 @@
 import Glibc
+import Synchronization
 
 /// A bounded queue from one thread to another, as a pipeline needs: `put` waits while it is full,
 /// `take` waits while it is empty. The producer `close`s it when it has no more; the consumer
 /// `abandon`s it when it can take no more (then every `put` answers false at once, so a producer
 /// never waits for a consumer that has stopped).
-public final class Handoff<Element>: @unchecked Sendable {
+///
+/// @unchecked: its state is guarded by a pthread mutex because it needs a condition variable on
+/// that same mutex to wait, which Synchronization's `Mutex` does not offer; every access to
+/// `items`, `closed` and `abandoned` is inside `pthread_mutex_lock`/`unlock`. Elements must be
+/// Sendable: they cross threads.
+public final class Handoff<Element: Sendable>: @unchecked Sendable {
     private var mutex = pthread_mutex_t()
     private var changed = pthread_cond_t()
     private var items: [Element] = []
@@ -65,9 +71,9 @@ public final class Handoff<Element>: @unchecked Sendable {
 }
 
 /// A thread whose end can be waited for (`BlockingWork.start`'s threads are detached).
-public final class JoinableThread: @unchecked Sendable {
-    private var thread = pthread_t()
-    private var joined = false
+public final class JoinableThread: Sendable {
+    /// The thread, until someone joins it (then nil: a second `join` returns at once).
+    private let unjoined: Mutex<pthread_t?>
 
     /// Starts `body` on a new thread; nil if the system refused one.
     public init?(_ body: @escaping @Sendable () -> Void) {
@@ -76,6 +82,7 @@ public final class JoinableThread: @unchecked Sendable {
             init(_ body: @escaping () -> Void) { self.body = body }
         }
         let work = Unmanaged.passRetained(Work(body)).toOpaque()
+        var thread = pthread_t()
         let result = pthread_create(&thread, nil, { context in
             Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
             return nil
@@ -84,14 +91,14 @@ public final class JoinableThread: @unchecked Sendable {
             Unmanaged<Work>.fromOpaque(work).release()
             return nil
         }
+        unjoined = Mutex(thread)
     }
 
     /// Waits for the thread's body to return (once; later calls return at once).
     public func join() {
-        guard !joined else { return }
-        joined = true
+        guard let thread = unjoined.withLock({ state in defer { state = nil }; return state }) else { return }
         pthread_join(thread, nil)
     }
 
-    deinit { if !joined { pthread_detach(thread) } }
+    deinit { if let thread = unjoined.withLock({ $0 }) { pthread_detach(thread) } }
 }

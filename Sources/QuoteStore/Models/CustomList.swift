@@ -114,8 +114,8 @@ public enum CustomList {
 
     /// A list read as its bytes arrive (a sync's body): each record checked and handed over as a
     /// quote or a problem, one at a time. Duplicate ids are the store's to find (`ListMerge`).
-    public struct Reader {
-        public enum Record {
+    public struct Reader: Sendable {
+        public enum Record: Sendable {
             /// A good record, with its content hash (computed here, on the reading thread).
             case quote(Quote, hash: Int, record: Int)
             case problem(Problem)

@@ -6,7 +6,7 @@
 ///     var stream = JSONArrayStream()
 ///     for chunk in chunks { try stream.feed(chunk) { position, element in … } }
 ///     try stream.finish()
-public struct JSONArrayStream {
+public struct JSONArrayStream: Sendable {
     /// What the stream hands over for each element of the array.
     public enum Element {
         case value(JSONValue)

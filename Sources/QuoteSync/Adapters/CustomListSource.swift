@@ -3,6 +3,7 @@ import QuoteConfig
 import QuoteFeed
 import QuoteStore
 import QuoteSystem
+import Synchronization
 
 /// A custom quote list (a GitHub Gist or any URL): the list is the truth. Quotes
 /// are inserted, updated and removed to match it — except that an empty list, or
@@ -49,85 +50,102 @@ enum CustomListSource {
 /// into the source's transaction, opened by the first batch. Between them, a few batches of
 /// records: memory holds those and a few counters, never the body. On two cores decoding and
 /// SQLite's work overlap (a million-quote list: see docs/benchmarks.md).
-///
-/// @unchecked Sendable: each side's state is touched by its own thread only; the writer's is read
-/// after its thread was joined.
-final class ListLoader: HTTPBodySink, @unchecked Sendable {
-    private var reader: CustomList.Reader
-    private var hasher = FeedDigest()
-    private var batch: [CustomList.Reader.Record] = []
+final class ListLoader: HTTPBodySink, Sendable {
+    /// What the reading side keeps between chunks. Its lock is never contended (one chunk at a
+    /// time, then the engine once the transfer is over); no wait happens while it is held.
+    private struct Reading {
+        var reader: CustomList.Reader
+        var hasher = FeedDigest()
+        var batch: [CustomList.Reader.Record] = []
+        /// Why the body was refused while it arrived (not JSON, not a list); the writer keeps its own.
+        var failure: SourceFailure?
+    }
+
+    private struct Pipeline {
+        var started: (queue: Handoff<[CustomList.Reader.Record]>, thread: JoinableThread)?
+        var ended = false
+    }
+
+    private let reading: Mutex<Reading>
+    private let pipeline = Mutex(Pipeline())
     private let writer: ListWriter
-    private var pipeline: (queue: Handoff<[CustomList.Reader.Record]>, thread: JoinableThread)?
-    private var pipelineEnded = false
-    /// Why the body was refused while it arrived (not JSON, not a list); the writer keeps its own.
-    private var readFailure: SourceFailure?
     /// Records per batch, and batches in flight: enough to keep both threads busy.
     static let batchSize = 512
     static let batchesInFlight = 8
 
     init(_ context: SyncContext) {
-        reader = CustomList.Reader(source: context.settings.name)
+        reading = Mutex(Reading(reader: CustomList.Reader(source: context.settings.name)))
         writer = ListWriter(context)
     }
 
-    func digest() -> String { hasher.finish() }
+    func digest() -> String { reading.withLock { $0.hasher.finish() } }
 
     /// Why the body was refused, once the pipeline has ended.
-    var failure: SourceFailure? { readFailure ?? writer.failure }
-
-    private struct WriterStopped: Error {}
+    var failure: SourceFailure? { reading.withLock { $0.failure } ?? writer.failure }
 
     func receive(_ chunk: UnsafeRawBufferPointer) -> Bool {
-        hasher.update(chunk)
-        do {
-            try reader.feed(chunk) { record in
-                batch.append(record)
-                if batch.count == Self.batchSize { try handOver() }
+        let storePath = writer.storePath
+        // Decoded under the lock; the full batches go to the writer outside it (`put` may wait).
+        let full = reading.withLock { side -> [[CustomList.Reader.Record]]? in
+            side.hasher.update(chunk)
+            var full: [[CustomList.Reader.Record]] = []
+            do {
+                try side.reader.feed(chunk) { record in
+                    side.batch.append(record)
+                    if side.batch.count == Self.batchSize {
+                        full.append(side.batch)
+                        side.batch.removeAll(keepingCapacity: true)
+                    }
+                }
+            } catch {
+                side.failure = ListWriter.failure(error, storePath: storePath)
+                return nil
             }
-            return true
-        } catch is WriterStopped {
-            return false
-        } catch {
-            readFailure = ListWriter.failure(error, storePath: writer.storePath)
-            return false
+            return full
         }
+        guard let full else { return false }
+        return full.allSatisfy(handOver)
     }
 
-    /// Sends the batch to the writer's thread (started by the first), or writes it here if no
-    /// thread could be had.
-    private func handOver() throws {
-        let records = batch
-        batch.removeAll(keepingCapacity: true)
-        if pipeline == nil, !pipelineEnded {
-            let queue = Handoff<[CustomList.Reader.Record]>(capacity: Self.batchesInFlight)
-            let writer = self.writer
-            if let thread = JoinableThread({ writer.run(taking: queue) }) {
-                pipeline = (queue, thread)
-            } else {
-                pipelineEnded = true
+    /// Sends a batch to the writer's thread (started by the first), or writes it here if no thread
+    /// could be had; false when the writer has stopped.
+    private func handOver(_ records: [CustomList.Reader.Record]) -> Bool {
+        let writer = self.writer
+        let started = pipeline.withLock { state -> (queue: Handoff<[CustomList.Reader.Record]>, thread: JoinableThread)? in
+            if state.started == nil, !state.ended {
+                let queue = Handoff<[CustomList.Reader.Record]>(capacity: Self.batchesInFlight)
+                if let thread = JoinableThread({ writer.run(taking: queue) }) {
+                    state.started = (queue, thread)
+                } else {
+                    state.ended = true
+                }
             }
+            return state.started
         }
-        if let pipeline {
-            guard pipeline.queue.put(records) else { throw WriterStopped() }
-        } else if !writer.write(records) {
-            throw WriterStopped()
-        }
+        if let started { return started.queue.put(records) }
+        return writer.write(records)
     }
 
     /// Waits for the writer to have written everything read (or to have stopped).
     private func endPipeline() {
-        if readFailure == nil, !batch.isEmpty { try? handOver() }
-        if let pipeline {
-            if readFailure != nil { pipeline.queue.abandon() } else { pipeline.queue.close() }
-            pipeline.thread.join()
+        let (rest, readFailed) = reading.withLock { side in
+            defer { side.batch = [] }
+            return (side.batch, side.failure != nil)
         }
-        pipeline = nil
-        pipelineEnded = true
+        if !readFailed, !rest.isEmpty { _ = handOver(rest) }
+        let started = pipeline.withLock { state in
+            defer { state = Pipeline(started: nil, ended: true) }
+            return state.started
+        }
+        if let started {
+            if readFailed { started.queue.abandon() } else { started.queue.close() }
+            started.thread.join()
+        }
     }
 
     /// Stops the writer after a failed transfer, before the engine rolls the transaction back.
     func stop() {
-        if let pipeline { pipeline.queue.abandon() }
+        pipeline.withLock { $0.started?.queue.abandon() }
         endPipeline()
     }
 
@@ -135,27 +153,38 @@ final class ListLoader: HTTPBodySink, @unchecked Sendable {
     func update(validators: Validators, status: Int) throws(SourceFailure) -> SourceUpdate {
         endPipeline()
         if let failure { throw failure }
-        do {
-            try reader.finish()
-        } catch {
-            throw SourceFailure("the list is \(error)", httpStatus: status)
+        let ended = reading.withLock { side -> CustomList.Failure? in
+            do throws(CustomList.Failure) {
+                try side.reader.finish()
+                return nil
+            } catch {
+                return error
+            }
         }
+        if let ended { throw SourceFailure("the list is \(ended)", httpStatus: status) }
         return try writer.update(validators: validators, status: status)
     }
 }
 
 /// The writing half of a `ListLoader`: hands each record to `ListMerge` inside the source's
-/// transaction, counts what it wrote and what was left out.
-final class ListWriter: @unchecked Sendable {
+/// transaction, counts what it wrote and what was left out. Its state lives in its lock: taken
+/// by the writer thread once per batch, then by the engine once the pipeline has ended.
+final class ListWriter: Sendable {
+    private struct Writing {
+        var merge: ListMerge?
+        var problems = CustomList.ProblemLog()
+        var validCount = 0
+        var failure: SourceFailure?
+    }
+
     private let settings: SourceSettings
     private let transaction: SourceTransaction
     private let now: Int
     let storePath: String
     private let progress: @Sendable (String) -> Void
-    private var merge: ListMerge?
-    private var problems = CustomList.ProblemLog()
-    private var validCount = 0
-    private(set) var failure: SourceFailure?
+    private let writing = Mutex(Writing())
+
+    var failure: SourceFailure? { writing.withLock { $0.failure } }
 
     init(_ context: SyncContext) {
         settings = context.settings
@@ -177,53 +206,68 @@ final class ListWriter: @unchecked Sendable {
 
     /// Writes `records`; false (and `failure` set) when the store refused.
     func write(_ records: [CustomList.Reader.Record]) -> Bool {
-        do {
-            // The first batch opens the source's transaction: from here on, the store's write
-            // lock is this list's until the engine commits or rolls back.
-            let merge = try self.merge ?? {
-                let started = try ListMerge(database: try transaction.open(), source: settings.name, url: settings.url, now: now)
-                self.merge = started
-                return started
-            }()
-            for record in records {
-                switch record {
-                case .quote(let quote, let hash, let position):
-                    if try merge.add(quote, hash: hash) == .duplicate {
-                        problems.add(CustomList.Problem(record: position, upstreamID: quote.upstreamID, reason: "duplicate id"))
-                    } else {
-                        validCount += 1
-                        if validCount % 50_000 == 0 { progress("\(validCount) quotes read and written") }
-                    }
-                case .problem(let problem):
-                    problems.add(problem)
-                    if let id = problem.upstreamID { try merge.keep(upstreamID: id) }
+        let (settings, now, storePath, progress, transaction) = (settings, now, storePath, progress, transaction)
+        return writing.withLock { state in
+            do {
+                // The first batch opens the source's transaction: from here on, the store's write
+                // lock is this list's until the engine commits or rolls back.
+                if state.merge == nil {
+                    state.merge = try ListMerge(database: try transaction.open(), source: settings.name, url: settings.url, now: now)
                 }
+                for record in records {
+                    switch record {
+                    case .quote(let quote, let hash, let position):
+                        if try state.merge!.add(quote, hash: hash) == .duplicate {
+                            state.problems.add(CustomList.Problem(record: position, upstreamID: quote.upstreamID, reason: "duplicate id"))
+                        } else {
+                            state.validCount += 1
+                            if state.validCount % 50_000 == 0 { progress("\(state.validCount) quotes read and written") }
+                        }
+                    case .problem(let problem):
+                        state.problems.add(problem)
+                        if let id = problem.upstreamID { try state.merge!.keep(upstreamID: id) }
+                    }
+                }
+                return true
+            } catch {
+                state.failure = Self.failure(error, storePath: storePath)
+                return false
             }
-            return true
-        } catch {
-            failure = Self.failure(error, storePath: storePath)
-            return false
         }
     }
 
     func update(validators: Validators, status: Int) throws(SourceFailure) -> SourceUpdate {
+        let (problems, validCount) = writing.withLock { ($0.problems, $0.validCount) }
         if validCount == 0 && !settings.allowShrink {
             throw SourceFailure(problems.first.map { "refusing a list with no valid quote (\($0))" }
                                 ?? "refusing an empty list (allow_shrink = true accepts it)", httpStatus: status)
         }
-        let (settings, problems, validCount, loaded) = (settings, problems, validCount, merge)
+        let settings = self.settings
         var update = SourceUpdate { counts in Plural.count(validCount, "quote") + ", " + changeSummary(counts) + problems.summary }
         update.validators = [validators]
         update.httpStatus = status
         update.skipped = problems.count
-        update.apply = { database, now in
-            let merge = try loaded ?? ListMerge(database: database, source: settings.name, url: settings.url, now: now)
-            return try merge.finish(removeMissing: !problems.anyWithoutID) { toRemove, stored in
+        update.apply = { [self] _, now in
+            try finish(now: now) { toRemove, stored in
                 try ShrinkGuard.check(what: "quotes", removing: toRemove, of: stored, incoming: validCount,
                                       allowed: settings.allowShrink, minimumStored: 10, httpStatus: status)
             }
         }
         return update
+    }
+
+    /// The merge's end, in the engine's transaction (a list with no record begins its merge here;
+    /// the connection is the transaction's, the one the engine's apply is given).
+    private func finish(now: Int, shrinkGuard: @Sendable (Int, Int) throws -> Void) throws -> ChangeCounts {
+        let settings = self.settings
+        let transaction = self.transaction
+        return try writing.withLock { state in
+            // `database` is the transaction's own connection, already open: asked of it here.
+            if state.merge == nil {
+                state.merge = try ListMerge(database: try transaction.open(), source: settings.name, url: settings.url, now: now)
+            }
+            return try state.merge!.finish(removeMissing: !state.problems.anyWithoutID, shrinkGuard: shrinkGuard)
+        }
     }
 
     /// A record the store refuses is the upstream's fault; a body that is no list is named so.

@@ -5,8 +5,11 @@ import QuoteStore
 /// it together with the sync state, or rolls it back on any failure. Until the commit, readers
 /// see the store as it was.
 ///
-/// @unchecked Sendable: one thread at a time uses it — the transfer's thread while the body
-/// arrives (the engine awaits the transfer), then the engine's.
+/// @unchecked Sendable: it hands one SQLite connection (a non-Sendable `Database`) from the
+/// engine to the list's writer thread and back, one thread at a time — the writer while the body
+/// arrives (the engine awaits the transfer and joins the writer), then the engine. A `Mutex`
+/// cannot hold it: `open()` must give the connection out, and a value kept in a Mutex cannot
+/// leave it unless it is Sendable.
 public final class SourceTransaction: @unchecked Sendable {
     let database: Database
     /// Checks the store before its first write (the engine's quick_check, once per process).
@@ -31,8 +34,11 @@ public final class SourceTransaction: @unchecked Sendable {
     /// Commits what `body` adds to the transaction, beginning one if nothing did yet (the caller
     /// checks the store first when `body` writes rows).
     func commit<T>(_ body: () throws -> T) throws -> T {
-        if !isOpen { try database.begin() }
-        isOpen = false
+        if !isOpen {
+            try database.begin()
+            isOpen = true
+        }
+        defer { isOpen = false }
         return try database.finishTransaction(body)
     }
 

@@ -1,32 +1,35 @@
 import QuoteStore
 import QuoteSystem
+import Synchronization
 
 /// SQLite's quick_check of the store, on a connection and a thread of its own, so that it runs
 /// while a list streams in (it reads every page: 0.4 s for a 380 MB store) instead of before. Its
 /// verdict is awaited before the commit: a store SQLite calls damaged is never written to, as
 /// every reader refuses it (the transaction, not yet committed, is rolled back).
-final class StoreCheck: @unchecked Sendable {
+final class StoreCheck: Sendable {
     private let path: String
-    private var thread: JoinableThread?
-    /// Set by the checking thread; read after it was joined.
-    private var outcome: Result<String?, DatabaseError> = .success(nil)
+    /// The check's answer: set by the checking thread, read after it was joined.
+    private final class Answer: Sendable {
+        let outcome = Mutex<Result<String?, DatabaseError>>(.success(nil))
+    }
+    private let answer = Answer()
+    private let thread: JoinableThread?
 
     init(path: String) {
         self.path = path
-        thread = JoinableThread { [self] in run() }
-        if thread == nil { run() }
+        let answer = self.answer
+        thread = JoinableThread { answer.outcome.withLock { $0 = Self.check(path) } }
+        if thread == nil { answer.outcome.withLock { $0 = Self.check(path) } }
     }
 
-    private func run() {
-        outcome = Result { () throws(DatabaseError) -> String? in
-            try Database(path: path, mode: .readOnly).quickCheck()
-        }
+    private static func check(_ path: String) -> Result<String?, DatabaseError> {
+        Result { () throws(DatabaseError) -> String? in try Database(path: path, mode: .readOnly).quickCheck() }
     }
 
     /// Waits for the check; throws the engine's local failure when the store is damaged.
     func verdict() throws {
         thread?.join()
-        if let problem = try outcome.get() {
+        if let problem = try answer.outcome.withLock({ $0 }).get() {
             throw SourceFailure.local(StoreError.damaged(path: path, reason: "SQLite's quick_check: \(TerminalSanitizer.clean(problem))"))
         }
     }
