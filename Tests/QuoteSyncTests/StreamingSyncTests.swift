@@ -98,3 +98,25 @@ import TestSupport
         #expect(again.summary == "not modified", "\(again.summary)")
     }
 }
+
+/// The writer's failure stops the transfer and rolls back: here the store's write lock is held by
+/// another connection for longer than the sync's patience.
+@Suite struct StreamingWriterFailureTests {
+    @Test func aStoreThatCannotBeWrittenStopsTheStreamAndKeepsEveryRow() async throws {
+        let harness = try SyncHarness { _ in .json(listJSON([(1, "one"), (2, "two")])) }
+        let settings = harness.settings(.custom, path: "/list")
+        #expect(await harness.sync(settings).ok)
+        let before = try harness.snapshot()
+        harness.server.answer { _ in TestUpstream.Response(body: StreamingSyncTests.body(count: 50_000)) }
+        let impatient = SyncEngine(storePath: harness.storePath, busyTimeoutMilliseconds: 200)
+        let holder = try harness.database()
+        try holder.begin()
+        let report = await impatient.sync(settings)
+        holder.rollback()
+        #expect(!report.ok)
+        #expect(report.summary.hasPrefix("store: "), "\(report.summary)")
+        #expect(!report.summary.contains("\n"))
+        #expect(report.storeExitCode == .temporaryFailure, "\(String(describing: report.storeExitCode))")
+        #expect(try harness.snapshot() == before)
+    }
+}

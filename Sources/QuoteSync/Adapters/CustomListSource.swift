@@ -19,7 +19,7 @@ enum CustomListSource {
         let loader = ListLoader(context)
         let fetched: SyncContext.Fetched
         do {
-            fetched = try await context.fetch(settings.url, streamingTo: loader, digest: { loader.digest() })
+            fetched = try await context.fetch(settings.url, streamingTo: loader)
         } catch {
             // The writer stops before the engine rolls back; a transfer the loader stopped failed
             // for the loader's reason (not JSON, a store error).
@@ -50,7 +50,7 @@ enum CustomListSource {
 /// into the source's transaction, opened by the first batch. Between them, a few batches of
 /// records: memory holds those and a few counters, never the body. On two cores decoding and
 /// SQLite's work overlap (a million-quote list: see docs/benchmarks.md).
-final class ListLoader: HTTPBodySink, Sendable {
+final class ListLoader: HashingBodySink, Sendable {
     /// What the reading side keeps between chunks. Its lock is never contended (one chunk at a
     /// time, then the engine once the transfer is over); no wait happens while it is held.
     private struct Reading {

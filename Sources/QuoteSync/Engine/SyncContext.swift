@@ -7,6 +7,12 @@ import QuoteSystem
 /// What a source adapter works with during one sync: its settings, the HTTP client, the
 /// per-host gate, and named read-only questions to the store (validators, what is already
 /// known). Adapters never write, and hold no SQL: they return a SourceUpdate.
+/// A body reader that also hashes what it read (SHA-256, hex): a streamed body is never held, so
+/// "is this the body applied last time?" is answered on the stream.
+public protocol HashingBodySink: HTTPBodySink {
+    func digest() -> String
+}
+
 public final class SyncContext {
     public let settings: SourceSettings
     public let client: HTTPClient
@@ -59,10 +65,10 @@ public final class SyncContext {
 
     /// GETs `url`. With `conditional`, sends the stored validators back and
     /// recognises an unchanged body. Any status but 200 (and 304) is a failure. With `sink`, a
-    /// 200's body goes to it as it arrives (the response's `body` is then empty) and
-    /// `digest` says what it hashed to.
-    public func fetch(_ url: String, conditional: Bool = true,
-                      streamingTo sink: (any HTTPBodySink)? = nil, digest: (() -> String)? = nil) async throws(SourceFailure) -> Fetched {
+    /// 200's body goes to it as it arrives (the response's `body` is then empty) and the sink
+    /// says what it hashed to.
+    public func fetch(_ url: String, conditional: Bool = true, streamingTo sink: (any HashingBodySink)? = nil)
+        async throws(SourceFailure) -> Fetched {
         let stored = conditional ? try storedValidators(for: url) : nil
         var request = HTTPRequest(url: url, timeout: settings.timeout, maxBytes: settings.maxBytes, allowHTTP: settings.allowHTTP)
         let progress = self.progress
@@ -81,7 +87,7 @@ public final class SyncContext {
             return .unchanged(validators, status: 304)
         case 200:
             let body = response.body
-            let hashed = sink != nil ? digest?() : nil
+            let hashed = sink?.digest()
             guard let previous = stored?.bodySHA256, conditional else {
                 if let hashed {
                     validators.bodySHA256 = hashed

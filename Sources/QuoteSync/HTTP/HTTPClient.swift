@@ -139,7 +139,7 @@ public final class HTTPClient: Sendable {
             ("XFERINFOFUNCTION", quoted_curl_set_progress_callback(pointer, watchProgress)),
             ("XFERINFODATA", quoted_curl_set_pointer(pointer, CURLOPT_XFERINFODATA, context)),
             // libcurl's own words for a failure ("SSL certificate problem: self-signed certificate"),
-            // more than curl_easy_strerror's generic line.
+            // more than the generic text libcurl has for the code alone.
             ("ERRORBUFFER", quoted_curl_set_pointer(pointer, CURLOPT_ERRORBUFFER, state.errorBuffer)),
         ]
         if let problem = setup.first(where: { $0.1 != CURLE_OK }) { return .refusedSetup((problem.0, problem.1)) }
