@@ -2,15 +2,16 @@ import CSQLite
 
 /// Writes a custom list into the store as its records arrive, inside the caller's open
 /// transaction (nothing is visible to readers before it commits). Each record is compared with
-/// the stored version of itself — one probe of the UNIQUE (source, upstream_id) index for its row
-/// id and content hash — and written only when it changed; at the end, the stored records the
-/// list no longer holds are removed in one statement. What it remembers is a bit per row it has
-/// met (`RowSet`), never a dictionary of the stored rows: memory does not grow with the list.
+/// the stored version of itself — most often the next row of a walk over the stored rows in
+/// row-id order, else one probe of the UNIQUE (source, upstream_id) index — and written only when
+/// it changed; at the end, the stored records the list no longer holds are removed in one
+/// statement. What it remembers is a bit per row it has met (`RowSet`), never a dictionary of the
+/// stored rows: memory does not grow with the list.
 ///
-/// A source with no stored quote skips the probes (a duplicate id is found by the insert's
-/// conflict instead), and from `bulkThreshold` new quotes on it drops the secondary indexes and
-/// the full-text trigger and rebuilds both at the end, which is far cheaper than keeping them
-/// up to date row by row.
+/// Into an empty source it skips the comparisons (a duplicate id is found by the insert), drops
+/// the insert triggers at the first row and, from `bulkThreshold` rows on, the secondary indexes
+/// too; the full-text index and the indexes are built at the end, far cheaper than row by row. A
+/// big resync holds FTS5's automatic merges until its end.
 public final class ListMerge {
     public enum Outcome: Equatable {
         case inserted, updated, unchanged
