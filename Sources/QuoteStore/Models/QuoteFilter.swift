@@ -76,32 +76,15 @@ private extension String {
     }
 }
 
-/// Turns what a user typed into an FTS5 query: each word becomes a quoted prefix
-/// term ("행복"* matches 행복은), so FTS5 syntax in the input is never interpreted.
+/// Turns words into an FTS5 query: each word becomes a quoted prefix term ("행복"* matches
+/// 행복은), so FTS5 syntax in the input is never interpreted. (`search` plans its query against
+/// the index's terms: `SearchPlan`.)
 public enum FullTextQuery {
-    /// `exact`: words that are no other indexed term's prefix, written as plain terms. The same
-    /// rows match, ranked the same (one term, one doclist), but FTS5 can skip through a plain
-    /// term's doclist where it must first merge a prefix's whole: a word in every quote beside a
-    /// rare one cost 84 ms on a million quotes, 17 ms as a plain term.
-    public static func make(_ text: String, exact: Set<String> = []) -> String {
+    public static func make(_ text: String) -> String {
         let words = text.split(whereSeparator: { $0.isWhitespace })
         guard !words.isEmpty else { return "\"\"" }
-        let terms = words.map { word -> String in
-            "\"" + word.replacing("\"", with: "\"\"") + (exact.contains(String(word)) ? "\"" : "\"*")
-        }
+        let terms = words.map { word -> String in "\"" + word.replacing("\"", with: "\"\"") + "\"*" }
         let joined = terms.joined(separator: " ")
         return words.count > 1 ? "(" + joined + ")" : joined
-    }
-
-    /// The words whose prefix query would match only the word itself: plain ASCII letters and
-    /// digits (the tokenizer lowercases them and changes nothing else) with no longer indexed
-    /// term starting with them, asked of `isPrefixOfAnotherTerm`.
-    public static func exactWords<Failure: Error>(_ text: String, isPrefixOfAnotherTerm: (String) throws(Failure) -> Bool) throws(Failure) -> Set<String> {
-        var exact: Set<String> = []
-        for word in text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
-        where !word.isEmpty && word.utf8.allSatisfy({ $0 < 0x80 && (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || $0 >= 0x30 && $0 <= 0x39) }) {
-            if try !isPrefixOfAnotherTerm(word.lowercased()) { exact.insert(word) }
-        }
-        return exact
     }
 }

@@ -118,12 +118,6 @@ public struct QuotePicker {
         return try statement.step() ? Quote(row: statement) : nil
     }
 
-    /// How many quotes match a full-text search, counting at most `cap` (a word in half of a
-    /// million quotes is still counted quickly).
-    public func searchCount(_ text: String, cap: Int) throws(DatabaseError) -> Int {
-        try count(matching: try fullTextQuery(text), cap: cap)
-    }
-
     private func count(matching query: String, cap: Int) throws(DatabaseError) -> Int {
         let statement = try database.prepare(
             "SELECT count(*) FROM (SELECT 1 FROM quotes_fts WHERE quotes_fts MATCH ?1 LIMIT ?2)")
@@ -132,22 +126,32 @@ public struct QuotePicker {
         return try statement.step() ? statement.int(0) : 0
     }
 
-    /// What the user typed as an FTS5 query, each word a prefix unless no other indexed term
-    /// starts with it (then a plain term: the same matches, found without merging a doclist).
-    /// The index's vocabulary is asked through a temporary fts5vocab table: reading it seeks past
-    /// the word and looks at the next term only.
-    func fullTextQuery(_ text: String) throws(DatabaseError) -> String {
-        try database.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.quotes_terms USING fts5vocab(main, quotes_fts, row)")
-        // From just after the word itself (`> ?1` would make fts5vocab count the word's own
-        // doclist first: 11 ms for a word in 45% of a million quotes, 0.6 ms this way).
-        let next = try database.prepare(
-            "SELECT 1 FROM temp.quotes_terms WHERE term >= ?1 || char(1) AND term < ?1 || char(1114111) LIMIT 1")
-        let exact = try FullTextQuery.exactWords(text) { (word: String) throws(DatabaseError) -> Bool in
-            next.reset()
-            try next.bind(word, at: 1)
-            return try next.step()
+    /// What the user typed, planned against the index's vocabulary (see `SearchPlan`). The terms
+    /// that start with a word are read from a temporary fts5vocab table of instances, one seek per
+    /// term: its `row` kind would count each term's whole doclist on the way (50 ms for a word in
+    /// 45% of five million quotes), an instance is read alone.
+    func searchPlan(_ text: String) throws(DatabaseError) -> SearchPlan {
+        try database.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.quotes_term_instances USING fts5vocab(main, quotes_fts, instance)")
+        // From a term on, below the first text past every term that starts with the prefix.
+        let next = try database.prepare("""
+            SELECT term FROM temp.quotes_term_instances WHERE term >= ?1 AND term < ?2 || char(1114111) LIMIT 1
+            """)
+        return try SearchPlan(text) { (prefix: String, limit: Int) throws(DatabaseError) -> [String] in
+            var terms: [String] = []
+            var from = prefix
+            while terms.count < limit {
+                next.reset()
+                try next.bind(from, at: 1)
+                try next.bind(prefix, at: 2)
+                guard try next.step() else { break }
+                let term = next.string(0)
+                terms.append(term)
+                // Just past this term: `>` would walk every instance of it first.
+                from = term + "\u{1}"
+            }
+            return terms
         }
-        return FullTextQuery.make(text, exact: exact)
     }
 
     /// The quotes of `find`.
@@ -169,21 +173,56 @@ public struct QuotePicker {
     /// shown unranked instead, and the caller says so.
     public static let rankingLimit = 5_000
 
-    /// Full-text search: best matches first (bm25) when there are at most `rankingLimit`,
-    /// otherwise the first `limit` in store order.
+    /// Full-text search: best matches first (bm25 over the prefix query, ties by id) when there
+    /// are at most `rankingLimit`, otherwise the first `limit` in store order.
     public func find(_ text: String, limit: Int) throws(DatabaseError) -> SearchResult {
-        let query = try fullTextQuery(text)
-        let matches = try count(matching: query, cap: Self.rankingLimit + 1)
+        let plan = try searchPlan(text)
+        let matches = try count(matching: plan.query, cap: Self.rankingLimit + 1)
+        guard matches > 0 else { return SearchResult(quotes: [], matches: 0, ranked: true) }
         let ranked = matches <= Self.rankingLimit
-        let statement = try database.prepare("""
-            SELECT \(Quote.Column.sql(table: "q")) FROM quotes_fts JOIN quotes q ON q.id = quotes_fts.rowid
-             WHERE quotes_fts MATCH ?1 \(ranked ? "ORDER BY rank" : "") LIMIT ?2
-            """)
-        try statement.bind(query, at: 1)
+        let statement: Statement
+        if ranked {
+            try FullTextRank.register(on: database)
+            statement = try database.prepare("""
+                SELECT \(Quote.Column.sql(table: "q")) FROM quotes_fts JOIN quotes q ON q.id = quotes_fts.rowid
+                 WHERE quotes_fts MATCH ?1 ORDER BY \(FullTextRank.functionName)(quotes_fts, ?3), q.id LIMIT ?2
+                """)
+            try statement.bind(FullTextRank.weights(try inverseDocumentFrequencies(plan)), at: 3)
+        } else {
+            statement = try database.prepare("""
+                SELECT \(Quote.Column.sql(table: "q")) FROM quotes_fts JOIN quotes q ON q.id = quotes_fts.rowid
+                 WHERE quotes_fts MATCH ?1 LIMIT ?2
+                """)
+        }
+        try statement.bind(plan.query, at: 1)
         try statement.bind(limit, at: 2)
         var results: [Quote] = []
         while try statement.step() { results.append(Quote(row: statement)) }
         return SearchResult(quotes: results, matches: matches, ranked: ranked)
+    }
+
+    /// bm25's IDF of each group of `plan`: the rows it matches, counted up to half the index's
+    /// rows (from there bm25 clamps the IDF, so a word in every quote costs half a count), by FTS5
+    /// itself (`quoted_group_rows`, called on one row the query matched).
+    private func inverseDocumentFrequencies(_ plan: SearchPlan) throws(DatabaseError) -> [(phrases: Int, idf: Double)] {
+        let rows = try FullTextRank.rowCount(of: database)
+        let groupRows = try database.prepare("""
+            SELECT \(FullTextRank.hitsFunctionName)(quotes_fts, ?2, ?3, ?4, (SELECT coalesce(min(id), 0) FROM quotes))
+              FROM quotes_fts WHERE quotes_fts MATCH ?1 LIMIT 1
+            """)
+        try groupRows.bind(plan.query, at: 1)
+        try groupRows.bind(FullTextRank.halfOfRows(rows), at: 4)
+        var groups: [(phrases: Int, idf: Double)] = []
+        var first = 0
+        for group in plan.groups {
+            groupRows.resetKeepingBindings()
+            try groupRows.bind(first, at: 2)
+            try groupRows.bind(group.phrases.count, at: 3)
+            let hits = try groupRows.step() ? groupRows.int(0) : 0
+            first += group.phrases.count
+            groups.append((group.phrases.count, FullTextRank.inverseDocumentFrequency(hits: hits, rows: rows)))
+        }
+        return groups
     }
 
     /// Every quote (of one source, or `custom` for all lists), in store order, for export.

@@ -56,6 +56,14 @@ public final class Statement {
         try check(code)
     }
 
+    public func bind(_ bytes: [UInt8], at index: Int32) throws(DatabaseError) {
+        let code = bytes.withUnsafeBytes { buffer -> Int32 in
+            guard let length = Int32(exactly: buffer.count) else { return SQLITE_TOOBIG }
+            return sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), length, transient)
+        }
+        try check(code)
+    }
+
     public func bindNull(at index: Int32) throws(DatabaseError) {
         try check(sqlite3_bind_null(handle, index))
     }
@@ -153,6 +161,11 @@ public final class Statement {
         return value.withUTF8 { utf8 in
             utf8.count == count && (count == 0 || memcmp(utf8.baseAddress!, bytes, count) == 0)
         }
+    }
+
+    public func blob(_ column: Int32) -> [UInt8] {
+        guard let bytes = sqlite3_column_blob(handle, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))))
     }
 
     public func optionalString(_ column: Int32) -> String? {
