@@ -268,7 +268,7 @@ let todayCommand = Command(todaySpec) { arguments, context in
 let searchSpec = CommandSpec(
     name: "search",
     overview: "Search quote texts and authors (full-text, best matches first; words match as prefixes, so 행복 finds 행복은).",
-    positionals: [Positional("TEXT...", help: "The words to look for; every word must match.")],
+    positionals: [Positional("TEXT...", help: "The words to look for; every word must match. Words in double quotes (\"light ocean\") must stand side by side, as written.")],
     options: [Options.limit, Options.json])
 
 let searchCommand = Command(searchSpec, pages: true) { arguments, context in

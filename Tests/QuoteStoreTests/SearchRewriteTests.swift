@@ -67,7 +67,7 @@ import TestSupport
         #expect(found == expected, "\(text) → \(query)")
     }
 
-    @Test(arguments: ["quote kw4242", "time kw42", "light ocean n12", "n1234", "Author 7 kw4242"])
+    @Test(arguments: ["quote kw4242", "time kw42", "light ocean n12", "n1234", "Author 7 kw4242", "kw42", "jour", "naïve", "lig", "time"])
     func findShowsTheBestMatchesFirst(text: String) throws {
         let store = try store()
         let found = try QuotePicker(database: store.database).find(text, limit: 10)

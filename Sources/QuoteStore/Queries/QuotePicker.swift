@@ -204,7 +204,10 @@ public struct QuotePicker {
     /// bm25's IDF of each group of `plan`: the rows it matches, counted up to half the index's
     /// rows (from there bm25 clamps the IDF, so a word in every quote costs half a count), by FTS5
     /// itself (`quoted_group_rows`, called on one row the query matched).
+    /// One group alone needs no count: its IDF scales every score alike, so any positive one
+    /// ranks the rows the same.
     private func inverseDocumentFrequencies(_ plan: SearchPlan) throws(DatabaseError) -> [(phrases: Int, idf: Double)] {
+        if plan.groups.count == 1 { return [(plan.groups[0].phrases.count, 1.0)] }
         let rows = try FullTextRank.rowCount(of: database)
         let groupRows = try database.prepare("""
             SELECT \(FullTextRank.hitsFunctionName)(quotes_fts, ?2, ?3, ?4, (SELECT coalesce(min(id), 0) FROM quotes))

@@ -24,7 +24,7 @@ struct SearchPlan {
     }
 
     /// A word that starts more indexed terms than this is left a prefix query.
-    static let expansionLimit = 16
+    static let expansionLimit = 128
 
     let groups: [Group]
 
