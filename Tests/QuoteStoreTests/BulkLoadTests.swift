@@ -48,6 +48,9 @@ import Testing
         #expect(try count(store, "SELECT count(*) FROM quotes_fts f JOIN quotes q ON q.id = f.rowid WHERE q.source <> 'custom.big'") == starter)
         try store.database.execute("INSERT INTO quotes_fts(quotes_fts) VALUES ('integrity-check')")
         #expect(try count(store, "SELECT count(DISTINCT pick) FROM quotes") == starter + size)
+        // The new rows were most of the index: merged once into one segment, merges back on.
+        #expect(try count(store, "SELECT count(DISTINCT segid) FROM quotes_fts_idx") == 1)
+        #expect(try store.database.scalarString("SELECT v FROM quotes_fts_config WHERE k = 'automerge'") == "4")
 
         // The trigger is back: a later single quote is searchable at once.
         try store.database.transaction {

@@ -41,6 +41,8 @@ public final class ListMerge {
     /// recreates what it dropped, and whether the secondary indexes went too (a bulk load).
     private var bulk: (firstID: Int, recreate: [String], indexes: Bool)?
     private let idsAreSequential: Bool
+    /// How many quotes the store held before (all sources): the dense `pick` numbering's maximum.
+    private let quotesBefore: Int
 
     public init(database: Database, source: String, url: String?, now: Int) throws {
         self.database = database
@@ -57,7 +59,8 @@ public final class ListMerge {
             kept = RowSet(from: lowest)
         }
         // The dense `pick` numbering continues from the current maximum (we hold the write lock).
-        nextPick = (try database.scalarInt("SELECT max(pick) FROM quotes") ?? 0) + 1
+        quotesBefore = try database.scalarInt("SELECT max(pick) FROM quotes") ?? 0
+        nextPick = quotesBefore + 1
         // Without AUTOINCREMENT a new row takes max(id) + 1; past the largest id SQLite picks ids at
         // random, and "every row from this id on is new" no longer holds (no bulk load then).
         idsAreSequential = (try database.scalarInt("SELECT max(id) FROM quotes") ?? 0) < Int.max
@@ -174,10 +177,22 @@ public final class ListMerge {
             // row (3.5 s instead of 15 s for a million quotes), in rowid order: FTS5 flushes its
             // pending terms whenever a rowid is lower than the last one (`+source` keeps the planner
             // off the UNIQUE index, whose order is the upstream ids' as text).
+            // FTS5 flushes a segment per megabyte of pending terms and, left to itself, merges
+            // them level by level as they come, rewriting each posting several times. When the new
+            // rows are most of the index, merges are held and done once into one segment
+            // ('optimize', which rewrites the whole index: not worth it for a few rows added to a
+            // big store): a million quotes 3.6 → 3.2 s, ten million 44 → 41 s, and searches then
+            // read one segment instead of dozens.
+            let mergeOnce = bulk.indexes && counts.inserted >= quotesBefore
+            if mergeOnce { try database.execute("INSERT INTO quotes_fts (quotes_fts, rank) VALUES ('automerge', 0)") }
             try database.execute("""
                 INSERT INTO quotes_fts (rowid, text, author)
                 SELECT id, text, author FROM quotes WHERE id >= ?1 AND +source = ?2 ORDER BY id
                 """, [.integer(bulk.firstID), .text(source)])
+            if mergeOnce {
+                try database.execute("INSERT INTO quotes_fts (quotes_fts, rank) VALUES ('automerge', 4)")
+                try database.execute("INSERT INTO quotes_fts (quotes_fts) VALUES ('optimize')")
+            }
             if bulk.indexes {
                 // Sorting runs best in a small cache: on a million rows each index was built 30-40 %
                 // faster in 2 MB than in 24 MB (the sorter's memory follows cache_size), with less memory.
