@@ -1,8 +1,11 @@
-/* The least a C program can do for `random`: open the store read-only, one max(pick), one row. */
+/* The least a C program can do for `quotectl random`: open the store read-only, one max(pick),
+   one row by its pick, printed. scripts/bench/random.sh builds it statically and times it beside
+   quotectl, fortune and /bin/true: the floor a store read through SQLite has on this machine. */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 int main(int argc, char **argv) {
     sqlite3 *db; sqlite3_stmt *st;
     if (sqlite3_open_v2(argv[1], &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) return 1;

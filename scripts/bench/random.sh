@@ -39,11 +39,18 @@ quotes=$(sqlite3 "$store" "SELECT count(*) FROM quotes")
 author_quotes=$(sqlite3 "$store" "SELECT count(*) FROM quotes WHERE author = 'Author 0042'")
 echo "store: $quotes quotes; 'Author 0042' has $author_quotes"
 
+# The C floor: the same answer from a 16-line C program on libsqlite3, linked statically.
+floor=()
+if command -v cc >/dev/null && cc -O2 -static -o "$data/random-floor" scripts/bench/random-floor.c -lsqlite3 -lm 2>/dev/null; then
+    floor=(-n "C floor (static, libsqlite3)" "$data/random-floor $store")
+fi
+
 results="$data/bench-random.json"
 # Both sides read warm files: fortune's are small and stay cached; the 386 MB store is read once first.
 cat "$store" "$store-wal" > /dev/null 2>&1 || true
 hyperfine -N --warmup 30 --runs 500 --export-json "$results" \
     -n "/bin/true (the floor)" "/bin/true" \
+    "${floor[@]}" \
     -n "quotectl random" "$quotectl random" \
     -n "quotectl today" "$quotectl today" \
     -n "quotectl status" "$quotectl status" \
