@@ -68,6 +68,23 @@ import TestSupport
         #expect(try database.scalarInt("PRAGMA synchronous") == 1)
     }
 
+    /// New stores get 16 KiB pages; a store made with SQLite's 4 KiB keeps them and stays usable.
+    @Test func aNewStoreHasSixteenKiBPagesAnOldOneKeepsItsOwn() throws {
+        let database = try open()
+        try database.execute("CREATE TABLE t (n INTEGER)")
+        #expect(try database.scalarInt("PRAGMA page_size") == 16_384)
+
+        var old: OpaquePointer?
+        let path = folder.file("old.db")
+        #expect(sqlite3_open(path, &old) == SQLITE_OK)
+        #expect(sqlite3_exec(old, "PRAGMA page_size = 4096; PRAGMA journal_mode = WAL; CREATE TABLE t (n INTEGER)", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(old)
+        let reopened = try Database(path: path, mode: .readWrite)
+        #expect(try reopened.scalarInt("PRAGMA page_size") == 4_096)
+        try reopened.execute("INSERT INTO t VALUES (1)")
+        #expect(try reopened.scalarInt("SELECT count(*) FROM t") == 1)
+    }
+
     @Test func transactionRollsBackAndRethrowsTheBodysError() throws {
         struct Boom: Error {}
         let database = try open()

@@ -54,6 +54,12 @@ public final class Database {
             var persist: Int32 = 1
             sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
             try execute("PRAGMA journal_size_limit = 4194304")
+            // A new store's pages are 16 KiB (SQLite's default is 4): a big load writes its rows
+            // into the WAL, and every page read from there first searches the WAL's index, a
+            // search that grows with the WAL; a quarter of the pages to write and look up took
+            // the first sync of ten million quotes from 123 to 90 s, of one million from 8.9 to
+            // 7.8 s. An existing store keeps its page size (WAL mode cannot change it).
+            try execute("PRAGMA page_size = 16384")
             try enableWAL()
             try execute("PRAGMA synchronous = NORMAL")
         }
