@@ -68,6 +68,56 @@ public enum FileReader {
         return bytes
     }
 
+    /// A regular file (or standard input) read a chunk at a time, failing past `limit` bytes in
+    /// all: what a list that streams into the store is read with, one chunk held at a time.
+    public final class Chunks {
+        private let file: FileDescriptor?
+        private let descriptor: Descriptor
+        private let limit: Int
+        public let name: String
+        public private(set) var bytesRead = 0
+        private var buffer: [UInt8]
+
+        /// `path` "-" is standard input; anything else must be a regular file (see `read`).
+        public init(_ path: String, limit: Int) throws(FileError) {
+            if path == "-" {
+                file = nil
+                descriptor = .standardInput
+                name = "standard input"
+            } else {
+                var status = stat()
+                let opened = try FileReader.openRegularFile(path, status: &status)
+                if Int(status.st_size) > limit { throw FileReader.tooLarge(path, limit) }
+                descriptor = opened.io
+                file = consume opened  // owns the descriptor: closed with this value
+                name = path
+            }
+            self.limit = limit
+            buffer = [UInt8](repeating: 0, count: min(1 << 20, limit + 1))
+        }
+
+        /// The next bytes, or nil at the end.
+        public func next() throws(FileError) -> ArraySlice<UInt8>? {
+            let count: Int
+            do { count = try descriptor.read(into: &buffer) } catch { throw FileReader.failure(name, error) }
+            if count == 0 { return nil }
+            guard count <= limit - bytesRead else { throw FileReader.tooLarge(name, limit) }
+            bytesRead += count
+            return buffer[0..<count]
+        }
+
+        /// Everything left, after `head`, for formats that are read whole: at most `cap` bytes
+        /// in all (what is held in memory), if that is below the limit.
+        public func rest(after head: [UInt8], cap: Int) throws(FileError) -> [UInt8] {
+            var bytes = head
+            while let chunk = try next() {
+                guard bytesRead <= cap else { throw FileReader.tooLarge(name, cap) }
+                bytes.append(contentsOf: chunk)
+            }
+            return bytes
+        }
+    }
+
     /// Appends what `descriptor` holds to `bytes`, failing beyond `limit` bytes in all.
     private static func readAll(_ descriptor: Descriptor, into bytes: inout [UInt8], limit: Int, name: String) throws(FileError) {
         var chunk = [UInt8](repeating: 0, count: min(1 << 20, limit + 1))
@@ -82,7 +132,7 @@ public enum FileReader {
 
     /// Opens `path` for reading if it is a regular file, and says what fstat found.
     /// O_NONBLOCK only for open() itself, so a FIFO can never make it wait.
-    private static func openRegularFile(_ path: String, status: inout stat) throws(FileError) -> FileDescriptor {
+    fileprivate static func openRegularFile(_ path: String, status: inout stat) throws(FileError) -> FileDescriptor {
         let file: FileDescriptor
         do { file = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY) } catch { throw failure(path, error) }
         do { status = try file.io.status() } catch { throw failure(path, error) }
@@ -100,7 +150,7 @@ public enum FileReader {
         FileError(path: path, reason: "larger than \(ByteCount.describe(limit))", code: EFBIG)
     }
 
-    private static func failure(_ path: String, _ error: Errno) -> FileError {
+    fileprivate static func failure(_ path: String, _ error: Errno) -> FileError {
         FileError(path: path, reason: error.description.lowercased(), code: error.code)
     }
 }

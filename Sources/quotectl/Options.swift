@@ -60,7 +60,7 @@ enum Options {
 
     // The store.
     static let name = Option.value("name", "NAME", required: true, help: "The list's name (letters, digits, '-', '_', '.'); its quotes are source custom.NAME.")
-    static let maxBytes = Option.value("max-bytes", "SIZE", help: "Refuse a file larger than this (default 64M, at most 1G): reading stops at the cap.")
+    static let maxBytes = Option.value("max-bytes", "SIZE", help: "Refuse a file larger than this (default 64M, at most 16G; a fortune or text file at most 1G): reading stops at the cap.")
     static let format = Option.choice("format", ExportFormat.self, required: true,
                                       help: "json (an array of objects, which import reads back), csv (with a header row; cells a spreadsheet would take for a formula are neutralised), fortune (quotes separated by % lines) or text (a quote per line: its text, a dash, its author).")
     static let importFormat = Option.choice("format", QuoteFile.Kind.self,

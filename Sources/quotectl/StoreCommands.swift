@@ -21,7 +21,8 @@ let importCommand = Command(importSpec) { arguments, context in
         var limit = importDefaultLimit
         if let text = arguments.value(Options.maxBytes) {
             guard let size = ConfigValue.size(text), ConfigLimits.maxBytes.contains(size) else {
-                throw UsageError(message: "--max-bytes takes a size from 1K to 1G (such as 64M), not '\(text)'", command: "import")
+                throw UsageError(message: "--max-bytes takes a size from \(ConfigText.sizes(ConfigLimits.maxBytes)) (such as 64M), not '\(text)'",
+                                 command: "import")
             }
             limit = size
         }
@@ -30,25 +31,67 @@ let importCommand = Command(importSpec) { arguments, context in
             file = String(file.dropLast(4))
             if kind == .auto { kind = .fortune }
         }
-        let bytes: [UInt8]
+        // Read a chunk at a time: a JSON list streams into the store as it is read; the other
+        // formats (small, read whole) are told from the JSON by their first bytes.
+        let chunks: FileReader.Chunks
+        var head: [UInt8] = []
         do throws(FileError) {
-            bytes = file == "-" ? try FileReader.readStandardInput(limit: limit) : try FileReader.read(file, limit: limit)
+            chunks = try FileReader.Chunks(file, limit: limit)
+            while kind == .auto || kind == .json, QuoteFile.firstSignificantByte(head) == nil, let chunk = try chunks.next() {
+                head.append(contentsOf: chunk)
+                if kind == .json { break }
+            }
         } catch {
             Output.error("\(error); nothing imported")
             return error.exitCode
         }
-        if kind == .auto { kind = QuoteFile.detect(bytes) }
+        if kind == .auto, QuoteFile.firstSignificantByte(head) == UInt8(ascii: "[") { kind = .json }
         let store: Store
         let counts: ChangeCounts
         let total: Int
         if kind == .json {
-            guard let validation = validatedList(bytes, file: file, source: source, name: name) else { return .dataError }
             store = try context.store(.write)
-            counts = try write(to: source, in: store) { visit in
-                try CustomList.forEachValid(bytes, source: source, validation: validation, visit)
+            var pending: ArraySlice<UInt8>? = head[...]
+            let outcome: ListImport.Outcome
+            do {
+                outcome = try ListImport.run(into: store.database, source: source, now: UnixTime.now()) {
+                    if let first = pending {
+                        pending = nil
+                        return first
+                    }
+                    return try chunks.next()
+                }
+            } catch let error as FileError {
+                Output.error("\(error); nothing imported")
+                return error.exitCode
+            } catch let error as CustomList.Failure {
+                Output.error("\(file): \(error); nothing imported")
+                return .dataError
+            } catch {
+                try store.withStoreErrors { throw error }  // the store's own failure, named as such
+                return .software
             }
-            total = validation.validCount
+            switch outcome {
+            case .imported(let changes, let quotes):
+                counts = changes
+                total = quotes
+            case .refused(let problems):
+                let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
+                Output.error("\(file): \(problems.first.map(String.init(describing:)) ?? "a bad record")\(more); nothing imported")
+                return .dataError
+            case .empty:
+                Output.error("\(file): the list is empty; nothing imported (quotectl forget \(name) removes a list)")
+                return .dataError
+            }
         } else {
+            let bytes: [UInt8]
+            do throws(FileError) {
+                bytes = try chunks.rest(after: head, cap: importWholeFileLimit)
+            } catch {
+                Output.error("\(error); nothing imported")
+                return error.exitCode
+            }
+            if kind == .auto { kind = QuoteFile.detect(bytes) }
             let quotes: [Quote]
             do {
                 quotes = kind == .fortune ? try QuoteFile.fortune(bytes, source: source) : try QuoteFile.text(bytes, source: source)
@@ -73,27 +116,6 @@ let importCommand = Command(importSpec) { arguments, context in
         return .success
 }
 
-/// Checks a JSON list whole before anything is written; nil (said on stderr) when it is wrong.
-private func validatedList(_ bytes: [UInt8], file: String, source: String, name: String) -> CustomList.Validation? {
-    let validation: CustomList.Validation
-    do {
-        validation = try CustomList.scan(bytes, source: source)
-    } catch {
-        Output.error("\(file): \(error); nothing imported")
-        return nil
-    }
-    if let problem = validation.problems.first {
-        let more = validation.problems.count > 1 ? " (and \(validation.problems.count - 1) more)" : ""
-        Output.error("\(file): \(problem)\(more); nothing imported")
-        return nil
-    }
-    if validation.validCount == 0 {
-        Output.error("\(file): the list is empty; nothing imported (quotectl forget \(name) removes a list)")
-        return nil
-    }
-    return validation
-}
-
 /// The whole list in one transaction: what is missing from it goes.
 private func write(to source: String, in store: Store, _ quotes: ((Quote) throws -> Void) throws -> Void) throws(StoreError) -> ChangeCounts {
     let now = UnixTime.now()
@@ -106,9 +128,12 @@ private func write(to source: String, in store: Store, _ quotes: ((Quote) throws
     }
 }
 
-/// The largest file `import` reads unless told otherwise: the whole file is held in memory
-/// while it is checked, so the cap is also the bound on memory (--max-bytes raises it).
+/// The largest file `import` reads unless told otherwise (--max-bytes raises it): a guard
+/// against the wrong file. A JSON list streams into the store, so memory does not follow it.
 let importDefaultLimit = 64 << 20
+
+/// Fortune and text files are read whole (held in memory while they are checked): never more.
+let importWholeFileLimit = 1 << 30
 
 let exportSpec = CommandSpec(
     name: "export",

@@ -106,6 +106,36 @@ import TestSupport
         #expect(try jsonLines(found.stdout).contains { $0["source"] as? String == "custom.mine" })
     }
 
+    /// A JSON list streams into the store as it is read (many chunks, the bulk path that drops
+    /// and rebuilds indexes): a bad record at its very end still leaves the store byte for byte as
+    /// it was, schema included; repeated ids are named and counted; the good list goes in whole.
+    @Test func aBigListStreamsInAndABadLastRecordChangesNothing() throws {
+        _ = try quotectl.run(["random"])
+        let before = try Data(contentsOf: URL(fileURLWithPath: defaultStore))
+        let records = (1...30_000).map { #"{"id": \#($0), "category": "c", "text": "streamed quote number \#($0) of many", "source": "A"}"# }
+        let bad = scratch.write("bad.json", "[" + records.joined(separator: ",\n") + #",{"id": 30001, "text": 42}]"#)
+        let refused = try quotectl.run(["import", bad, "--name", "big"])
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("bad.json: record 30001 (id 30001): \"text\" must be a string, found a number; nothing imported"), "\(refused.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: defaultStore)) == before)
+
+        let twice = scratch.write("twice.json", "[" + (records + records.prefix(3)).joined(separator: ",\n") + "]")
+        let repeated = try quotectl.run(["import", twice, "--name", "big"])
+        #expect(repeated.status == 65)
+        #expect(repeated.stderr.contains("twice.json: record 30001 (id 1): duplicate id (and 2 more); nothing imported"), "\(repeated.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: defaultStore)) == before)
+
+        let good = scratch.write("good.json", "[" + records.joined(separator: ",\n") + "]")
+        #expect(try FileManager.default.attributesOfItem(atPath: good)[.size] as? Int ?? 0 > 2 << 20)
+        let imported = try quotectl.run(["import", good, "--name", "big"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("custom.big: 30000 quotes (30000 inserted"), "\(imported.stdout)")
+        let found = try quotectl.run(["search", "29999", "--json"])
+        #expect(try jsonLines(found.stdout).map { $0["text"] as? String } == ["streamed quote number 29999 of many"])
+        let piped = try quotectl.run(["import", "-", "--name", "big"], stdin: "[" + records.joined(separator: ",") + "]")
+        #expect(piped.stdout.contains("0 inserted, 0 updated, 0 removed, 30000 unchanged"), "\(piped.stdout)")
+    }
+
     @Test func aMalformedImportNamesTheRecordAndChangesNothing() throws {
         _ = try quotectl.run(["random"])
         let before = try Data(contentsOf: URL(fileURLWithPath: defaultStore))

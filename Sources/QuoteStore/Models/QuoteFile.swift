@@ -13,9 +13,14 @@ public enum QuoteFile {
         public var description: String { reason }
     }
 
+    /// The first byte that is not white space or a UTF-8 byte-order mark's, if any.
+    public static func firstSignificantByte(_ bytes: [UInt8]) -> UInt8? {
+        bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) })
+    }
+
     /// What the bytes look like.
     public static func detect(_ bytes: [UInt8]) -> Kind {
-        if let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }), first == UInt8(ascii: "[") {
+        if firstSignificantByte(bytes) == UInt8(ascii: "[") {
             return .json
         }
         var lineStart = true
