@@ -56,8 +56,6 @@ public enum CustomList {
         /// The ids of the valid quotes, as text (an integer id 7 and "7" are one id).
         public var ids: Set<String> = []
         public var problems: [Problem] = []
-        /// 0-based positions of the records that were left out.
-        public var skippedPositions: Set<Int> = []
         public var validCount: Int { ids.count }
 
         /// Whether a stored quote's upstream id is among the valid ones.
@@ -80,11 +78,9 @@ public enum CustomList {
                             try valid(quote)
                         } else {
                             validation.problems.append(Problem(record: position + 1, upstreamID: quote.upstreamID, reason: "duplicate id"))
-                            validation.skippedPositions.insert(position)
                         }
                     case .failure(let problem):
                         validation.problems.append(Problem(record: position + 1, upstreamID: problem.id, reason: problem.reason))
-                        validation.skippedPositions.insert(position)
                     }
                 }
             }
@@ -97,19 +93,6 @@ public enum CustomList {
             throw .notAList(found: "\(error)")
         }
         return validation
-    }
-
-    /// The second pass of a two-pass load: the valid quotes again, skipping what
-    /// `validation` left out, straight into `body` (no array of a million quotes).
-    public static func forEachValid(_ bytes: [UInt8], source: String, validation: Validation,
-                                    _ body: (Quote) throws -> Void) throws {
-        _ = try bytes.withUnsafeBufferPointer { buffer in
-            try JSONParser.forEachElement(in: buffer) { position, record in
-                guard !validation.skippedPositions.contains(position), case .success(let quote) = quote(from: record, source: source)
-                else { return }
-                try body(quote)
-            }
-        }
     }
 
     /// A list read as its bytes arrive (a sync's body): each record checked and handed over as a
