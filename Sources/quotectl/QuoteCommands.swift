@@ -279,7 +279,9 @@ let searchCommand = Command(searchSpec, pages: true) { arguments, context in
         let found = try store.withStoreErrors { try QuotePicker(database: store.database).find(text, limit: limit) }
         let results = found.quotes
         if results.isEmpty {
-            Output.error("no quote matches \"\(text)\"")
+            // The words as typed, cut short: a message is one line, whatever was pasted.
+            let shown = text.count > 80 ? text.prefix(79) + "…" : Substring(text)
+            Output.error("no quote matches \"\(shown)\"")
             return .noInput
         }
         let json = arguments.has(Options.json)

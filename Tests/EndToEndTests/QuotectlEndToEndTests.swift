@@ -136,6 +136,15 @@ import TestSupport
         #expect(piped.stdout.contains("0 inserted, 0 updated, 0 removed, 30000 unchanged"), "\(piped.stdout)")
     }
 
+    /// Whatever is pasted into a search, "no match" stays one short line.
+    @Test func aSearchThatFindsNothingSaysSoOnOneShortLine() throws {
+        let pasted = String(repeating: "zq", count: 5_000) + " " + String(repeating: "x ", count: 2_000)
+        let result = try quotectl.run(["search", pasted])
+        #expect(result.status == 66)
+        #expect(result.stderr.hasPrefix("quotectl: no quote matches \"zqzq") && result.stderr.hasSuffix("…\"\n"), "\(result.stderr.prefix(200))")
+        #expect(result.stderr.count < 120 && result.stderr.split(separator: "\n").count == 1)
+    }
+
     @Test func aMalformedImportNamesTheRecordAndChangesNothing() throws {
         _ = try quotectl.run(["random"])
         let before = try Data(contentsOf: URL(fileURLWithPath: defaultStore))

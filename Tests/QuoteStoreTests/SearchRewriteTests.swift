@@ -67,7 +67,8 @@ import TestSupport
         #expect(found == expected, "\(text) → \(query)")
     }
 
-    @Test(arguments: ["quote kw4242", "time kw42", "light ocean n12", "n1234", "Author 7 kw4242", "kw42", "jour", "naïve", "lig", "time"])
+    @Test(arguments: ["quote kw4242", "time kw42", "light ocean n12", "n1234", "Author 7 kw4242", "kw42", "jour", "naïve", "lig", "time",
+                      "kw4242 time time time", "quote quote kw42"])
     func findShowsTheBestMatchesFirst(text: String) throws {
         let store = try store()
         let found = try QuotePicker(database: store.database).find(text, limit: 10)
