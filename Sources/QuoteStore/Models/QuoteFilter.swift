@@ -83,7 +83,7 @@ public enum FullTextQuery {
     public static func make(_ text: String) -> String {
         let words = text.split(whereSeparator: { $0.isWhitespace })
         guard !words.isEmpty else { return "\"\"" }
-        let terms = words.map { word -> String in "\"" + word.replacing("\"", with: "\"\"") + "\"*" }
+        let terms = words.map { SearchPlan.quoted(String($0)) + "*" }
         let joined = terms.joined(separator: " ")
         return words.count > 1 ? "(" + joined + ")" : joined
     }

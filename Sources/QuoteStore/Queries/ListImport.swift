@@ -7,7 +7,7 @@
 /// An import is stricter than a sync: a sync leaves a bad record out and keeps the rest, an
 /// import refuses the whole file when any record is bad or an id repeats, and names the first.
 public enum ListImport {
-    public enum Outcome {
+    public enum Outcome: Sendable {
         /// Written: what changed, and how many quotes the list holds.
         case imported(ChangeCounts, quotes: Int)
         /// Nothing written: the records left out (the first named, all counted).

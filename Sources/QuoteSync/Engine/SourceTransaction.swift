@@ -1,22 +1,25 @@
 import QuoteStore
+import Synchronization
 
 /// A source's ONE transaction, which an adapter that streams may open early: the first body byte
 /// of a list opens it, records are written into it as they are decoded, and the engine commits
 /// it together with the sync state, or rolls it back on any failure. Until the commit, readers
 /// see the store as it was.
 ///
-/// @unchecked Sendable: it hands one SQLite connection (a non-Sendable `Database`) from the
-/// engine to the list's writer thread and back, one thread at a time — the writer while the body
-/// arrives (the engine awaits the transfer and joins the writer), then the engine. A `Mutex`
-/// cannot hold it: `open()` must give the connection out, and a value kept in a Mutex cannot
-/// leave it unless it is Sendable.
+/// @unchecked Sendable for one thing only, the connection: a non-Sendable `Database` the engine
+/// also uses around the transaction (its sync state, interrupts, the checkpoint), lent to the
+/// list's writer thread while the body arrives (the engine awaits the transfer and joins the
+/// writer before it touches the connection again). A `Mutex` cannot own it while the engine keeps
+/// using it outside. Everything else is checked: whether the transaction is open lives in a
+/// `Mutex`, and the first write's check is a `@Sendable` closure.
 public final class SourceTransaction: @unchecked Sendable {
     let database: Database
     /// Checks the store before its first write (the engine's quick_check, once per process).
-    private let beforeFirstWrite: () throws -> Void
-    public private(set) var isOpen = false
+    private let beforeFirstWrite: @Sendable () throws -> Void
+    private let opened = Mutex(false)
+    public var isOpen: Bool { opened.withLock { $0 } }
 
-    init(database: Database, beforeFirstWrite: @escaping () throws -> Void) {
+    init(database: Database, beforeFirstWrite: @escaping @Sendable () throws -> Void) {
         self.database = database
         self.beforeFirstWrite = beforeFirstWrite
     }
@@ -25,8 +28,7 @@ public final class SourceTransaction: @unchecked Sendable {
     public func open() throws -> Database {
         if !isOpen {
             try beforeFirstWrite()
-            try database.begin()
-            isOpen = true
+            try begin()
         }
         return database
     }
@@ -34,17 +36,19 @@ public final class SourceTransaction: @unchecked Sendable {
     /// Commits what `body` adds to the transaction, beginning one if nothing did yet (the caller
     /// checks the store first when `body` writes rows).
     func commit<T>(_ body: () throws -> T) throws -> T {
-        if !isOpen {
-            try database.begin()
-            isOpen = true
-        }
-        defer { isOpen = false }
+        if !isOpen { try begin() }
+        defer { opened.withLock { $0 = false } }
         return try database.finishTransaction(body)
     }
 
     /// Abandons whatever was written.
     func rollBack() {
         database.rollback()
-        isOpen = false
+        opened.withLock { $0 = false }
+    }
+
+    private func begin() throws {
+        try database.begin()
+        opened.withLock { $0 = true }
     }
 }

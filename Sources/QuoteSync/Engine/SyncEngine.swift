@@ -88,8 +88,8 @@ public final class SyncEngine: Sendable {
         }
         // The store's check starts when the first write is near (a streaming list opens its
         // transaction with its first records) and is awaited before the commit.
-        var check: StoreCheck?
-        let transaction = SourceTransaction(database: database) { check = check ?? self.startCheck() }
+        let check = Mutex<StoreCheck?>(nil)
+        let transaction = SourceTransaction(database: database) { check.withLock { $0 = $0 ?? self.startCheck() } }
         let context = SyncContext(settings: settings, client: client, gate: gate, knowledge: UpstreamKnowledge(database: database),
                                   transaction: transaction, now: now, clock: clock, progress: progress)
         do {
@@ -100,7 +100,7 @@ public final class SyncEngine: Sendable {
             phases.mark("decode + validate")
             if Task.isCancelled { throw SourceFailure("cancelled") }
             if update.writesRows {
-                try (check ?? startCheck())?.verdict()
+                try (check.withLock { $0 } ?? startCheck())?.verdict()
                 storeChecked.withLock { $0 = true }
             }
             var counts = ChangeCounts()
