@@ -146,7 +146,7 @@ public enum FileReader {
     }
 
     /// "larger than 1 MiB" rather than a byte count when the limit is a round size.
-    static func tooLarge(_ path: String, _ limit: Int) -> FileError {
+    public static func tooLarge(_ path: String, _ limit: Int) -> FileError {
         FileError(path: path, reason: "larger than \(ByteCount.describe(limit))", code: EFBIG)
     }
 

@@ -37,9 +37,11 @@ let importCommand = Command(importSpec) { arguments, context in
         var head: [UInt8] = []
         do throws(FileError) {
             chunks = try FileReader.Chunks(file, limit: limit)
-            while kind == .auto || kind == .json, QuoteFile.firstSignificantByte(head) == nil, let chunk = try chunks.next() {
+            // Only the new chunk is looked at; leading white space is held as any whole file is.
+            while kind == .auto || kind == .json, let chunk = try chunks.next() {
                 head.append(contentsOf: chunk)
-                if kind == .json { break }
+                if kind == .json || QuoteFile.firstSignificantByte(chunk) != nil { break }
+                guard head.count <= importWholeFileLimit else { throw FileReader.tooLarge(file, importWholeFileLimit) }
             }
         } catch {
             Output.error("\(error); nothing imported")

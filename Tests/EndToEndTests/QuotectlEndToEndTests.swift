@@ -136,6 +136,19 @@ import TestSupport
         #expect(piped.stdout.contains("0 inserted, 0 updated, 0 removed, 30000 unchanged"), "\(piped.stdout)")
     }
 
+    /// A file's kind is told from its first non-blank byte, however many MiB of blanks come first.
+    @Test func leadingBlanksOverManyChunksStillTellJSONFromText() throws {
+        let blanks = String(repeating: " \n", count: 1_500_000)  // 3 MB: three chunks of blanks
+        let json = scratch.write("blank.json", blanks + #"[{"id": 1, "text": "after the blanks"}]"#)
+        let imported = try quotectl.run(["import", json, "--name", "blank"])
+        #expect(imported.status == 0 && imported.stdout.contains("custom.blank: 1 quote"), "\(imported.stderr)")
+        let text = scratch.write("blank.txt", blanks + "a line after the blanks\n")
+        let lines = try quotectl.run(["import", text, "--name", "lines"])
+        #expect(lines.status == 0 && lines.stdout.contains("custom.lines: 1 quote"), "\(lines.stderr)")
+        let nothing = try quotectl.run(["import", scratch.write("blank", blanks), "--name", "none"])
+        #expect(nothing.status == 65 && nothing.stderr.contains("no quotes in it"), "\(nothing.stderr)")
+    }
+
     /// Whatever is pasted into a search, "no match" stays one short line.
     @Test func aSearchThatFindsNothingSaysSoOnOneShortLine() throws {
         let pasted = String(repeating: "zq", count: 5_000) + " " + String(repeating: "x ", count: 2_000)

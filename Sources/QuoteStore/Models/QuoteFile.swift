@@ -14,7 +14,7 @@ public enum QuoteFile {
     }
 
     /// The first byte that is not white space or a UTF-8 byte-order mark's, if any.
-    public static func firstSignificantByte(_ bytes: [UInt8]) -> UInt8? {
+    public static func firstSignificantByte(_ bytes: some Collection<UInt8>) -> UInt8? {
         bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) })
     }
 
