@@ -31,4 +31,7 @@ int quoted_terminal_rows(int fd);
    from `lowest` on, whatever it inherited (glibc 2.34+). 0 on success, else an errno. */
 int quoted_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
+/* The processors this process may run on (its affinity mask), or -1 when that cannot be read. */
+int quoted_available_processors(void);
+
 #endif
