@@ -185,13 +185,13 @@ public final class ListMerge {
             // big store): a million quotes 3.6 → 3.2 s, ten million 44 → 41 s, and searches then
             // read one segment instead of dozens.
             let mergeOnce = bulk.indexes && counts.inserted >= quotesBefore
-            if mergeOnce { try setFullTextMerging(Self.mergeOnceSettings) }
+            if mergeOnce { try database.execute("INSERT INTO quotes_fts (quotes_fts, rank) VALUES ('automerge', 0)") }
             try database.execute("""
                 INSERT INTO quotes_fts (rowid, text, author)
                 SELECT id, text, author FROM quotes WHERE id >= ?1 AND +source = ?2 ORDER BY id
                 """, [.integer(bulk.firstID), .text(source)])
             if mergeOnce {
-                try setFullTextMerging(Self.defaultMergeSettings)
+                try database.execute("INSERT INTO quotes_fts (quotes_fts, rank) VALUES ('automerge', 4)")
                 try database.execute("INSERT INTO quotes_fts (quotes_fts) VALUES ('optimize')")
             }
             if bulk.indexes {
@@ -208,23 +208,6 @@ public final class ListMerge {
             for sql in bulk.recreate { try database.execute(sql) }
         }
         return counts
-    }
-
-    /// FTS5's merge settings (automerge, crisismerge, hashsize) while a bulk load that is most of
-    /// the index fills it, and FTS5's defaults, set back before its one `optimize`. FTS5 flushes
-    /// its pending terms as a new segment whenever they pass `hashsize` and, at `crisismerge`
-    /// segments on a level, merges them even with automerge off: with 1 MiB flushes ten million
-    /// quotes made ~2,000 segments, merged once on the way and again by `optimize` — each posting
-    /// written three times where a million's were written twice. 8 MiB flushes (a quarter of the
-    /// segments) and no merge before a thousand: the pass and `optimize` of ten million 35.1 →
-    /// 30.1 s, of a million unchanged at 3.1 s (docs/benchmarks.md).
-    static let mergeOnceSettings = (automerge: 0, crisismerge: 1_000, hashsize: 8 << 20)
-    static let defaultMergeSettings = (automerge: 4, crisismerge: 16, hashsize: 1 << 20)
-
-    private func setFullTextMerging(_ settings: (automerge: Int, crisismerge: Int, hashsize: Int)) throws(DatabaseError) {
-        for (name, value) in [("automerge", settings.automerge), ("crisismerge", settings.crisismerge), ("hashsize", settings.hashsize)] {
-            try database.execute("INSERT INTO quotes_fts (quotes_fts, rank) VALUES (?1, ?2)", [.text(name), .integer(value)])
-        }
     }
 
     /// From this many new quotes for an empty source on, the load goes in bulk.
