@@ -4,7 +4,7 @@ import QuoteConfig
 import QuoteStore
 
 let configSpec = CommandSpec(
-    name: "config",
+    name: Subcommand.config.rawValue,
     overview: "Check the daemon's configuration file: `quotectl config check` runs the same validation as quoted.",
     positionals: [Positional("check", completion: .choices(["check"]), help: "Validate the file (--config PATH, or the one quoted would read) and list the sources it enables.")],
     options: [])
@@ -58,7 +58,7 @@ func durationText(_ seconds: Int) -> String {
 }
 
 let forgetSpec = CommandSpec(
-    name: "forget",
+    name: Subcommand.forget.rawValue,
     overview: "Remove a custom list and its quotes from the store. A list still in the config is synced again on the next run.",
     positionals: [Positional("NAME", completion: .asked("lists"), help: "The list's name (NAME or custom.NAME).")],
     options: [])

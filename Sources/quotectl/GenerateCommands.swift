@@ -6,7 +6,7 @@ import QuoteStore
 /// `quotectl __complete KIND`: the words a shell offers — sources, lists, characters,
 /// productions, categories — from the store alone (no network, never a new store). Hidden.
 let completeSpec = CommandSpec(
-    name: "__complete", overview: "Print completion candidates (for the shell completions).",
+    name: Subcommand.complete.rawValue, overview: "Print completion candidates (for the shell completions).",
     positionals: [Positional("KIND", help: "sources, lists, characters, productions or categories")], options: [], hidden: true)
 
 let completeCommand = Command(completeSpec) { arguments, context in
@@ -41,7 +41,7 @@ let completeCommand = Command(completeSpec) { arguments, context in
 /// `quotectl completion bash|zsh|fish`: the shell's completion script, for people with the
 /// bare binary (the package installs them already).
 let completionSpec = CommandSpec(
-    name: "completion",
+    name: Subcommand.completion.rawValue,
     overview: "Print the completion script for bash, zsh or fish: 'quotectl completion bash > ~/.local/share/bash-completion/completions/quotectl'.",
     positionals: [Positional("SHELL", completion: .choices(["bash", "zsh", "fish"]), help: "bash, zsh or fish.")], options: [])
 
@@ -60,7 +60,7 @@ let completionCommand = Command(completionSpec) { arguments, _ in
 
 /// `quotectl manual`: quotectl(1) in roff, for `quotectl manual | man -l -` where it is not installed.
 let manualSpec = CommandSpec(
-    name: "manual", overview: "Print the manual page quotectl(1) in roff: 'quotectl manual | man -l -'.", options: [])
+    name: Subcommand.manual.rawValue, overview: "Print the manual page quotectl(1) in roff: 'quotectl manual | man -l -'.", options: [])
 
 let manualCommand = Command(manualSpec) { arguments, _ in
     _ = try arguments.positionals(for: manualSpec)

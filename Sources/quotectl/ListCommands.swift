@@ -23,7 +23,7 @@ private func listText(_ json: String) -> String {
 }
 
 let charactersSpec = CommandSpec(
-    name: "characters",
+    name: Subcommand.characters.rawValue,
     overview: "List Breaking Bad characters in the store, each with its death if any.",
     positionals: [Positional("NAME", optional: true, help: "Only characters whose name contains NAME (any case).")],
     options: [Options.json])
@@ -61,7 +61,7 @@ let charactersCommand = Command(charactersSpec, pages: true) { arguments, contex
         }
 }
 
-let deathsSpec = CommandSpec(name: "deaths", overview: "List the Breaking Bad deaths in the store.", options: [Options.json])
+let deathsSpec = CommandSpec(name: Subcommand.deaths.rawValue, overview: "List the Breaking Bad deaths in the store.", options: [Options.json])
 
 let deathsCommand = Command(deathsSpec, pages: true) { arguments, context in
         _ = try arguments.positionals(for: deathsSpec)
@@ -79,7 +79,7 @@ let deathsCommand = Command(deathsSpec, pages: true) { arguments, context in
 }
 
 let marketsSpec = CommandSpec(
-    name: "markets",
+    name: Subcommand.markets.rawValue,
     overview: "List the Upbit markets in the store (pairs still listed).",
     options: [Options.quoteCurrency, Options.warning, Options.json])
 
@@ -116,7 +116,7 @@ let marketsCommand = Command(marketsSpec, pages: true) { arguments, context in
         return .success
 }
 
-let weatherSpec = CommandSpec(name: "weather", overview: "Show the latest weather observation of each place in the store.", options: [Options.json])
+let weatherSpec = CommandSpec(name: Subcommand.weather.rawValue, overview: "Show the latest weather observation of each place in the store.", options: [Options.json])
 
 let weatherCommand = Command(weatherSpec) { arguments, context in
         _ = try arguments.positionals(for: weatherSpec)

@@ -93,7 +93,7 @@ func describe(_ filter: QuoteFilter) -> String {
 }
 
 let randomSpec = CommandSpec(
-    name: "random",
+    name: Subcommand.random.rawValue,
     overview: "Print a random quote from the store, uniformly among those that match. As fortune does, sources may be weighed: 'quotectl random 30% happiness 70% custom.stoics' (sources without a percentage share what is left), and -e weighs every matching source equally.",
     positionals: [Positional("[N%] SOURCE...", optional: true, completion: .sourceName,
                              help: "Pick among these sources, each with the share given (fortune's percentages).")],
@@ -251,7 +251,7 @@ struct SourceShares {
 }
 
 let todaySpec = CommandSpec(
-    name: "today",
+    name: Subcommand.today.rawValue,
     overview: "Print the quote of the day: the same all day, another one tomorrow.",
     options: [Options.todaySource] + Options.quoteOutput)
 
@@ -266,7 +266,7 @@ let todayCommand = Command(todaySpec) { arguments, context in
 }
 
 let searchSpec = CommandSpec(
-    name: "search",
+    name: Subcommand.search.rawValue,
     overview: "Search quote texts and authors (full-text, best matches first; words match as prefixes, so 행복 finds 행복은).",
     positionals: [Positional("TEXT...", help: "The words to look for; every word must match. Words in double quotes (\"light ocean\") must stand side by side, as written.")],
     options: [Options.limit, Options.json])

@@ -5,7 +5,7 @@ import QuoteScheduling
 import QuoteStore
 
 let importSpec = CommandSpec(
-    name: "import",
+    name: Subcommand.import.rawValue,
     overview: "Load a local file as the list custom.NAME: the custom-list JSON ([{id, category, text, source}]), quotectl's own JSON export, a fortune file (with or without its .dat) or plain text (a quote per line). The file is the whole list: importing it again changes nothing; quotes missing from a new version are removed. A malformed file changes nothing.",
     positionals: [Positional("FILE", completion: .file, help: "The file to read (a regular file, or - for standard input).")],
     options: [Options.name, Options.importFormat, Options.maxBytes])
@@ -138,7 +138,7 @@ let importDefaultLimit = 64 << 20
 let importWholeFileLimit = 1 << 30
 
 let exportSpec = CommandSpec(
-    name: "export",
+    name: Subcommand.export.rawValue,
     overview: "Write the store's quotes for other tools. fortune writes strfile's input: `quotectl export --format fortune > q && strfile q && fortune q`.",
     options: [Options.exportSource, Options.format])
 
@@ -159,7 +159,7 @@ let exportCommand = Command(exportSpec) { arguments, context in
 }
 
 let statusSpec = CommandSpec(
-    name: "status",
+    name: Subcommand.status.rawValue,
     overview: "Show what the store holds per source and what is known of each source's last sync.",
     options: [Options.json, Options.statusFormat, Options.maxWidth])
 

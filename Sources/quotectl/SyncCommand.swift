@@ -8,7 +8,7 @@ import QuoteControl
 import QuoteStore
 
 let syncSpec = CommandSpec(
-    name: "sync",
+    name: Subcommand.sync.rawValue,
     overview: "Ask the running daemon to sync now, streaming per-source progress; with no daemon running, run `quoted sync --once` instead. Nothing waits forever: while syncing, the daemon speaks every 5 s, and one that says nothing for 15 s (5 s with --no-wait) — stopped, wedged — is given up: 'daemon not answering (pid N)', exit 75. Exit 0 when every source succeeded, 75 when any failed.",
     options: [Options.now, Options.syncSource, Options.noWait])
 
