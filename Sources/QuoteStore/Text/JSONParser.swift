@@ -1,3 +1,5 @@
+import QuoteBase
+
 /// A JSON syntax error with the line and column where parsing stopped.
 public struct JSONSyntaxError: Error, CustomStringConvertible, Equatable {
     public let line: Int
@@ -137,14 +139,17 @@ public struct JSONParser {
     private mutating func parseString() throws(JSONSyntaxError) -> String? {
         index += 1  // opening quote
         let start = index
-        // Fast path: no escapes, so the bytes are the text.
+        // Fast path: no escapes, so the bytes are the text. Plain ASCII (every byte below 0x80:
+        // most keys and many values) is UTF-8 as it stands; only other text is checked.
+        var seen: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
-                return String(validating: slice, as: UTF8.self)
+                return seen < 0x80 ? String(decoding: slice, as: UTF8.self) : String.validatingUTF8(slice)
             }
+            seen |= byte
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character inside a string (must be escaped)") }
             index += 1
@@ -156,7 +161,7 @@ public struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                return valid ? String(validating: buffer, as: UTF8.self) : nil
+                return valid ? String.validatingUTF8(buffer) : nil
             case UInt8(ascii: "\\"):
                 index += 1
                 guard index < bytes.count else { break }
