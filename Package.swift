@@ -54,12 +54,15 @@ let package = Package(
         .systemLibrary(name: "CLibcurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // libcurl's variadic setopt/getinfo as typed C functions.
         .target(name: "CCurl", dependencies: ["CLibcurl"]),
-        // Ed25519 signatures and SHA-256 from the system (Debian: libsodium-dev): no hand-written cryptography.
+        // Ed25519 signatures from the system (Debian: libsodium-dev): no hand-written cryptography.
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        // SHA-256 from OpenSSL's libcrypto (Debian: libssl-dev; libcurl links it already), which
+        // uses the processor's SHA instructions: four times libsodium's portable SHA-256 here.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // gzip for the feed's .json.gz twins (Debian: zlib1g-dev).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The fleet's feed: its manifest, signify signatures, and the hub's publisher. No Foundation.
-        .target(name: "QuoteFeed", dependencies: ["QuoteSystem", "QuoteBase", "QuoteStore", "QuoteConfig", "CSodium", "CZlib"]),
+        .target(name: "QuoteFeed", dependencies: ["QuoteSystem", "QuoteBase", "QuoteStore", "QuoteConfig", "CSodium", "CCrypto", "CZlib"]),
         // HTTP (libcurl), the five upstreams, the hub's feed as a sixth, and the sync engine.
         .target(name: "QuoteSync", dependencies: ["QuoteSystem", "QuoteBase", "QuoteStore", "QuoteConfig", "QuoteScheduling", "QuoteFeed", "CCurl"]),
         // The daemon's parts: scheduler, control socket, sd_notify, signals, logging. It links

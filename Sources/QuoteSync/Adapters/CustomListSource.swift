@@ -53,7 +53,7 @@ enum CustomListSource {
 final class ListLoader: HashingBodySink, Sendable {
     /// What the reading side keeps between chunks. Its lock is never contended (one chunk at a
     /// time, then the engine once the transfer is over); no wait happens while it is held.
-    private struct Reading {
+    private struct Reading: ~Copyable {
         var reader: CustomList.Reader
         var hasher = FeedDigest()
         var batch: [CustomList.Reader.Record] = []
