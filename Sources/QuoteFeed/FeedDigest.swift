@@ -5,41 +5,45 @@ import CCrypto
 /// are some — 2 GB/s here, where libsodium's portable SHA-256 made 0.5 GB/s and was a tenth of
 /// the CPU of a 1% resync of a million quotes (docs/benchmarks.md).
 ///
+/// libcrypto can fail where libsodium could not: an OpenSSL configuration (OPENSSL_CONF) that
+/// leaves no provider of SHA-256. Then `finish` gives nil, never a digest of nothing — a
+/// digest compared with the last one applied must not make a changed body look unchanged.
+///
 /// Noncopyable: it owns libcrypto's digest context, freed with it. `@unchecked Sendable` for
 /// that context alone, which no other value shares and only the mutating methods touch, so
 /// whoever holds the digest holds the context; moving it to another thread moves both.
 public struct FeedDigest: ~Copyable, @unchecked Sendable {
-    private let context: OpaquePointer
+    private let context: OpaquePointer?
+    private var failed: Bool
 
     public init() {
-        // An allocation of a few hundred bytes: failing means the process is out of memory.
-        guard let context = EVP_MD_CTX_new() else { fatalError("libcrypto: EVP_MD_CTX_new failed (out of memory)") }
-        self.context = context
-        EVP_DigestInit_ex(context, EVP_sha256(), nil)
+        context = EVP_MD_CTX_new()
+        failed = context.map { EVP_DigestInit_ex($0, EVP_sha256(), nil) != 1 } ?? true
     }
 
     deinit { EVP_MD_CTX_free(context) }
 
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-        EVP_DigestUpdate(context, base, bytes.count)
+        guard !failed, let context, let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        failed = EVP_DigestUpdate(context, base, bytes.count) != 1
     }
 
     public mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
-    /// The digest of everything fed so far, as 64 lower-case hex digits; the digest starts
-    /// again, empty, after it.
-    public mutating func finish() -> String {
+    /// The digest of everything fed so far, as 64 lower-case hex digits, or nil when libcrypto
+    /// could not hash; the digest starts again, empty, after it.
+    public mutating func finish() -> String? {
+        guard let context else { return nil }
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        EVP_DigestFinal_ex(context, &digest, &length)
-        EVP_DigestInit_ex(context, EVP_sha256(), nil)
-        return Hex.encode(Array(digest.prefix(Int(length))))
+        let done = !failed && EVP_DigestFinal_ex(context, &digest, &length) == 1 && length == 32
+        failed = EVP_DigestInit_ex(context, EVP_sha256(), nil) != 1
+        return done ? Hex.encode(Array(digest.prefix(32))) : nil
     }
 
-    public static func hex(_ bytes: [UInt8]) -> String {
+    public static func hex(_ bytes: [UInt8]) -> String? {
         var digest = FeedDigest()
         digest.update(bytes)
         return digest.finish()

@@ -114,7 +114,11 @@ public struct Publisher {
         }
         guard let rows else { return nil }
         try gzip.finish()
-        let sha = digest.finish()
+        guard let sha = digest.finish() else {
+            plain.abandon()
+            compressed.abandon()
+            throw FeedFailure("\(source.name): libcrypto could not compute SHA-256 (check OPENSSL_CONF)")
+        }
         let name = "\(sha).json"
         if Path.exists(Path.join(byHash, name)) {
             plain.abandon()  // the same bytes are there already: nothing changes

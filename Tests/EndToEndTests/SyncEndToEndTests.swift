@@ -174,3 +174,42 @@ import TestSupport
         #expect(markets.joined(separator: " ").contains("caution:"), "\(markets.joined(separator: "\n"))")
     }
 }
+
+/// The body's SHA-256 decides "the same body as last time": when libcrypto cannot compute it (an
+/// OpenSSL configuration that leaves no provider of SHA-256), the body is applied again — never
+/// taken for unchanged — and no digest is kept.
+@Suite(.offThePool) struct BodyDigestEndToEndTests {
+    @Test func withoutAWorkingSHA256TheSameBodyIsReadAgainNotSkipped() throws {
+        let scratch = Scratch()
+        let body = #"[{"id": 1, "text": "first"}, {"id": 2, "text": "second"}]"#
+        // No ETag, no Last-Modified: only the digest can tell the body is the same.
+        let server = try TestUpstream { _ in .json(body) }
+        let config = scratch.write("q.conf", """
+            [store]
+            path = \(scratch.file("q.db"))
+            [source.custom.list]
+            url = \(server.baseURL)/list.json
+            \(BinaryRunner.fixedSourcesOff)
+            """)
+        let noSHA256 = scratch.write("null-provider.cnf", """
+            openssl_conf = openssl_init
+            [openssl_init]
+            providers = provider_sect
+            [provider_sect]
+            null = null_sect
+            [null_sect]
+            activate = 1
+            """)
+        var broken = BinaryRunner("quoted", home: scratch.path)
+        broken.environment["OPENSSL_CONF"] = noSHA256
+        for _ in 1...2 {
+            let result = try broken.run(["sync", "--once", "--config", config])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.hasPrefix("custom.list: 2 quotes"), "\(result.stderr)")
+        }
+        // With SHA-256 working, the digest is kept and the same body is "not modified".
+        let working = BinaryRunner("quoted", home: scratch.path)
+        #expect(try working.run(["sync", "--once", "--config", config]).stderr.hasPrefix("custom.list: 2 quotes"))
+        #expect(try working.run(["sync", "--once", "--config", config]).stderr.hasPrefix("custom.list: not modified"))
+    }
+}

@@ -78,7 +78,7 @@ final class ListLoader: HashingBodySink, Sendable {
         writer = ListWriter(context)
     }
 
-    func digest() -> String { reading.withLock { $0.hasher.finish() } }
+    func digest() -> String? { reading.withLock { $0.hasher.finish() } }
 
     /// Why the body was refused, once the pipeline has ended.
     var failure: SourceFailure? { reading.withLock { $0.failure } ?? writer.failure }

@@ -10,7 +10,8 @@ import QuoteSystem
 /// A body reader that also hashes what it read (SHA-256, hex): a streamed body is never held, so
 /// "is this the body applied last time?" is answered on the stream.
 public protocol HashingBodySink: HTTPBodySink {
-    func digest() -> String
+    /// The SHA-256 of what was read, or nil when libcrypto could not hash.
+    func digest() -> String?
 }
 
 public final class SyncContext {
@@ -28,7 +29,7 @@ public final class SyncContext {
     /// Requests made so far, for budgets and summaries.
     public private(set) var requests = 0
     /// Body digests still being computed, by URL (see `fetch`); the engine waits for them.
-    private(set) var pendingDigests: [String: Task<String, Never>] = [:]
+    private(set) var pendingDigests: [String: Task<String?, Never>] = [:]
 
     /// `validators` with every digest that was still being computed filled in.
     func completed(_ validators: [Validators]) async -> [Validators] {
@@ -87,19 +88,21 @@ public final class SyncContext {
             return .unchanged(validators, status: 304)
         case 200:
             let body = response.body
-            let hashed = sink?.digest()
+            // The digest is nil when libcrypto could not hash (a broken OpenSSL configuration):
+            // the body is applied then, and no digest is kept to compare the next one with.
             guard let previous = stored?.bodySHA256, conditional else {
-                if let hashed {
-                    validators.bodySHA256 = hashed
+                if let sink {
+                    validators.bodySHA256 = sink.digest()
                 } else {
                     // Nothing to compare with (a first sync): the digest is only to be kept, so it
                     // is computed on another core while the body is validated.
+                    validators.bodySHA256 = nil
                     pendingDigests[url] = Task.detached { FeedDigest.hex(body) }
                 }
                 return .body(response, validators)
             }
-            let digest = hashed ?? FeedDigest.hex(body)
-            if digest == previous { return .unchanged(validators, status: 200) }
+            let digest = sink.map { $0.digest() } ?? FeedDigest.hex(body)
+            if let digest, digest == previous { return .unchanged(validators, status: 200) }
             validators.bodySHA256 = digest
             return .body(response, validators)
         default:
