@@ -28,7 +28,10 @@ enum FeedSource {
         guard response.body.count == entry.size else {
             throw SourceFailure("feed: \(entry.file) is \(response.body.count) bytes, the manifest says \(entry.size); nothing applied")
         }
-        guard FeedDigest.hex(response.body) == entry.sha256 else {
+        guard let digest = FeedDigest.hex(response.body) else {
+            throw SourceFailure("feed: \(entry.file): libcrypto could not compute SHA-256 (check OPENSSL_CONF); nothing applied")
+        }
+        guard digest == entry.sha256 else {
             throw SourceFailure("feed: \(entry.file) does not match the manifest's SHA-256; nothing applied")
         }
         var update = try decode(entry, response: response, applied: applied, context)
