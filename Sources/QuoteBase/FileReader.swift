@@ -79,19 +79,23 @@ public enum FileReader {
         private var buffer: [UInt8]
 
         /// `path` "-" is standard input; anything else must be a regular file (see `read`).
-        public init(_ path: String, limit: Int) throws(FileError) {
+        public convenience init(_ path: String, limit: Int) throws(FileError) {
             if path == "-" {
-                file = nil
-                descriptor = .standardInput
-                name = "standard input"
+                self.init(reading: .standardInput, owning: nil, name: "standard input", limit: limit)
             } else {
                 var status = stat()
                 let opened = try FileReader.openRegularFile(path, status: &status)
                 if Int(status.st_size) > limit { throw FileReader.tooLarge(path, limit) }
-                descriptor = opened.io
-                file = consume opened  // owns the descriptor: closed with this value
-                name = path
+                let io = opened.io
+                self.init(reading: io, owning: consume opened, name: path, limit: limit)
             }
+        }
+
+        /// Reads `descriptor`, closing `file` (its owner, if this value owns it) when done.
+        fileprivate init(reading descriptor: Descriptor, owning file: consuming FileDescriptor?, name: String, limit: Int) {
+            self.file = file
+            self.descriptor = descriptor
+            self.name = name
             self.limit = limit
             buffer = [UInt8](repeating: 0, count: min(1 << 20, limit + 1))
         }
@@ -120,14 +124,8 @@ public enum FileReader {
 
     /// Appends what `descriptor` holds to `bytes`, failing beyond `limit` bytes in all.
     private static func readAll(_ descriptor: Descriptor, into bytes: inout [UInt8], limit: Int, name: String) throws(FileError) {
-        var chunk = [UInt8](repeating: 0, count: min(1 << 20, limit + 1))
-        while true {
-            let count: Int
-            do { count = try descriptor.read(into: &chunk) } catch { throw failure(name, error) }
-            if count == 0 { return }
-            guard count <= limit - bytes.count else { throw tooLarge(name, limit) }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
+        let chunks = Chunks(reading: descriptor, owning: nil, name: name, limit: limit)
+        while let chunk = try chunks.next() { bytes.append(contentsOf: chunk) }
     }
 
     /// Opens `path` for reading if it is a regular file, and says what fstat found.

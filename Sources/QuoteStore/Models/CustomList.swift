@@ -56,12 +56,6 @@ public enum CustomList {
         /// The ids of the valid quotes, as text (an integer id 7 and "7" are one id).
         public var ids: Set<String> = []
         public var problems: [Problem] = []
-        public var validCount: Int { ids.count }
-
-        /// Whether a stored quote's upstream id is among the valid ones.
-        public func contains(_ upstreamID: String) -> Bool {
-            ids.contains(upstreamID)
-        }
     }
 
     /// Validates every record, calling `valid` with each good quote in order (first

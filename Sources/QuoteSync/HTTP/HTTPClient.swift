@@ -20,13 +20,17 @@ public final class HTTPClient: Sendable {
     /// The most header bytes one response may carry (libcurl alone allows 100 KiB per line).
     public static let maximumHeaderBytes = 64 << 10
     public let userAgent: String
-    /// Easy handles between requests: each keeps its connections, so a run of requests
-    /// to one host (Breaking Bad's sampling) reuses one connection.
-    private let idleHandles = Mutex<[CurlHandle]>([])
+    /// Easy handles between requests (their addresses: the pool owns them): each keeps its
+    /// connections, so a run of requests to one host (Breaking Bad's sampling) reuses one connection.
+    private let idleHandles = Mutex<[UInt]>([])
 
     public init(userAgent: String = "quoted/\(QuotedVersion.current)") {
         _ = curlInitialised
         self.userAgent = userAgent
+    }
+
+    deinit {
+        for address in idleHandles.withLock({ $0 }) { _ = CurlHandle(idle: address) }  // each cleaned up as it goes
     }
 
     /// Sends `request` and returns the response, whatever its status; throws only
@@ -91,7 +95,8 @@ public final class HTTPClient: Sendable {
         for line in ["Accept: application/json"] + request.headers.compactMap(Self.headerLine) {
             headerList = curl_slist_append(headerList, line)
         }
-        if let handle = idleHandles.withLock({ $0.popLast() }) {
+        if let address = idleHandles.withLock({ $0.popLast() }) {
+            let handle = CurlHandle(idle: address)
             curl_easy_reset(handle.pointer)
             switch transfer(request, url: url, milliseconds: milliseconds, headers: headerList, cancel: cancel, on: handle) {
             case .completed(let result): return result
@@ -112,7 +117,7 @@ public final class HTTPClient: Sendable {
     }
 
     private func transfer(_ request: HTTPRequest, url: String, milliseconds: Int, headers headerList: UnsafeMutablePointer<curl_slist>?,
-                          cancel: CancelFlag, on handle: CurlHandle) -> Attempt {
+                          cancel: CancelFlag, on handle: consuming CurlHandle) -> Attempt {
         let state = TransferState(maxBytes: request.maxBytes, cancel: cancel)
         state.onProgress = request.onProgress
         state.sink = request.bodySink
@@ -147,7 +152,7 @@ public final class HTTPClient: Sendable {
         let code = withExtendedLifetime(state) { curl_easy_perform(pointer) }
         // The buffer belongs to `state`, which ends with this call: no handle may keep pointing at it.
         _ = quoted_curl_set_pointer(pointer, CURLOPT_ERRORBUFFER, nil)
-        if code == CURLE_OK && state.failure == nil && state.headersEnded { giveBack(handle) }
+        // A failed transfer's handle is cleaned up when this function ends (see `transfer` above).
         if let failure = state.failure { return .completed(.failure(failure)) }
         if code != CURLE_OK {
             let host = URLText.schemeAndHost(url)?.host ?? "the server"
@@ -159,8 +164,12 @@ public final class HTTPClient: Sendable {
         _ = quoted_curl_get_long(pointer, CURLINFO_RESPONSE_CODE, &status)
         var location: UnsafePointer<CChar>?
         _ = quoted_curl_get_string(pointer, CURLINFO_REDIRECT_URL, &location)
+        let redirect = location.map { String(cString: $0) }
+        // Back to the pool only now: the status and the redirect were read from the handle, and
+        // another transfer may take it the moment it is back.
+        giveBack(handle)
         let response = HTTPResponse(status: status, headers: state.headers, body: state.body)
-        return .completed(.success(Outcome(response: response, redirect: location.map { String(cString: $0) })))
+        return .completed(.success(Outcome(response: response, redirect: redirect)))
     }
 
     /// "Name: value", or nil for a header that would break the request (a stored ETag
@@ -172,8 +181,14 @@ public final class HTTPClient: Sendable {
         return header.key + ": " + header.value
     }
 
-    private func giveBack(_ handle: CurlHandle) {
-        idleHandles.withLock { if $0.count < 4 { $0.append(handle) } }
+    private func giveBack(_ handle: consuming CurlHandle) {
+        let address = handle.idle()
+        let kept = idleHandles.withLock { idle in
+            guard idle.count < 4 else { return false }
+            idle.append(address)
+            return true
+        }
+        if !kept { _ = CurlHandle(idle: address) }  // cleaned up at once
     }
 
     static func failure(for code: CURLcode, state: TransferState, timeout: Int, host: String) -> HTTPFailure {
@@ -207,16 +222,30 @@ private let curlInitialised: Void = {
     _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 }()
 
-/// One CURL easy handle. @unchecked Sendable: a handle is used by one transfer at a time
-/// (taken from and returned to the client's pool under its lock), which is libcurl's rule.
-/// Checked instead, the handle would have to be `sending` into the pool's Mutex, and Swift
-/// 6.3's region check refuses a `sending` value captured by `withLock`'s closure.
-private final class CurlHandle: @unchecked Sendable {
-    let pointer: UnsafeMutableRawPointer
+/// One CURL easy handle, owned as QuoteSystem's `FileDescriptor` owns a descriptor:
+/// noncopyable, so one transfer holds it at a time (libcurl's rule) and cannot touch it once it
+/// is given back; its address is kept as a handle, like a descriptor's number, and the pool
+/// holds the addresses of idle ones. Cleaned up with the value, unless it went back to the pool.
+private struct CurlHandle: ~Copyable, Sendable {
+    private let address: UInt
 
     init?() {
         guard let pointer = curl_easy_init() else { return nil }
-        self.pointer = pointer
+        address = UInt(bitPattern: pointer)
+    }
+
+    /// One the pool held: this value owns it now.
+    init(idle address: UInt) {
+        self.address = address
+    }
+
+    var pointer: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: address)! }
+
+    /// The address, for the pool, which owns the handle from now on.
+    consuming func idle() -> UInt {
+        let address = address
+        discard self
+        return address
     }
 
     deinit { curl_easy_cleanup(pointer) }
