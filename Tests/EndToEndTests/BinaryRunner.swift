@@ -26,6 +26,12 @@ struct BinaryRunner {
     /// Configuration lines that turn the fixed sources off: a test then syncs only what it lists.
     static let fixedSourcesOff = ["happiness", "breakingbad", "upbit"].map { "[source.\($0)]\nenabled = false" }.joined(separator: "\n")
 
+    /// A configuration that syncs one custom list into `store`, the fixed sources off; `settings`
+    /// are more lines of the list's section.
+    static func oneListConfig(store: String, list: String, url: String, settings: String = "") -> String {
+        "[store]\npath = \(store)\n[source.\(list)]\nurl = \(url)\n" + (settings.isEmpty ? "" : settings + "\n") + fixedSourcesOff + "\n"
+    }
+
     let name: String
     var environment: [String: String]
 

@@ -140,14 +140,8 @@ import TestSupport
         let body = "[" + (1...120_000).map { #"{"id":\#($0),"category":"c","text":"quote number \#($0)","source":"A"}"# }
             .joined(separator: ",") + "]"
         let server = try TestUpstream { _ in .json(body) }
-        let config = scratch.write("q.conf", """
-            [store]
-            path = \(scratch.file("q.db"))
-            [source.custom.big]
-            url = \(server.baseURL)/list.json
-            max_bytes = 64M
-            \(BinaryRunner.fixedSourcesOff)
-            """)
+        let config = scratch.write("q.conf", BinaryRunner.oneListConfig(store: scratch.file("q.db"), list: "custom.big",
+                                                                         url: "\(server.baseURL)/list.json", settings: "max_bytes = 64M"))
         let quoted = BinaryRunner("quoted", home: scratch.path)
         let command = "stty cols 100; \(quoted.path) sync --once --config \(config)"
         let result = try BinaryRunner("script", home: scratch.path, path: "/usr/bin/script").run(["-qc", command, "/dev/null"])

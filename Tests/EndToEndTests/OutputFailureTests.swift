@@ -10,7 +10,7 @@ import TestSupport
         let scratch = Scratch()
         let server = try TestUpstream { _ in .json(#"[{"id": 1, "text": "one"}]"#) }
         defer { server.stop() }
-        let config = scratch.write("quoted.conf", "[store]\npath = \(scratch.file("q.db"))\n[source.custom.x]\nurl = \(server.baseURL)/l\n\(BinaryRunner.fixedSourcesOff)\n")
+        let config = scratch.write("quoted.conf", BinaryRunner.oneListConfig(store: scratch.file("q.db"), list: "custom.x", url: "\(server.baseURL)/l"))
         let quoted = BinaryRunner.productsFolder.appendingPathComponent("quoted").path
         let shell = BinaryRunner("sh", home: scratch.path, path: "/bin/sh")
         let words = arguments.first == "sync" ? arguments + ["--config", config] : arguments

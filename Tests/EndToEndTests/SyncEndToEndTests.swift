@@ -184,13 +184,8 @@ import TestSupport
         let body = #"[{"id": 1, "text": "first"}, {"id": 2, "text": "second"}]"#
         // No ETag, no Last-Modified: only the digest can tell the body is the same.
         let server = try TestUpstream { _ in .json(body) }
-        let config = scratch.write("q.conf", """
-            [store]
-            path = \(scratch.file("q.db"))
-            [source.custom.list]
-            url = \(server.baseURL)/list.json
-            \(BinaryRunner.fixedSourcesOff)
-            """)
+        let config = scratch.write("q.conf", BinaryRunner.oneListConfig(store: scratch.file("q.db"), list: "custom.list",
+                                                                         url: "\(server.baseURL)/list.json"))
         let noSHA256 = scratch.write("null-provider.cnf", """
             openssl_conf = openssl_init
             [openssl_init]

@@ -44,7 +44,7 @@ import TestSupport
         let before = try Self.fingerprint(scratch.file("data"))
         let server = try TestUpstream { _ in .json(#"[{"id": 1, "text": "new", "source": "A"}]"#) }
         defer { server.stop() }
-        let config = scratch.write("quoted.conf", "[store]\npath = \(store)\n[source.custom.x]\nurl = \(server.baseURL)/l\n\(BinaryRunner.fixedSourcesOff)\n")
+        let config = scratch.write("quoted.conf", BinaryRunner.oneListConfig(store: store, list: "custom.x", url: "\(server.baseURL)/l"))
         let list = scratch.write("list.json", #"[{"id": 1, "text": "one"}]"#)
         for (program, arguments) in Self.commands {
             var runner = BinaryRunner(program, home: scratch.path)
@@ -103,7 +103,7 @@ import TestSupport
         try handle.close()
         let server = try TestUpstream { _ in .json(#"[{"id": 1, "text": "new", "source": "A"}]"#) }
         defer { server.stop() }
-        let config = scratch.write("quoted.conf", "[store]\npath = \(store)\n[source.custom.x]\nurl = \(server.baseURL)/l\n\(BinaryRunner.fixedSourcesOff)\n")
+        let config = scratch.write("quoted.conf", BinaryRunner.oneListConfig(store: store, list: "custom.x", url: "\(server.baseURL)/l"))
         let result = try BinaryRunner("quoted", home: scratch.path).run(["sync", "--once", "--config", config])
         #expect(result.status == 74, "\(result.stderr)")
         #expect(result.stderr.contains("store: damaged"), "\(result.stderr)")
