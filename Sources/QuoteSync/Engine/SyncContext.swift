@@ -96,7 +96,6 @@ public final class SyncContext {
                 } else {
                     // Nothing to compare with (a first sync): the digest is only to be kept, so it
                     // is computed on another core while the body is validated.
-                    validators.bodySHA256 = nil
                     pendingDigests[url] = Task.detached { FeedDigest.hex(body) }
                 }
                 return .body(response, validators)
