@@ -52,7 +52,8 @@ public struct FieldTemplate<Field: TemplateField>: Equatable, Sendable {
     }
 
     /// Every field, as the template writes it: "{text}, {author}, …".
-    public static var fieldList: String { Field.allCases.map { "{\($0.rawValue)}" }.joined(separator: ", ") }
+    /// Inlined where it is used (quotectl's help texts, built at start): specialised there.
+    @inlinable public static var fieldList: String { Field.allCases.map { "{\($0.rawValue)}" }.joined(separator: ", ") }
 
     public func render(_ value: (Field) -> String) -> String {
         var out = ""

@@ -55,11 +55,12 @@ public final class Store {
             }
             return version
         }
-        let migrator = Migrator.embedded
-        if version > migrator.latestVersion {
-            throw StoreError.newerSchema(path: path, found: version, supported: migrator.latestVersion)
+        let latest = Migrator.embeddedLatest
+        if version > latest {
+            throw StoreError.newerSchema(path: path, found: version, supported: latest)
         }
-        guard version < migrator.latestVersion || access == .write else { return }
+        guard version < latest || access == .write else { return }
+        let migrator = Migrator.embedded
         // Writers always run the migrator: it also notices edited migrations.
         let writer: Database
         do {

@@ -34,7 +34,13 @@ for path in arguments.dropFirst() {
     let name = url.deletingPathExtension().lastPathComponent
     source += "    EmbeddedMigration(name: \(swiftLiteral(name)), sql: \(swiftLiteral(text))),\n"
 }
-source += "]\n"
+source += "]\n\n"
+// What a reader checks a store's schema version against, without building the list above
+// (parsing its names on every quotectl start cost ~0.02 ms): the highest NNNN_ prefix.
+let versions = arguments.dropFirst().map { path in
+    Int(URL(fileURLWithPath: path).lastPathComponent.prefix(while: { $0.isASCII && $0.isNumber })) ?? 0
+}
+source += "let embeddedLatestVersion = \(versions.max() ?? 0)\n"
 
 let data = Data(source.utf8)
 // Leave an unchanged file alone so the store module is not recompiled for nothing.

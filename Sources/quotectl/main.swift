@@ -54,7 +54,7 @@ func usageFailure(_ error: UsageError) -> ExitCode {
 
 @MainActor func runMain() -> ExitCode {
     signal(SIGPIPE, SIG_IGN)
-    let words = Array(CommandLine.arguments.dropFirst())
+    let words = Environment.arguments()
     // The subcommand is the first word that is neither an option nor a global option's value.
     var commandIndex: Int?
     var index = 0

@@ -19,6 +19,10 @@ import Testing
         #expect(URLText.queryEncoded("Better Call Saul & 행복") == "Better%20Call%20Saul%20%26%20%ED%96%89%EB%B3%B5")
     }
 
+    @Test func theCommandLineReadFromArgvIsTheStandardLibrarysOwn() {
+        #expect(Environment.arguments() == Array(CommandLine.arguments.dropFirst()))
+    }
+
     @Test func paths() {
         #expect(Path.parent(of: "/var/lib/quoted/quotes.db") == "/var/lib/quoted")
         #expect(Path.parent(of: "/x") == "/" && Path.parent(of: "x") == ".")

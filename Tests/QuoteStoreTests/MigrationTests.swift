@@ -21,6 +21,9 @@ import TestSupport
         #expect(versions == Array(1...versions.count))
         #expect(Migrator.embedded.migrations[0].name == "0001_quotes")
         #expect(Migrator.embedded.migrations[0].sql.contains("CREATE TABLE quotes"))
+        // What readers check a store against, written by the embedder beside the list.
+        #expect(Migrator.embeddedLatest == Migrator.embedded.latestVersion)
+        #expect(Migrator.embeddedLatest == versions.last)
     }
 
     @Test func aFreshStoreHasTheLatestSchemaAndTheStarterSet() throws {

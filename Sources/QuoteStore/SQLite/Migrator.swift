@@ -25,6 +25,8 @@ public struct Migrator: Sendable {
     public let migrations: [EmbeddedMigration]
 
     public static let embedded = Migrator(migrations: embeddedMigrations)
+    /// `embedded.latestVersion`, known without building `embedded` (the embedder writes it).
+    public static let embeddedLatest = embeddedLatestVersion
 
     public init(migrations: [EmbeddedMigration]) {
         self.migrations = migrations.sorted { $0.version < $1.version }
