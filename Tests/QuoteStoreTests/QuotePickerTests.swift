@@ -105,6 +105,20 @@ import TestSupport
         var details: [String] = []
         while try plan.step() { details.append(plan.string(3)) }
         #expect(details.contains { $0.contains("USING") && $0.contains("INDEX") }, "\(details)")
+        // The production index leaves NULLs out (0009): still the one used.
+        if filter.production != nil { #expect(details.contains { $0.contains("quotes_by_production") }, "\(details)") }
+    }
+
+    @Test func quotesWithoutAProductionAreLeftOutOfItsIndex() throws {
+        let database = try store().database
+        let partial = try database.scalarInt("SELECT partial FROM pragma_index_list('quotes') WHERE name = 'quotes_by_production'")
+        #expect(partial == 1)
+        let withProduction = try database.scalarInt("SELECT count(*) FROM quotes WHERE production IS NOT NULL") ?? 0
+        let all = try database.scalarInt("SELECT count(*) FROM quotes") ?? 0
+        #expect(withProduction > 0 && withProduction < all, "the fixture needs quotes with and without a production")
+        // The productions listed for completion come from the index, as they did from the whole one.
+        let listed = try Vocabulary(database: database).productions()
+        #expect(!listed.isEmpty && listed.count <= withProduction)
     }
 
     @Test func unfilteredPickIsOneIndexProbe() throws {
