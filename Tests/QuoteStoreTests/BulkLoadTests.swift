@@ -51,6 +51,8 @@ import Testing
         // The new rows were most of the index: merged once into one segment, merges back on.
         #expect(try count(store, "SELECT count(DISTINCT segid) FROM quotes_fts_idx") == 1)
         #expect(try store.database.scalarString("SELECT v FROM quotes_fts_config WHERE k = 'automerge'") == "4")
+        // Segments were flushed larger during the pass only: later writes flush at FTS5's default.
+        #expect(try count(store, "SELECT v FROM quotes_fts_config WHERE k = 'hashsize'") == 1 << 20)
         // The index builds sorted on helper threads; none is left for later statements.
         #expect(try count(store, "PRAGMA threads") == 0)
 
