@@ -53,6 +53,7 @@ import Testing
         #expect(try store.database.scalarString("SELECT v FROM quotes_fts_config WHERE k = 'automerge'") == "4")
         // Segments were flushed larger during the pass only: later writes flush at FTS5's default.
         #expect(try count(store, "SELECT v FROM quotes_fts_config WHERE k = 'hashsize'") == 1 << 20)
+        #expect(try count(store, "SELECT v FROM quotes_fts_config WHERE k = 'crisismerge'") == 16)
         // The index builds sorted on helper threads; none is left for later statements.
         #expect(try count(store, "PRAGMA threads") == 0)
 

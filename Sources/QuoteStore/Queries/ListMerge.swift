@@ -154,7 +154,7 @@ public final class ListMerge {
     public func finish(removeMissing: Bool, shrinkGuard: (_ toRemove: Int, _ stored: Int) throws -> Void) throws -> ChangeCounts {
         defer { try? database.setCacheSize(kibibytes: Self.defaultCacheKiB) }
         if mergesFullText {
-            try database.execute("INSERT INTO quotes_fts (quotes_fts, rank) VALUES ('automerge', 4)")
+            try setFullText("automerge", 4)
         }
         if removeMissing, storedCount > 0 {
             let listed = self.listed, kept = self.kept
@@ -184,23 +184,31 @@ public final class ListMerge {
             // ('optimize', which rewrites the whole index: not worth it for a few rows added to a
             // big store): a million quotes 3.6 → 3.2 s, ten million 44 → 41 s, and searches then
             // read one segment instead of dozens.
-            // Flushing every 2 MiB instead of FTS5's 1 MiB halves the segments to merge: the pass
-            // and the merge of a million quotes 3.03 → 2.76 s, of ten million 34.5 → 31.8 s
-            // (sqlite3 shell on the same stores), and optimize's segment still lands on the level
-            // it did (3 and 4), which a later resync's merges do not reach. 4 MiB gained no more;
-            // 8 MiB put a million quotes' segment on level 1, where a resync's merges rewrite it.
+            //
+            // During that pass FTS5 flushes every 2 MiB instead of every 1 MiB (half the segments),
+            // and its crisis merge waits for 64 segments on a level instead of 16: below 64 × 64
+            // flushes (~8 GiB of terms) the postings are then rewritten once on their way to
+            // `optimize` rather than once per level, so the pass's cost follows the list's size.
+            // Measured in the sqlite3 shell on the same stores, pass + optimize: a million quotes
+            // 3.03 → 2.70 s, ten million 34.5 → 28.3 s (the 2 MiB flushes 34.5 → 31.8 s alone).
+            // `optimize`'s segment lands on level 3 for both (it follows the levels the pass
+            // built), above where a later resync's merges reach; 8 MiB flushes put a million
+            // quotes' segment on level 1, where a 1% resync's merges rewrote it (docs/benchmarks.md).
             let mergeOnce = bulk.indexes && counts.inserted >= quotesBefore
             if mergeOnce {
-                try database.execute("INSERT INTO quotes_fts (quotes_fts, rank) VALUES ('automerge', 0)")
-                try database.execute("INSERT INTO quotes_fts (quotes_fts, rank) VALUES ('hashsize', \(Self.bulkFullTextFlushBytes))")
+                try setFullText("automerge", 0)
+                try setFullText("hashsize", Self.bulkFullTextFlushBytes)
+                try setFullText("crisismerge", Self.bulkCrisisMerge)
             }
             try database.execute("""
                 INSERT INTO quotes_fts (rowid, text, author)
                 SELECT id, text, author FROM quotes WHERE id >= ?1 AND +source = ?2 ORDER BY id
                 """, [.integer(bulk.firstID), .text(source)])
             if mergeOnce {
-                try database.execute("INSERT INTO quotes_fts (quotes_fts, rank) VALUES ('hashsize', \(Self.fullTextFlushBytes))")
-                try database.execute("INSERT INTO quotes_fts (quotes_fts, rank) VALUES ('automerge', 4)")
+                // FTS5's defaults again: they are kept in the store, for every later write.
+                try setFullText("crisismerge", Self.crisisMerge)
+                try setFullText("hashsize", Self.fullTextFlushBytes)
+                try setFullText("automerge", 4)
                 try database.execute("INSERT INTO quotes_fts (quotes_fts) VALUES ('optimize')")
             }
             if bulk.indexes {
@@ -230,6 +238,15 @@ public final class ListMerge {
     /// the larger one during a bulk load's full-text pass.
     static let fullTextFlushBytes = 1 << 20
     static let bulkFullTextFlushBytes = 2 << 20
+    /// FTS5 merges a level's segments into one on the next level once it holds this many
+    /// (FTS5's default), and the larger number during a bulk load's full-text pass.
+    static let crisisMerge = 16
+    static let bulkCrisisMerge = 64
+
+    /// Sets one of FTS5's settings for the full-text index (kept in the store).
+    private func setFullText(_ name: String, _ value: Int) throws(DatabaseError) {
+        try database.execute("INSERT INTO quotes_fts (quotes_fts, rank) VALUES (?1, ?2)", [.text(name), .integer(value)])
+    }
 
 
 
