@@ -16,6 +16,8 @@ public final class Database {
     }
 
     let handle: OpaquePointer
+    /// The flag SQLite's progress handler polls while one is set (`interrupt(by:)`).
+    private var interruptFlag: CancelFlag?
     public let path: String
     private let busyTimeoutMilliseconds: Int32
     public let mode: Mode
@@ -151,12 +153,23 @@ public final class Database {
     /// another thread would need. Every 1,000 steps was too often: a million-quote first sync
     /// took 18.2 s against the Python peer's 18.1 s in one run, 15.3 s against 16.1 s with 100,000.
     public func interruptible<T>(by flag: CancelFlag, _ body: () throws -> T) rethrows -> T {
-        let context = Unmanaged.passUnretained(flag).toOpaque()
+        interrupt(by: flag)
+        defer { interrupt(by: nil) }
+        return try body()
+    }
+
+    /// From now on, setting `flag` stops the statement running (as in `interruptible`), until
+    /// `interrupt(by: nil)`. For a caller that cannot wrap its work in a closure (one that holds
+    /// the connection inside a lock); the connection keeps the flag alive while it is set.
+    public func interrupt(by flag: CancelFlag?) {
+        interruptFlag = flag
+        guard let flag else {
+            sqlite3_progress_handler(handle, 0, nil, nil)
+            return
+        }
         sqlite3_progress_handler(handle, 100_000, { context in
             Unmanaged<CancelFlag>.fromOpaque(context!).takeUnretainedValue().isSet ? 1 : 0
-        }, context)
-        defer { sqlite3_progress_handler(handle, 0, nil, nil) }
-        return try withExtendedLifetime(flag) { try body() }
+        }, Unmanaged.passUnretained(flag).toOpaque())
     }
 
     /// Copies the WAL into the database file and truncates it to 0 bytes, waiting up to
@@ -205,13 +218,19 @@ public final class Database {
             rollback()
             throw error
         }
+        try commit()
+        return result
+    }
+
+    /// COMMIT of the transaction open; ROLLBACK if it fails (a full disk, say), so that nothing
+    /// of it stays half-applied.
+    public func commit() throws(DatabaseError) {
         do {
             try execute("COMMIT")
         } catch {
             rollback()
             throw error
         }
-        return result
     }
 
     /// Abandons the open transaction, if there is one.

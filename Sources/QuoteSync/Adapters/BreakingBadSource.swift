@@ -41,16 +41,14 @@ enum BreakingBadSource {
     static func sync(_ context: SyncContext) async throws(SourceFailure) -> SourceUpdate {
         let settings = context.settings
         let base = settings.url.hasSuffix("/") ? String(settings.url.dropLast()) : settings.url
-        let store = context.knowledge
-        var run = Run(known: try context.askStore { () throws(DatabaseError) in try store.quoteIDs(source: SourceName.breakingbad) },
-                      stored: try context.askStore { () throws(DatabaseError) in try store.samplingDraws(source: SourceName.breakingbad) },
-                      settled: try context.askStore { () throws(DatabaseError) in
-                          try store.settledCharacterNames(unknownSince: context.now - unknownRecheck)
-                      })
+        let since = context.now - unknownRecheck
+        var run = Run(known: try context.askStore { (store) throws(DatabaseError) in try store.quoteIDs(source: SourceName.breakingbad) },
+                      stored: try context.askStore { (store) throws(DatabaseError) in try store.samplingDraws(source: SourceName.breakingbad) },
+                      settled: try context.askStore { (store) throws(DatabaseError) in try store.settledCharacterNames(unknownSince: since) })
         // 1. Deaths, whole (one request).
         let deaths = try await fetchDeaths(base: base, context, &run)
         // 2. Characters already named by stored quotes and deaths, or by the new deaths.
-        var named = try context.askStore { () throws(DatabaseError) in
+        var named = try context.askStore { (store) throws(DatabaseError) in
             try store.authors(source: SourceName.breakingbad).union(try store.deathCharacters())
         }
         named.formUnion((deaths.records ?? []).map(\.character))
@@ -150,7 +148,8 @@ enum BreakingBadSource {
         update.validators = deaths.validators
         update.httpStatus = 200
         update.skipped = result.skipped
-        update.apply = { database, now in
+        update.apply = { connection, now in
+            let database = connection.database
             try QuoteWriter(database: database).ensureSource(SourceName.breakingbad, url: settings.url, now: now)
             var counts = try QuoteWriter(database: database).apply(result.newQuotes, to: SourceName.breakingbad,
                                                                    removeMissing: false, now: now)

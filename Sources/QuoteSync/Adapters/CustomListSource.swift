@@ -167,11 +167,11 @@ final class ListLoader: HashingBodySink, Sendable {
 }
 
 /// The writing half of a `ListLoader`: hands each record to `ListMerge` inside the source's
-/// transaction, counts what it wrote and what was left out. Its state lives in its lock: taken
-/// by the writer thread once per batch, then by the engine once the pipeline has ended.
+/// transaction, counts what it wrote and what was left out. The merge lives with the connection
+/// it writes through (in `SourceTransaction`); the counts live in this lock, taken by the writer
+/// thread once per batch (the transaction's inside it), then read once the pipeline has ended.
 final class ListWriter: Sendable {
     private struct Writing {
-        var merge: ListMerge?
         var problems = CustomList.ProblemLog()
         var validCount = 0
         var failure: SourceFailure?
@@ -190,7 +190,7 @@ final class ListWriter: Sendable {
         settings = context.settings
         transaction = context.transaction
         now = context.now
-        storePath = context.knowledge.path
+        storePath = context.storePath
         progress = context.progress
     }
 
@@ -211,21 +211,21 @@ final class ListWriter: Sendable {
             do {
                 // The first batch opens the source's transaction: from here on, the store's write
                 // lock is this list's until the engine commits or rolls back.
-                if state.merge == nil {
-                    state.merge = try ListMerge(database: try transaction.open(), source: settings.name, url: settings.url, now: now)
-                }
-                for record in records {
-                    switch record {
-                    case .quote(let quote, let hash, let position):
-                        if try state.merge!.add(quote, hash: hash) == .duplicate {
-                            state.problems.add(CustomList.Problem(record: position, upstreamID: quote.upstreamID, reason: "duplicate id"))
-                        } else {
-                            state.validCount += 1
-                            if state.validCount % 50_000 == 0 { progress("\(state.validCount) quotes read and written") }
+                try transaction.writing { connection in
+                    let merge = try Self.merge(in: &connection, settings: settings, now: now)
+                    for record in records {
+                        switch record {
+                        case .quote(let quote, let hash, let position):
+                            if try merge.add(quote, hash: hash) == .duplicate {
+                                state.problems.add(CustomList.Problem(record: position, upstreamID: quote.upstreamID, reason: "duplicate id"))
+                            } else {
+                                state.validCount += 1
+                                if state.validCount % 50_000 == 0 { progress("\(state.validCount) quotes read and written") }
+                            }
+                        case .problem(let problem):
+                            state.problems.add(problem)
+                            if let id = problem.upstreamID { try merge.keep(upstreamID: id) }
                         }
-                    case .problem(let problem):
-                        state.problems.add(problem)
-                        if let id = problem.upstreamID { try state.merge!.keep(upstreamID: id) }
                     }
                 }
                 return true
@@ -234,6 +234,15 @@ final class ListWriter: Sendable {
                 return false
             }
         }
+    }
+
+    /// The list's merge on the transaction's connection, begun by the first batch (or, for a list
+    /// with no record, by the engine's apply).
+    private static func merge(in connection: inout SourceTransaction.Connection, settings: SourceSettings, now: Int) throws -> ListMerge {
+        if let merge = connection.listMerge { return merge }
+        let merge = try ListMerge(database: connection.database, source: settings.name, url: settings.url, now: now)
+        connection.listMerge = merge
+        return merge
     }
 
     func update(validators: Validators, status: Int) throws(SourceFailure) -> SourceUpdate {
@@ -247,27 +256,15 @@ final class ListWriter: Sendable {
         update.validators = [validators]
         update.httpStatus = status
         update.skipped = problems.count
-        update.apply = { [self] _, now in
-            try finish(now: now) { toRemove, stored in
-                try ShrinkGuard.check(what: "quotes", removing: toRemove, of: stored, incoming: validCount,
-                                      allowed: settings.allowShrink, minimumStored: 10, httpStatus: status)
-            }
+        // The merge's end, in the engine's transaction, on its connection.
+        update.apply = { connection, now in
+            try Self.merge(in: &connection, settings: settings, now: now)
+                .finish(removeMissing: !problems.anyWithoutID) { toRemove, stored in
+                    try ShrinkGuard.check(what: "quotes", removing: toRemove, of: stored, incoming: validCount,
+                                          allowed: settings.allowShrink, minimumStored: 10, httpStatus: status)
+                }
         }
         return update
-    }
-
-    /// The merge's end, in the engine's transaction (a list with no record begins its merge here;
-    /// the connection is the transaction's, the one the engine's apply is given).
-    private func finish(now: Int, shrinkGuard: @Sendable (Int, Int) throws -> Void) throws -> ChangeCounts {
-        let settings = self.settings
-        let transaction = self.transaction
-        return try writing.withLock { state in
-            // `database` is the transaction's own connection, already open: asked of it here.
-            if state.merge == nil {
-                state.merge = try ListMerge(database: try transaction.open(), source: settings.name, url: settings.url, now: now)
-            }
-            return try state.merge!.finish(removeMissing: !state.problems.anyWithoutID, shrinkGuard: shrinkGuard)
-        }
     }
 
     /// A record the store refuses is the upstream's fault; a body that is no list is named so.

@@ -13,7 +13,8 @@ enum HappinessSource {
         case .unchanged(let validators, let status):
             // Same body as last time: the quote we already have is today's quote too.
             var update = SourceUpdate.unchanged(what: "", validators: [validators], status: status)
-            update.apply = { database, _ in
+            update.apply = { connection, _ in
+                let database = connection.database
                 try QuoteWriter(database: database).repeatLatestDailyQuote(source: SourceName.happiness, day: day)
                 return ChangeCounts()
             }
@@ -36,7 +37,8 @@ enum HappinessSource {
                 update.skipped = 1
                 return update
             }
-            update.apply = { database, now in
+            update.apply = { connection, now in
+                let database = connection.database
                 let writer = QuoteWriter(database: database)
                 try writer.ensureSource(SourceName.happiness, url: settings.url, now: now)
                 let counts = try writer.apply([quote], to: SourceName.happiness, removeMissing: false, now: now)

@@ -57,7 +57,8 @@ enum UpbitSource {
         update.validators = [validators]
         update.httpStatus = response.status
         update.skipped = skipped
-        update.apply = { database, now in
+        update.apply = { connection, now in
+            let database = connection.database
             try QuoteWriter(database: database).ensureSource(SourceName.upbit, url: context.settings.url, now: now)
             return try RecordWriter(database: database).applyMarketSnapshot(markets, keep: keep, now: now)
         }

@@ -59,7 +59,8 @@ enum WeatherSource {
             return text + (counts.inserted > 0 ? " (new)" : " (already stored)")
         }
         update.httpStatus = 200
-        update.apply = { database, now in
+        update.apply = { connection, now in
+            let database = connection.database
             try QuoteWriter(database: database).ensureSource(SourceName.weather, url: URLText.redacted(settings.url), now: now)
             return try RecordWriter(database: database).insertWeather(observation, extra: extra, now: now)
         }

@@ -1,54 +1,84 @@
 import QuoteStore
+import QuoteBase
 import Synchronization
 
-/// A source's ONE transaction, which an adapter that streams may open early: the first body byte
-/// of a list opens it, records are written into it as they are decoded, and the engine commits
-/// it together with the sync state, or rolls it back on any failure. Until the commit, readers
-/// see the store as it was.
+/// A source's ONE transaction and the connection it runs on, which an adapter that streams may
+/// open early: the first body byte of a list opens it, records are written into it as they are
+/// decoded, and the engine commits it together with the sync state, or rolls it back on any
+/// failure. Until the commit, readers see the store as it was.
 ///
-/// @unchecked Sendable for one thing only, the connection: a non-Sendable `Database` the engine
-/// also uses around the transaction (its sync state, interrupts, the checkpoint), lent to the
-/// list's writer thread while the body arrives (the engine awaits the transfer and joins the
-/// writer before it touches the connection again). A `Mutex` cannot own it while the engine keeps
-/// using it outside. Everything else is checked: whether the transaction is open lives in a
-/// `Mutex`, and the first write's check is a `@Sendable` closure.
-public final class SourceTransaction: @unchecked Sendable {
-    let database: Database
+/// The connection lives inside this lock, and with it the list's merge (whose statements are the
+/// connection's): whoever uses the store during a sync — the engine, an adapter's questions, the
+/// list's writer thread — does so through `withConnection`, one at a time, as SQLite requires of
+/// a connection. The compiler checks it: the connection is handed over at `init` (`sending`) and
+/// never leaves.
+public final class SourceTransaction: Sendable {
+    public struct Connection {
+        public let database: Database
+        /// The custom list's merge, writing into this transaction as records arrive.
+        public var listMerge: ListMerge?
+        /// Whether BEGIN was run and neither COMMIT nor ROLLBACK yet.
+        fileprivate(set) var isOpen = false
+    }
+
+    private let connection: Mutex<Connection>
     /// Checks the store before its first write (the engine's quick_check, once per process).
     private let beforeFirstWrite: @Sendable () throws -> Void
-    private let opened = Mutex(false)
-    public var isOpen: Bool { opened.withLock { $0 } }
 
-    init(database: Database, beforeFirstWrite: @escaping @Sendable () throws -> Void) {
-        self.database = database
+    init(database: sending Database, beforeFirstWrite: @escaping @Sendable () throws -> Void) {
+        connection = Mutex(Connection(database: database))
         self.beforeFirstWrite = beforeFirstWrite
     }
 
-    /// The connection, inside the transaction (BEGIN IMMEDIATE on the first call).
-    public func open() throws -> Database {
-        if !isOpen {
-            try beforeFirstWrite()
-            try begin()
+    /// Runs `body` with the connection (outside the transaction, or inside it if one is open).
+    public func withConnection<Result, Failure: Error>(_ body: (inout sending Connection) throws(Failure) -> sending Result)
+        throws(Failure) -> sending Result {
+        try connection.withLock { (connection: inout sending Connection) throws(Failure) -> sending Result in try body(&connection) }
+    }
+
+    /// Runs `body` inside the transaction, opening it first if it is not (the store checked, then
+    /// BEGIN IMMEDIATE): how a streaming adapter writes.
+    public func writing<Result>(_ body: (inout sending Connection) throws -> sending Result) throws -> sending Result {
+        let checkFirst = beforeFirstWrite
+        return try connection.withLock { (connection: inout sending Connection) throws -> sending Result in
+            if !connection.isOpen {
+                try checkFirst()
+                try connection.database.begin()
+                connection.isOpen = true
+            }
+            return try body(&connection)
         }
-        return database
     }
 
     /// Commits what `body` adds to the transaction, beginning one if nothing did yet (the caller
-    /// checks the store first when `body` writes rows).
-    func commit<T>(_ body: () throws -> T) throws -> T {
-        if !isOpen { try begin() }
-        defer { opened.withLock { $0 = false } }
-        return try database.finishTransaction(body)
+    /// checks the store first when `body` writes rows); SQLite stops when `cancel` is set, and
+    /// whatever fails rolls the whole transaction back.
+    func commit(interruptibleBy cancel: CancelFlag, _ body: (inout sending Connection) throws -> Void) throws {
+        try connection.withLock { (connection: inout sending Connection) throws in
+            let database = connection.database
+            if !connection.isOpen { try database.begin() }
+            database.interrupt(by: cancel)
+            defer {
+                database.interrupt(by: nil)
+                connection.isOpen = false
+                connection.listMerge = nil
+            }
+            do {
+                try body(&connection)
+            } catch {
+                database.rollback()
+                throw error
+            }
+            try database.commit()
+        }
     }
 
     /// Abandons whatever was written.
     func rollBack() {
-        database.rollback()
-        opened.withLock { $0 = false }
-    }
-
-    private func begin() throws {
-        try database.begin()
-        opened.withLock { $0 = true }
+        connection.withLock { connection in
+            connection.database.rollback()
+            connection.isOpen = false
+            connection.listMerge = nil
+        }
     }
 }

@@ -12,8 +12,8 @@ public struct SourceUpdate {
     public var httpStatus: Int?
     /// Skipped records (invalid), counted in the summary.
     public var skipped = 0
-    /// Writes the rows; runs inside the engine's transaction.
-    public var apply: (Database, _ now: Int) throws -> ChangeCounts = { _, _ in ChangeCounts() }
+    /// Writes the rows; runs inside the engine's transaction, on its connection.
+    public var apply: (inout sending SourceTransaction.Connection, _ now: Int) throws -> ChangeCounts = { _, _ in ChangeCounts() }
     /// Whether `apply` may change stored rows (false for "not modified"): such a sync first
     /// makes sure the store it writes into is sound.
     public var writesRows = true

@@ -18,7 +18,8 @@ public final class SyncContext {
     public let settings: SourceSettings
     public let client: HTTPClient
     public let gate: HostGate
-    public let knowledge: UpstreamKnowledge
+    /// The store's path, for messages about it.
+    public let storePath: String
     /// The source's transaction, for an adapter that writes as its body arrives (custom lists).
     public let transaction: SourceTransaction
     public let now: Int
@@ -45,14 +46,14 @@ public final class SyncContext {
     /// Where progress goes ("receiving 12 of 172 MB"): a live line on a terminal, else nowhere.
     public let progress: @Sendable (String) -> Void
 
-    init(settings: SourceSettings, client: HTTPClient, gate: HostGate, knowledge: UpstreamKnowledge, transaction: SourceTransaction,
+    init(settings: SourceSettings, client: HTTPClient, gate: HostGate, storePath: String, transaction: SourceTransaction,
          now: Int, clock: any MonotonicClock = SystemClock(), progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.progress = progress
         self.transaction = transaction
         self.settings = settings
         self.client = client
         self.gate = gate
-        self.knowledge = knowledge
+        self.storePath = storePath
         self.now = now
         self.clock = clock
         self.deadline = clock.now + .seconds(settings.deadline)
@@ -168,15 +169,19 @@ public final class SyncContext {
     }
 
     func storedValidators(for url: String) throws(SourceFailure) -> Validators? {
-        try askStore { () throws(DatabaseError) in try knowledge.validators(source: settings.name, url: url) }
+        let source = settings.name
+        return try askStore { (knowledge) throws(DatabaseError) in try knowledge.validators(source: source, url: url) }
     }
 
-    /// Asks the store; its failure is the store's, not the upstream's.
-    public func askStore<T>(_ question: () throws(DatabaseError) -> T) throws(SourceFailure) -> T {
+    /// Asks the store what it knows (on the transaction's connection); its failure is the
+    /// store's, not the upstream's.
+    public func askStore<T: Sendable>(_ question: (UpstreamKnowledge) throws(DatabaseError) -> T) throws(SourceFailure) -> T {
         do {
-            return try question()
+            return try transaction.withConnection { (connection) throws(DatabaseError) -> T in
+                try question(UpstreamKnowledge(database: connection.database))
+            }
         } catch {
-            throw SourceFailure.local(StoreError(error, path: knowledge.path))
+            throw SourceFailure.local(StoreError(error, path: storePath))
         }
     }
 

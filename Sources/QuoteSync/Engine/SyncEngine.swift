@@ -67,18 +67,28 @@ public final class SyncEngine: Sendable {
             return SourceReport(source: settings.name, ok: false, summary: "store: \(error)", seconds: 0,
                                 storeExitCode: error.exitCode)
         }
-        let database = store.database
+        // The store's connection goes into the source's transaction, where every use of it during
+        // this sync goes through one lock (the list's writer thread included). The store's check
+        // starts when the first write is near (a streaming list opens its transaction with its
+        // first records) and is awaited before the commit.
+        let check = Mutex<StoreCheck?>(nil)
+        let transaction = SourceTransaction(database: store.database) { check.withLock { $0 = $0 ?? self.startCheck() } }
         func elapsed() -> Double {
             let duration = ContinuousClock.now - started
             return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         }
         // A block is the upstream's word about the URL it was recorded for: a source pointed
         // at another URL starts afresh.
-        let state = SyncStateRepository(database: database)
-        if let stored = try? state.block(source: settings.name, urls: [settings.url, URLText.redacted(settings.url)]),
+        let urls = [settings.url, URLText.redacted(settings.url)]
+        if let stored = try? transaction.withConnection({ try SyncStateRepository(database: $0.database).block(source: settings.name, urls: urls) }),
            case let until = schedule.trusted(stored, of: settings, now: now, blocked: true), until > now {
             // A block stored under a wrong clock is cut to one interval, and kept so, so that it ends.
-            if until != stored { try? database.transaction { try state.shortenBlock(source: settings.name, until: until) } }
+            if until != stored {
+                transaction.withConnection { connection in
+                    let database = connection.database
+                    try? database.transaction { try SyncStateRepository(database: database).shortenBlock(source: settings.name, until: until) }
+                }
+            }
             // The upstream asked us to wait (Retry-After, or an Upbit 418 block): no request at all.
             var report = SourceReport(source: settings.name, ok: false,
                                       summary: "not contacted: the upstream asked to wait until \(UnixTime.timestamp(until)) (\(until - now) s)",
@@ -86,11 +96,7 @@ public final class SyncEngine: Sendable {
             report.notContacted = true
             return report
         }
-        // The store's check starts when the first write is near (a streaming list opens its
-        // transaction with its first records) and is awaited before the commit.
-        let check = Mutex<StoreCheck?>(nil)
-        let transaction = SourceTransaction(database: database) { check.withLock { $0 = $0 ?? self.startCheck() } }
-        let context = SyncContext(settings: settings, client: client, gate: gate, knowledge: UpstreamKnowledge(database: database),
+        let context = SyncContext(settings: settings, client: client, gate: gate, storePath: storePath,
                                   transaction: transaction, now: now, clock: clock, progress: progress)
         do {
             var phases = PhaseClock()
@@ -109,24 +115,25 @@ public final class SyncEngine: Sendable {
             // A shutdown interrupts even a long apply: SQLite stops, the transaction rolls back.
             let cancel = CancelFlag()
             try await withTaskCancellationHandler {
-                try database.interruptible(by: cancel) { try transaction.commit {
+                try transaction.commit(interruptibleBy: cancel) { connection in
                     if Task.isCancelled { throw SourceFailure("cancelled") }
                     progress("writing to the store")
-                    counts = try update.apply(database, now)
+                    counts = try update.apply(&connection, now)
                     phases.mark("write (rows, full-text, indexes)")
                     counts.skipped += update.skipped
                     summary = update.describe(counts)
                     let outcome = SyncStateRepository.Outcome(ok: true, httpStatus: update.httpStatus, counts: counts,
                                                               message: summary, started: now, finished: now + Int(elapsed()))
-                    try state.recordSuccess(source: settings.name, url: URLText.redacted(settings.url),
-                                            validators: update.validators, outcome: outcome, nextDue: nextDue)
-                } }
+                    try SyncStateRepository(database: connection.database).recordSuccess(
+                        source: settings.name, url: URLText.redacted(settings.url), validators: update.validators,
+                        outcome: outcome, nextDue: nextDue)
+                }
             } onCancel: {
                 cancel.set()
             }
             phases.mark("commit")
             // Readers that open the store later must not each recover a big WAL.
-            if checkpoint { database.checkpointAndTruncate() }
+            if checkpoint { transaction.withConnection { connection in connection.database.checkpointAndTruncate() } }
             phases.mark("checkpoint")
             var report = SourceReport(source: settings.name, ok: true, httpStatus: update.httpStatus, counts: counts,
                                       summary: summary, nextDue: nextDue, seconds: elapsed())
@@ -149,8 +156,11 @@ public final class SyncEngine: Sendable {
             }
             // A sync abandoned at shutdown is not a failure of the upstream: record nothing.
             if Task.isCancelled { return SourceReport(source: settings.name, ok: false, summary: "cancelled", seconds: elapsed()) }
-            if failure.isLocal { return recordLocalFailure(failure, of: settings, in: database, now: now, seconds: elapsed()) }
-            return recordFailure(failure, of: settings, in: database, now: now, seconds: elapsed())
+            let seconds = elapsed()
+            return transaction.withConnection { connection in
+                failure.isLocal ? recordLocalFailure(failure, of: settings, in: connection.database, now: now, seconds: seconds)
+                    : recordFailure(failure, of: settings, in: connection.database, now: now, seconds: seconds)
+            }
         }
     }
 

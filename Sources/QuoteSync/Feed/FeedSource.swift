@@ -78,7 +78,8 @@ enum FeedSource {
         var update = SourceUpdate { counts in Plural.count(quotes.count, "quote") + ", " + Plural.count(days.count, "day") + ", " + changeSummary(counts) }
         update.skipped = skipped
         let url = context.settings.url
-        update.apply = { database, now in
+        update.apply = { connection, now in
+            let database = connection.database
             let writer = QuoteWriter(database: database)
             try writer.ensureSource(SourceName.happiness, url: url, now: now)
             let counts = try writer.apply(quotes, to: SourceName.happiness, removeMissing: false, now: now)
@@ -106,7 +107,8 @@ enum FeedSource {
         }
         update.skipped = skipped
         let settings = context.settings
-        update.apply = { database, now in
+        update.apply = { connection, now in
+            let database = connection.database
             let writer = QuoteWriter(database: database)
             try writer.ensureSource(SourceName.breakingbad, url: settings.url, now: now)
             var counts = try writer.apply(quotes, to: SourceName.breakingbad, removeMissing: false, now: now)
