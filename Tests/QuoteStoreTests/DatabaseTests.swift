@@ -23,15 +23,15 @@ import TestSupport
             flag.set()
         }
         let error = #expect(throws: DatabaseError.self) {
-            try database.interruptible(by: flag) {
-                try database.transaction {
-                    try database.execute("INSERT INTO t VALUES (1)")
-                    // Runs for minutes unless interrupted.
-                    try database.execute("""
-                        WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000000)
-                        INSERT INTO t SELECT count(*) FROM c
-                        """)
-                }
+            database.interrupt(by: flag)
+            defer { database.interrupt(by: nil) }
+            try database.transaction {
+                try database.execute("INSERT INTO t VALUES (1)")
+                // Runs for minutes unless interrupted.
+                try database.execute("""
+                    WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000000)
+                    INSERT INTO t SELECT count(*) FROM c
+                    """)
             }
         }
         #expect(error?.resultCode == .interrupted)

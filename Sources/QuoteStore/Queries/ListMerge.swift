@@ -69,7 +69,7 @@ public final class ListMerge {
         // cache every other probe was a pread (1% resync of a million: 5.7 s, see docs/benchmarks.md).
         if storedCount >= Self.bulkThreshold {
             try database.setCacheSize(kibibytes: Self.bulkCacheKiB)
-            try database.execute("INSERT INTO quotes_fts (quotes_fts, rank) VALUES ('automerge', 0)")
+            try Self.setFullText("automerge", 0, in: database)
             mergesFullText = true
         }
         // The INSERT below may neither abort half-way (OR IGNORE) nor fail a foreign key per
@@ -154,7 +154,7 @@ public final class ListMerge {
     public func finish(removeMissing: Bool, shrinkGuard: (_ toRemove: Int, _ stored: Int) throws -> Void) throws -> ChangeCounts {
         defer { try? database.setCacheSize(kibibytes: Self.defaultCacheKiB) }
         if mergesFullText {
-            try setFullText("automerge", 4)
+            try Self.setFullText("automerge", 4, in: database)
         }
         if removeMissing, storedCount > 0 {
             let listed = self.listed, kept = self.kept
@@ -196,9 +196,9 @@ public final class ListMerge {
             // quotes' segment on level 1, where a 1% resync's merges rewrote it (docs/benchmarks.md).
             let mergeOnce = bulk.indexes && counts.inserted >= quotesBefore
             if mergeOnce {
-                try setFullText("automerge", 0)
-                try setFullText("hashsize", Self.bulkFullTextFlushBytes)
-                try setFullText("crisismerge", Self.bulkCrisisMerge)
+                try Self.setFullText("automerge", 0, in: database)
+                try Self.setFullText("hashsize", Self.bulkFullTextFlushBytes, in: database)
+                try Self.setFullText("crisismerge", Self.bulkCrisisMerge, in: database)
             }
             try database.execute("""
                 INSERT INTO quotes_fts (rowid, text, author)
@@ -206,9 +206,9 @@ public final class ListMerge {
                 """, [.integer(bulk.firstID), .text(source)])
             if mergeOnce {
                 // FTS5's defaults again: they are kept in the store, for every later write.
-                try setFullText("crisismerge", Self.crisisMerge)
-                try setFullText("hashsize", Self.fullTextFlushBytes)
-                try setFullText("automerge", 4)
+                try Self.setFullText("crisismerge", Self.crisisMerge, in: database)
+                try Self.setFullText("hashsize", Self.fullTextFlushBytes, in: database)
+                try Self.setFullText("automerge", 4, in: database)
                 try database.execute("INSERT INTO quotes_fts (quotes_fts) VALUES ('optimize')")
             }
             if bulk.indexes {
@@ -244,7 +244,7 @@ public final class ListMerge {
     static let bulkCrisisMerge = 64
 
     /// Sets one of FTS5's settings for the full-text index (kept in the store).
-    private func setFullText(_ name: String, _ value: Int) throws(DatabaseError) {
+    private static func setFullText(_ name: String, _ value: Int, in database: Database) throws(DatabaseError) {
         try database.execute("INSERT INTO quotes_fts (quotes_fts, rank) VALUES (?1, ?2)", [.text(name), .integer(value)])
     }
 

@@ -145,22 +145,14 @@ public final class Database {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes64(handle)) }
 
-    /// Runs `body` so that setting `flag` (from a task's cancellation handler, on any thread)
-    /// stops the statement running at that moment: it fails with SQLITE_INTERRUPT
-    /// (`.interrupted`) and a transaction around it rolls back. SQLite's progress handler
-    /// polls the flag every 100,000 virtual-machine steps (well under a millisecond between
-    /// polls), so no C pointer to the connection leaves this thread, as sqlite3_interrupt from
-    /// another thread would need. Every 1,000 steps was too often: a million-quote first sync
-    /// took 18.2 s against the Python peer's 18.1 s in one run, 15.3 s against 16.1 s with 100,000.
-    public func interruptible<T>(by flag: CancelFlag, _ body: () throws -> T) rethrows -> T {
-        interrupt(by: flag)
-        defer { interrupt(by: nil) }
-        return try body()
-    }
-
-    /// From now on, setting `flag` stops the statement running (as in `interruptible`), until
-    /// `interrupt(by: nil)`. For a caller that cannot wrap its work in a closure (one that holds
-    /// the connection inside a lock); the connection keeps the flag alive while it is set.
+    /// From now on, setting `flag` (from a task's cancellation handler, on any thread) stops the
+    /// statement running at that moment, until `interrupt(by: nil)`: it fails with
+    /// SQLITE_INTERRUPT (`.interrupted`) and a transaction around it rolls back. SQLite's progress
+    /// handler polls the flag every 100,000 virtual-machine steps (well under a millisecond
+    /// between polls), so no C pointer to the connection leaves this thread, as sqlite3_interrupt
+    /// from another thread would need. Every 1,000 steps was too often: a million-quote first sync
+    /// took 18.2 s against the Python peer's 18.1 s in one run, 15.3 s against 16.1 s with
+    /// 100,000. The connection keeps the flag alive while it is set.
     public func interrupt(by flag: CancelFlag?) {
         interruptFlag = flag
         guard let flag else {
@@ -201,16 +193,6 @@ public final class Database {
     /// on a thrown error. The body's error is the one rethrown, never a rollback's.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try begin()
-        return try finishTransaction(body)
-    }
-
-    /// BEGIN IMMEDIATE: the write lock is taken now (waiting up to the busy timeout), not half-way.
-    public func begin() throws(DatabaseError) {
-        try execute("BEGIN IMMEDIATE")
-    }
-
-    /// Runs `body` inside the transaction already open, then COMMIT; ROLLBACK if either fails.
-    public func finishTransaction<T>(_ body: () throws -> T) throws -> T {
         let result: T
         do {
             result = try body()
@@ -220,6 +202,11 @@ public final class Database {
         }
         try commit()
         return result
+    }
+
+    /// BEGIN IMMEDIATE: the write lock is taken now (waiting up to the busy timeout), not half-way.
+    public func begin() throws(DatabaseError) {
+        try execute("BEGIN IMMEDIATE")
     }
 
     /// COMMIT of the transaction open; ROLLBACK if it fails (a full disk, say), so that nothing

@@ -36,7 +36,7 @@ public struct DatabaseError: Error, CustomStringConvertible, Equatable {
         case constraint
         /// The file could not be opened (SQLITE_CANTOPEN).
         case cannotOpen
-        /// Stopped on purpose (Database.interruptible: a shutdown abandoning a sync).
+        /// Stopped on purpose (Database.interrupt(by:): a shutdown abandoning a sync).
         case interrupted
         case ioError
         case other(Int32)
