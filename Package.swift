@@ -37,7 +37,7 @@ let package = Package(
         // runs, behind named operations. No Foundation.
         .target(
             name: "QuoteStore",
-            dependencies: ["CSQLite", "QuoteBase"],
+            dependencies: ["CSQLite", "QuoteSystem", "QuoteBase"],
             plugins: ["EmbedMigrations"]
         ),
         // The configuration: the INI file, its validated settings and their ranges (shared

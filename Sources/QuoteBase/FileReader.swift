@@ -8,6 +8,12 @@ public struct FileError: Error, CustomStringConvertible, Equatable {
     /// errno, so callers can tell a missing file (66) from an I/O failure (74).
     public let code: Int32
 
+    public init(path: String, reason: String, code: Int32) {
+        self.path = path
+        self.reason = reason
+        self.code = code
+    }
+
     public var description: String { "\(path): \(reason)" }
 
     /// 66 when there is nothing readable there (missing, forbidden, not a regular file),
@@ -43,19 +49,12 @@ public enum FileReader {
         return Int(status.st_size)
     }
 
-    /// The first `count` bytes of a regular file (fewer if it is shorter), for headers.
-    public static func readPrefix(_ path: String, count: Int) throws(FileError) -> [UInt8] {
+    /// Why `path` is not a regular file this process can see (missing, a folder, a FIFO, a
+    /// device), from stat(2) alone: nothing is opened. Nil for a regular file.
+    public static func regularFileProblem(_ path: String) -> FileError? {
         var status = stat()
-        let file = try openRegularFile(path, status: &status)
-        var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let got: Int
-            do { got = try file.io.read(into: &bytes, from: filled) } catch { throw failure(path, error) }
-            if got == 0 { break }
-            filled += got
-        }
-        return Array(bytes[..<filled])
+        guard stat(path, &status) == 0 else { return failure(path, Errno.current) }
+        return kindProblem(path, status)
     }
 
     /// Standard input (a pipe, a terminal or a redirected file), up to `limit` bytes:
@@ -134,13 +133,16 @@ public enum FileReader {
         let file: FileDescriptor
         do { file = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY) } catch { throw failure(path, error) }
         do { status = try file.io.status() } catch { throw failure(path, error) }
-        let kind = status.st_mode & S_IFMT
-        guard kind == S_IFREG else {
-            if kind == S_IFDIR { throw FileError(path: path, reason: "is a folder, not a file", code: EISDIR) }
-            throw FileError(path: path, reason: "not a regular file (a pipe, socket or device)", code: EINVAL)
-        }
+        if let problem = kindProblem(path, status) { throw problem }
         file.io.setNonBlocking(false)
         return file
+    }
+
+    private static func kindProblem(_ path: String, _ status: stat) -> FileError? {
+        let kind = status.st_mode & S_IFMT
+        if kind == S_IFREG { return nil }
+        if kind == S_IFDIR { return FileError(path: path, reason: "is a folder, not a file", code: EISDIR) }
+        return FileError(path: path, reason: "not a regular file (a pipe, socket or device)", code: EINVAL)
     }
 
     /// "larger than 1 MiB" rather than a byte count when the limit is a round size.

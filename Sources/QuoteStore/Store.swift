@@ -1,13 +1,16 @@
 import CSQLite
 import Glibc
 import QuoteBase
+import QuoteSystem
 
 /// The quoted store: an SQLite file with the embedded schema, opened for reading
 /// (every query command) or writing (import, sync). Opening creates a missing
 /// store, with the starter set, when its folder can be created or written.
 public final class Store {
-    public let database: Database
+    public private(set) var database: Database
     public var path: String { database.path }
+    /// This process's turn to write (`WriterTurn`), held while a writer has the store open.
+    private var turn: ProcessLock?
 
     public enum Access: Sendable {
         case read
@@ -22,28 +25,55 @@ public final class Store {
     /// `busyTimeoutMilliseconds`: how long a statement waits for another process's write lock.
     public init(path: String, access: Access, now: Int = UnixTime.now(),
                 busyTimeoutMilliseconds: Int32 = Store.defaultBusyTimeout) throws(StoreError) {
-        if !Path.exists(path) {
-            try Self.create(path: path, now: now)
-        } else if try Self.identify(path, access: access) == .empty {
-            // A 0-byte file or an SQLite file with no schema (touch, sqlite3 x.db ""): a new store.
-            try Self.create(path: path, now: now)
+        var turn: ProcessLock?
+        if try Self.needsCreating(path, access: access) {
+            // Another process may be creating it this very moment: take the turn, then look again.
+            let folder = Path.parent(of: path)
+            if let problem = Path.makeDirectories(folder) { throw StoreError.missing(path: path, reason: problem) }
+            if let problem = Path.writableProblem(folder) {
+                throw Path.exists(path) ? StoreError.readOnly(path: path, reason: problem) : StoreError.cannotCreate(path: path, reason: problem)
+            }
+            turn = try WriterTurn.take(path)
+            if try Self.needsCreating(path, access: access) { try Self.create(path: path, now: now) }
         }
-        let database: Database
         let mode: Database.Mode = access == .write ? .readWrite : try Self.readingMode(path)
         do {
             database = try Database(path: path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         } catch {
             throw Self.openError(error, path: path)
         }
-        self.database = database
-        try checkSchema(access: access, now: now)
+        self.turn = turn
+        do {
+            try checkSchema(access: access, now: now)
+        } catch .notADatabase(_), .damaged(_, _) where mode == .inspect && Path.exists(path + "-shm") {
+            // An immutable read raced the first writer of a store that had no side files (it made
+            // them meanwhile): what SQLite saw is no verdict. Read again, under SQLite's locks.
+            database = try Self.open(path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            try checkSchema(access: access, now: now)
+        }
     }
 
-    /// Verifies this is our store and at our schema version; migrates when it is
-    /// older (reopening for writing if needed) and refuses when it is newer.
+    private static func open(_ path: String, mode: Database.Mode, busyTimeoutMilliseconds: Int32) throws(StoreError) -> Database {
+        do {
+            return try Database(path: path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        } catch {
+            throw openError(error, path: path)
+        }
+    }
+
+    private static func needsCreating(_ path: String, access: Access) throws(StoreError) -> Bool {
+        // A 0-byte file or an SQLite file with no schema (touch, sqlite3 x.db ""): a new store.
+        guard Path.exists(path) else { return true }
+        return try identify(path, access: access) == .empty
+    }
+
+    /// Verifies this is our store and at our schema version — refusing a newer one by either mark,
+    /// `user_version` or a `schema_migrations` row, before anything is created beside it — then
+    /// takes a writer's turn and migrates when it is older (reopening for writing if needed).
     private func checkSchema(access: Access, now: Int) throws(StoreError) {
-        let database = self.database
-        let version = try StoreError.mapping(path: path) {
+        let database = self.database, path = self.path
+        let latest = Migrator.embeddedLatest
+        let version = try StoreError.mapping(path: path, databaseError: { Self.openError($0, path: path) }) {
             let version = try Migrator.appliedVersion(of: database)
             if version == 0, try database.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0 > 0 {
                 throw StoreError.foreignDatabase(path: database.path)
@@ -53,13 +83,11 @@ public final class Store {
                 "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") != 1 {
                 throw StoreError.foreignDatabase(path: database.path)
             }
+            try Self.refuseNewer(database, version: version)
             return version
         }
-        let latest = Migrator.embeddedLatest
-        if version > latest {
-            throw StoreError.newerSchema(path: path, found: version, supported: latest)
-        }
         guard version < latest || access == .write else { return }
+        if turn == nil { turn = try WriterTurn.take(path) }
         let migrator = Migrator.embedded
         // Writers always run the migrator: it also notices edited migrations.
         let writer: Database
@@ -70,19 +98,34 @@ public final class Store {
         }
         try migrator.migrate(writer, now: now)
         // Readers that open the store next find an empty WAL (and need not recover it).
-        if access != .write { writer.checkpointAndTruncate() }
+        if access != .write {
+            writer.checkpointAndTruncate()
+            turn = nil
+        }
     }
 
-    /// How a reader opens the store. A WAL store's reader needs its -shm file and, when that is
-    /// missing, creates it — impossible in a folder this user may not write. Then, with no -wal
-    /// file either, no writer has the store open (one would have made both), so an `immutable`
-    /// read is safe; with a -wal left behind it is not, and the message says what to do.
+    /// Throws `newerSchema` when `user_version` (`version`) or a `schema_migrations` row is newer
+    /// than this binary's newest migration.
+    private static func refuseNewer(_ database: Database, version: Int) throws {
+        let latest = Migrator.embeddedLatest
+        if version > latest { throw StoreError.newerSchema(path: database.path, found: version, supported: latest) }
+        if let newest = try database.scalarInt("SELECT max(version) FROM schema_migrations"), newest > latest {
+            throw StoreError.newerSchema(path: database.path, found: newest, supported: latest)
+        }
+    }
+
+    /// How a reader opens the store without creating anything beside it. A WAL store's reader
+    /// needs its -shm file and creates it when it is missing (with a -wal). With neither, or an
+    /// empty -wal, no writer has the store open (one would have made both), so an `immutable`
+    /// read is safe and creates nothing; with a -wal left behind it is not, and where the folder
+    /// may not be written the message says what to do.
     static func readingMode(_ path: String) throws(StoreError) -> Database.Mode {
-        guard !Path.exists(path + "-shm"), let folderProblem = Path.writableProblem(Path.parent(of: path)) else { return .readOnly }
-        guard let header = try? FileReader.readPrefix(path, count: 20), header.count == 20, header[18] == 2 || header[19] == 2 else {
+        guard !Path.exists(path + "-shm"), let header = try? DatabaseFile.prefix(path, count: 20),
+              header.count == 20, header[18] == 2 || header[19] == 2 else {
             return .readOnly
         }
         if (FileReader.size(path + "-wal") ?? 0) == 0 { return .inspect }
+        guard let folderProblem = Path.writableProblem(Path.parent(of: path)) else { return .readOnly }
         throw StoreError.readOnly(path: path, reason: "\(folderProblem), and a WAL store's reader must create \(path)-shm there; "
                                   + "run a writer (quoted sync --once) as the store's owner once, or make the folder writable")
     }
@@ -92,17 +135,20 @@ public final class Store {
     /// Decides whose file this is BEFORE any connection that could write or create a file is
     /// opened (a writer switches the journal to WAL at once; even a reader of a WAL file
     /// creates -wal and -shm files when they are missing). Throws for anything that is not a
-    /// quoted store, which is then left exactly as it was, byte for byte, its folder too.
+    /// quoted store, or one a newer quoted made, which is then left exactly as it was, byte for
+    /// byte, its folder too.
     ///
-    /// The header first (100 bytes): SQLite's magic, the application_id, the length the file
-    /// should have. A reader of a store with our mark whose side files exist goes no further
-    /// (`quotectl random` pays one small read). Otherwise the schema is read with an
-    /// `immutable` open, which takes no lock and creates nothing: quoted's mark alone is not
-    /// enough — `schema_migrations` and a schema version must be there too.
+    /// The header first (100 bytes, through SQLite's VFS: `DatabaseFile`): SQLite's magic and the
+    /// application_id. A store with our mark whose side files exist goes no further (`quotectl
+    /// random` pays one small read; the schema is checked on its own connection). Otherwise the
+    /// schema is read by a connection that creates nothing: a plain read-only one when the side
+    /// files are there (a writer at work is then seen consistently, under SQLite's locks), an
+    /// `immutable` one when they are not (no writer can be at work: it would have made them).
+    /// quoted's mark alone is not enough — `schema_migrations` and a schema version must be there too.
     static func identify(_ path: String, access: Access) throws(StoreError) -> Identity {
         let header: [UInt8]
         do {
-            header = try FileReader.readPrefix(path, count: 100)
+            header = try DatabaseFile.prefix(path, count: 100)
         } catch {
             throw StoreError.missing(path: path, reason: error.reason)
         }
@@ -113,20 +159,19 @@ public final class Store {
         let applicationID = header[68..<72].reduce(0) { $0 << 8 | Int($1) }
         let ours = applicationID == Self.applicationID
         if !ours && applicationID != 0 { throw StoreError.foreignDatabase(path: path) }
-        if let problem = truncation(header, path: path) { throw StoreError.damaged(path: path, reason: problem) }
         let walMode = header[18] == 2 || header[19] == 2
         let sideFiles = Path.exists(path + "-wal") && Path.exists(path + "-shm")
         // A store of ours already in WAL with its side files: opening it, even to write, changes no
-        // byte before `checkSchema` has read its schema (which refuses a foreign one).
+        // byte before `checkSchema` has read its schema (which refuses a foreign or newer one).
         if ours && (walMode ? sideFiles : access == .read) { return .ours }
         return try StoreError.mapping(path: path, databaseError: { openError($0, path: path) }) {
-            let inspector = try Database(path: path, mode: .inspect)
+            let inspector = try Database(path: path, mode: sideFiles ? .readOnly : .inspect)
             let tables = try inspector.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
             if tables == 0 {
                 // Without our mark this is a new file (touch, sqlite3 x.db "") — or a store being
                 // created right now whose schema is still in its WAL: a plain read then sees it.
                 guard !ours else { throw StoreError.foreignDatabase(path: path) }
-                guard FileReader.size(path + "-wal").map({ $0 > 0 }) ?? false else { return .empty }
+                guard !sideFiles, FileReader.size(path + "-wal").map({ $0 > 0 }) ?? false else { return .empty }
                 let reader = try Database(path: path, mode: .readOnly)
                 return try reader.scalarInt("SELECT count(*) FROM sqlite_master") == 0 ? .empty : try schemaIsOurs(reader, path: path)
             }
@@ -134,20 +179,26 @@ public final class Store {
         }
     }
 
-    /// `schema_migrations` and a schema version: the marks of a store our migrations made.
+    /// `schema_migrations` and a schema version: the marks of a store our migrations made; and
+    /// neither from a newer quoted.
     private static func schemaIsOurs(_ database: Database, path: String) throws -> Identity {
         let migrations = try database.scalarInt(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") ?? 0
-        guard migrations == 1, try Migrator.appliedVersion(of: database) > 0 else {
+        let version = try Migrator.appliedVersion(of: database)
+        guard migrations == 1, version > 0 else {
             throw StoreError.foreignDatabase(path: path)
         }
+        try refuseNewer(database, version: version)
         return .ours
     }
 
-    /// Why the file is shorter than its header says (a copy cut short, a full disk), or nil.
+    /// Why the file is shorter than its header says (a copy cut short, a full disk), or nil —
+    /// asked only once SQLite has called the file damaged: read beside a live checkpoint, which
+    /// writes page 1 before the pages it names, the header runs ahead of the file for a moment.
     /// The header's page count is trusted only when its "version-valid-for" number matches
     /// the change counter, as SQLite itself does.
     static func truncation(_ header: [UInt8], path: String) -> String? {
+        guard header.count >= 100 else { return nil }
         func number(_ offset: Int) -> Int { header[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
         let rawPageSize = Int(header[16]) << 8 | Int(header[17])
         let pageSize = rawPageSize == 1 ? 65_536 : rawPageSize
@@ -173,6 +224,10 @@ public final class Store {
     }
 
     private static func openError(_ error: DatabaseError, path: String) -> StoreError {
+        if error.resultCode == .corrupt, let header = try? DatabaseFile.prefix(path, count: 100),
+           let problem = truncation(header, path: path) {
+            return .damaged(path: path, reason: problem)
+        }
         if error.resultCode == .cannotOpen || error.resultCode == .readOnly {
             let reason = errno == EACCES ? "permission denied" : error.message
             // A store that is there but cannot be written (its folder or file read-only

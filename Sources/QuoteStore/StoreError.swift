@@ -18,6 +18,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case cannotCreate(path: String, reason: String)
     /// Another process holds the write lock for longer than the busy timeout.
     case busy(path: String)
+    /// Another process's turn to write this store outlasted the wait (`WriterTurn`): who it is.
+    case anotherWriter(path: String, holder: String)
     /// The disk (or the quota) is full: nothing was written.
     case full(path: String)
     case io(path: String, reason: String)
@@ -73,6 +75,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             return "\(path): cannot create the store: \(reason)"
         case .busy(let path):
             return "\(path): the store is busy (another process holds its write lock); try again"
+        case .anotherWriter(let path, let holder):
+            return "\(path): another sync or writer of this store is running (\(holder)); try again when it is done"
         case .full(let path):
             return "\(path): disk full; nothing was written"
         case .io(let path, let reason):
@@ -88,7 +92,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .missing: return .noInput
         case .cannotCreate: return .cannotCreate
-        case .busy: return .temporaryFailure
+        case .busy, .anotherWriter: return .temporaryFailure
         default: return .ioError
         }
     }

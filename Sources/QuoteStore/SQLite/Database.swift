@@ -88,7 +88,7 @@ public final class Database {
     }
 
     /// Process-wide SQLite settings, applied once before the first connection.
-    private static let configureLibrary: Void = {
+    static let configureLibrary: Void = {
         _ = quoted_sqlite3_disable_memstatus()
     }()
 

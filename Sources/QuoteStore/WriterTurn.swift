@@ -1,0 +1,63 @@
+import Glibc
+import QuoteBase
+import QuoteSystem
+import Synchronization
+
+/// Writers of one store take turns: a process that opens the store to write (a sync, an import,
+/// a forget, a reader that must migrate or create it) holds a lock on `STORE-lock` for as long as
+/// it has the store open, waiting at most `patience` for another process's turn to end. SQLite's
+/// own write lock still guards each transaction; this one spans what SQLite cannot see — creating
+/// the file and its schema, and a list that streams into one transaction for as long as its
+/// transfer lasts — and it can say who holds it. Readers never take it.
+public enum WriterTurn {
+    /// The lock file beside the store.
+    public static func lockPath(of store: String) -> String { store + "-lock" }
+
+    /// How long a writer waits for another process's turn before giving up (exit 75, naming it):
+    /// a million-quote first sync takes 8 s here, ten million about 100.
+    public static let defaultPatience = Duration.seconds(120)
+
+    private static let settings = Mutex<(patience: Duration, waiting: (@Sendable (String) -> Void)?)>((defaultPatience, nil))
+
+    /// A program's choice, made once at its start: how long to wait, and what to say (one line, once
+    /// per wait) when another process's turn makes this one wait.
+    public static func configure(patience: Duration = defaultPatience, waiting: (@Sendable (String) -> Void)?) {
+        settings.withLock { $0 = (patience, waiting) }
+    }
+
+    /// This process's turn to write `store`, for as long as the returned lock lives.
+    static func take(_ store: String) throws(StoreError) -> ProcessLock {
+        let (patience, waiting) = settings.withLock { $0 }
+        let lock = lockPath(of: store)
+        do {
+            return try ProcessLock.take(lock, creating: creation(for: store), patience: patience) { pid in
+                waiting?("waiting for \(describe(pid)), which is writing \(store)")
+            }
+        } catch {
+            switch error {
+            case .heldBy(let pid):
+                throw StoreError.anotherWriter(path: store, holder: describe(pid))
+            case .cannotOpen(let errno):
+                if errno.code == EACCES || errno.code == EROFS || errno.code == EPERM {
+                    throw StoreError.readOnly(path: store, reason: Path.writableProblem(Path.parent(of: store)) ?? "\(lock): \(errno)")
+                }
+                throw StoreError.io(path: store, reason: "\(lock): \(errno)")
+            }
+        }
+    }
+
+    /// "pid 4242 (quoted)", or "another process" when the kernel would not say.
+    private static func describe(_ pid: Int32) -> String {
+        guard pid > 0 else { return "another process" }
+        return "pid \(pid)" + (ProcessLock.processName(pid).map { " (\(TerminalSanitizer.clean($0)))" } ?? "")
+    }
+
+    /// The lock file gets the store's permissions, and its owner when root makes it (as SQLite
+    /// does for -wal and -shm), so that the store's owner can take it after root did.
+    private static func creation(for store: String) -> ProcessLock.Creation {
+        var status = stat()
+        guard stat(store, &status) == 0 else { return ProcessLock.Creation(mode: 0o644) }
+        return ProcessLock.Creation(mode: status.st_mode & 0o666,
+                                    owner: geteuid() == 0 ? (status.st_uid, status.st_gid) : nil)
+    }
+}
