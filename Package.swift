@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "QuoteBaseTests", dependencies: ["QuoteBase"]),
         .testTarget(name: "QuoteCommandLineTests", dependencies: ["QuoteCommandLine"]),
         .testTarget(name: "QuoteControlTests", dependencies: ["QuoteControl"]),
-        .testTarget(name: "QuoteStoreTests", dependencies: ["QuoteStore", "TestSupport"]),
+        .testTarget(name: "QuoteStoreTests", dependencies: ["QuoteStore", "QuoteSystem", "TestSupport"]),
         .testTarget(name: "QuoteConfigTests", dependencies: ["QuoteConfig", "QuoteStore", "TestSupport"]),
         .testTarget(name: "QuoteDaemonTests", dependencies: ["QuoteDaemon", "QuoteSync", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteStore", "QuoteSystem", "TestSupport"]),
         .testTarget(name: "QuoteFeedTests", dependencies: ["QuoteFeed", "QuoteStore", "QuoteConfig", "TestSupport"]),

@@ -26,8 +26,9 @@ public enum WriterTurn {
     }
 
     /// This process's turn to write `store`, for as long as the returned lock lives.
-    static func take(_ store: String) throws(StoreError) -> ProcessLock {
-        let (patience, waiting) = settings.withLock { $0 }
+    static func take(_ store: String, patience chosen: Duration? = nil) throws(StoreError) -> ProcessLock {
+        let (configured, waiting) = settings.withLock { $0 }
+        let patience = chosen ?? configured
         let lock = lockPath(of: store)
         do {
             return try ProcessLock.take(lock, creating: creation(for: store), patience: patience) { pid in

@@ -72,6 +72,7 @@ struct Context {
             throw StoreError.missing(path: path, reason: noCreate ? "no store there, and --no-create"
                                      : "no such file; reading commands never create a store (quotectl import or quoted sync make one)")
         }
+        if access == .write { WriterTurn.configure(waiting: { Output.standardError("quotectl: \($0)\n") }) }
         let store = try Store(path: path, access: access)
         openStore = store
         return store

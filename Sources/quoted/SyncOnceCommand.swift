@@ -6,6 +6,7 @@ import QuoteConfig
 import QuoteScheduling
 import QuoteStore
 import QuoteSync
+import QuoteSystem
 
 /// `quoted sync --once [--source NAME]... [--config PATH] [--db PATH] [--json]`
 enum SyncOnceCommand {
@@ -18,7 +19,10 @@ enum SyncOnceCommand {
         do throws(Exit) {
             let arguments = try parse(words)
             if arguments.has(Options.help) { printOut(HelpText.command(syncSpec, in: program, width: helpWidth)); return .success }
+            // The daemon's child (--progress: it reads our stdout) stops when the daemon is gone.
+            if arguments.has(Options.progress) { ParentWatch.start(output: .standardOutput) }
             let configuration = try loadConfiguration(arguments)
+            if !arguments.has(Options.quiet) { WriterTurn.configure(waiting: { printError("quoted: \($0)") }) }
             var sources = try selectSources(arguments.all(Options.source), of: configuration)
             let storePath = Locations.store(option: arguments.value(Options.db), configured: configuration.storePath, writing: true)
             do {
