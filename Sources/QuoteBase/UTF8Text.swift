@@ -19,3 +19,23 @@ extension String {
         bytes.withUnsafeBufferPointer { validatingUTF8($0) }
     }
 }
+
+public enum UTF8Position {
+    /// Where the first byte that is not well-formed UTF-8 lies: its offset, line and column (both
+    /// from 1; the column counts bytes, as a byte is what is wrong), or nil when all of it is UTF-8.
+    public static func firstInvalid(in bytes: [UInt8]) -> (offset: Int, line: Int, column: Int)? {
+        let repaired = String(decoding: bytes, as: UTF8.self).utf8
+        var offset = 0
+        var line = 1, lineStart = 0
+        for byte in repaired {
+            guard offset < bytes.count, bytes[offset] == byte else { break }
+            if byte == 0x0A {
+                line += 1
+                lineStart = offset + 1
+            }
+            offset += 1
+        }
+        guard offset < bytes.count || repaired.count != bytes.count else { return nil }
+        return (offset, line, offset - lineStart + 1)
+    }
+}

@@ -17,8 +17,27 @@ public enum ConfigFile {
         do {
             return try FileReader.read(path, limit: maximumSize)
         } catch {
+            if error.code == EFBIG { throw ReadError(reason: tooLarge(FileReader.size(path))) }
             throw ReadError(reason: error.reason)
         }
+    }
+
+    /// "2097152 bytes (2.1 MB): larger than the 1 MiB a configuration file may be".
+    static func tooLarge(_ size: Int?) -> String {
+        let limit = "larger than the 1 MiB a configuration file may be"
+        guard let size else { return "over 1 MiB (\(maximumSize) bytes): " + limit }
+        return "\(size) bytes (\(ByteCount.human(size))): " + limit
+    }
+
+    /// The text of a configuration's bytes, or where its first byte that is not UTF-8 is.
+    static func text(_ bytes: [UInt8], file: String) throws(ConfigError) -> String {
+        if let text = String.validatingUTF8(bytes) { return text }
+        guard let bad = UTF8Position.firstInvalid(in: bytes) else {
+            throw ConfigError(file: file, line: 0, message: "not UTF-8 text")
+        }
+        let byte = String(bytes[bad.offset], radix: 16, uppercase: true)
+        throw ConfigError(file: file, line: bad.line,
+                          message: "column \(bad.column): byte 0x\(byte.count == 1 ? "0" + byte : byte) is not UTF-8 (a configuration is UTF-8 text)")
     }
 
     /// Loads the configuration from wherever `locate` finds it, or the defaults.
@@ -34,13 +53,10 @@ public enum ConfigFile {
         do {
             bytes = try FileReader.readStandardInput(limit: maximumSize, name: name)
         } catch {
-            let message = error.code == EFBIG ? "larger than 1 MiB: not a configuration file" : error.reason
+            let message = error.code == EFBIG ? tooLarge(nil) : error.reason
             throw ConfigError(file: name, line: 0, message: message)
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw ConfigError(file: name, line: 0, message: "not UTF-8 text")
-        }
-        return try Configuration.parse(text, file: name)
+        return try Configuration.parse(text(bytes, file: name), file: name)
     }
 
     /// A warning when the file holds an inline api_key and other users (its group, or

@@ -56,10 +56,7 @@ public struct Configuration: Sendable {
         } catch {
             throw ConfigError(file: path, line: 0, message: error.reason)
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw ConfigError(file: path, line: 0, message: "not UTF-8 text")
-        }
-        var configuration = try parse(text, file: path)
+        var configuration = try parse(ConfigFile.text(bytes, file: path), file: path)
         if let warning = ConfigFile.readableKeyWarning(path: path, configuration: configuration) {
             configuration.warnings.append(warning)
         }

@@ -25,8 +25,28 @@ public final class Store {
     /// `busyTimeoutMilliseconds`: how long a statement waits for another process's write lock.
     public init(path: String, access: Access, now: Int = UnixTime.now(),
                 busyTimeoutMilliseconds: Int32 = Store.defaultBusyTimeout) throws(StoreError) {
+        let opened: Opened
+        do {
+            opened = try Self.open(path, access: access, now: now, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        } catch let error where error.judgesTheFile && WriterTurn.awaitOtherWriter(path) {
+            // Another quoted was writing it (creating it, migrating it: between its transactions a
+            // store is briefly neither empty nor whole); what was seen is no verdict. Look again,
+            // once that turn is over.
+            opened = try Self.open(path, access: access, now: now, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        }
+        database = opened.database
+        turn = opened.turn
+    }
+
+    /// An open connection and, for a writer, its turn.
+    private struct Opened {
+        var database: Database
         var turn: ProcessLock?
-        if try Self.needsCreating(path, access: access) {
+    }
+
+    private static func open(_ path: String, access: Access, now: Int, busyTimeoutMilliseconds: Int32) throws(StoreError) -> Opened {
+        var turn: ProcessLock?
+        if try needsCreating(path, access: access) {
             // Another process may be creating it this very moment: take the turn, then look again.
             let folder = Path.parent(of: path)
             if let problem = Path.makeDirectories(folder) { throw StoreError.missing(path: path, reason: problem) }
@@ -34,23 +54,19 @@ public final class Store {
                 throw Path.exists(path) ? StoreError.readOnly(path: path, reason: problem) : StoreError.cannotCreate(path: path, reason: problem)
             }
             turn = try WriterTurn.take(path)
-            if try Self.needsCreating(path, access: access) { try Self.create(path: path, now: now) }
+            if try needsCreating(path, access: access) { try create(path: path, now: now) }
         }
-        let mode: Database.Mode = access == .write ? .readWrite : try Self.readingMode(path)
+        let mode: Database.Mode = access == .write ? .readWrite : try readingMode(path)
+        var database = try open(path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         do {
-            database = try Database(path: path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        } catch {
-            throw Self.openError(error, path: path)
-        }
-        self.turn = turn
-        do {
-            try checkSchema(access: access, now: now)
+            try checkSchema(database, access: access, now: now, turn: &turn)
         } catch .notADatabase(_), .damaged(_, _) where mode == .inspect && Path.exists(path + "-shm") {
             // An immutable read raced the first writer of a store that had no side files (it made
             // them meanwhile): what SQLite saw is no verdict. Read again, under SQLite's locks.
-            database = try Self.open(path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-            try checkSchema(access: access, now: now)
+            database = try open(path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            try checkSchema(database, access: access, now: now, turn: &turn)
         }
+        return Opened(database: database, turn: turn)
     }
 
     private static func open(_ path: String, mode: Database.Mode, busyTimeoutMilliseconds: Int32) throws(StoreError) -> Database {
@@ -70,10 +86,10 @@ public final class Store {
     /// Verifies this is our store and at our schema version — refusing a newer one by either mark,
     /// `user_version` or a `schema_migrations` row, before anything is created beside it — then
     /// takes a writer's turn and migrates when it is older (reopening for writing if needed).
-    private func checkSchema(access: Access, now: Int) throws(StoreError) {
-        let database = self.database, path = self.path
+    private static func checkSchema(_ database: Database, access: Access, now: Int, turn: inout ProcessLock?) throws(StoreError) {
+        let path = database.path
         let latest = Migrator.embeddedLatest
-        let version = try StoreError.mapping(path: path, databaseError: { Self.openError($0, path: path) }) {
+        let version = try StoreError.mapping(path: path, databaseError: { openError($0, path: path) }) {
             let version = try Migrator.appliedVersion(of: database)
             if version == 0, try database.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0 > 0 {
                 throw StoreError.foreignDatabase(path: database.path)
@@ -83,7 +99,7 @@ public final class Store {
                 "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") != 1 {
                 throw StoreError.foreignDatabase(path: database.path)
             }
-            try Self.refuseNewer(database, version: version)
+            try refuseNewer(database, version: version)
             return version
         }
         guard version < latest || access == .write else { return }

@@ -86,6 +86,15 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
         }
     }
 
+    /// A verdict on the file itself (not SQLite, not ours, damaged): one that a writer at work
+    /// on it may have made for a moment.
+    var judgesTheFile: Bool {
+        switch self {
+        case .notADatabase, .foreignDatabase, .damaged: return true
+        default: return false
+        }
+    }
+
     /// sysexits.h: 66 EX_NOINPUT, 73 EX_CANTCREAT, 75 EX_TEMPFAIL (busy: try again), 74 EX_IOERR (the rest,
     /// read-only and disk full included).
     public var exitCode: ExitCode {

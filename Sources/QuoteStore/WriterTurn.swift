@@ -47,6 +47,15 @@ public enum WriterTurn {
         }
     }
 
+    /// When another quoted process holds the turn of `store`, waits for it to end (at most the
+    /// patience) and answers true; false at once when no quoted writer has ever had the store (no
+    /// lock file: nothing is created beside a file that may not be ours).
+    static func awaitOtherWriter(_ store: String) -> Bool {
+        guard Path.exists(lockPath(of: store)), let turn = try? take(store) else { return false }
+        withExtendedLifetime(turn) {}
+        return true
+    }
+
     /// "pid 4242 (quoted)", or "another process" when the kernel would not say.
     private static func describe(_ pid: Int32) -> String {
         guard pid > 0 else { return "another process" }

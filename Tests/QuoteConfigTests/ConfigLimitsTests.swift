@@ -104,9 +104,28 @@ import TestSupport
         let big = folder + "/big.conf"
         try Data(repeating: UInt8(ascii: "#"), count: (1 << 20) + 1).write(to: URL(fileURLWithPath: big))
         let bigError = #expect(throws: ConfigError.self) { try Configuration.load(path: big) }
-        #expect(bigError?.message.contains("larger than 1 MiB") == true)
+        #expect(bigError?.message == "1048577 bytes (1.0 MB): larger than the 1 MiB a configuration file may be", "\(String(describing: bigError))")
         #expect(throws: ConfigError.self) { try Configuration.load(path: folder) }
         #expect(throws: ConfigError.self) { try Configuration.load(path: "/dev/zero") }
+    }
+
+    /// A configuration that is not UTF-8 is refused at its first bad byte, by line and column.
+    @Test(arguments: [
+        (Array("[store]\npath = /tmp/caf".utf8) + [0xE9] + Array("\n".utf8), 2, 16, "0xE9"),
+        ([0xFF] + Array("[store]\n".utf8), 1, 1, "0xFF"),
+        (Array("# ok\n# ok\nx = ".utf8) + [0xC3, 0x28], 3, 5, "0xC3"),  // a lead byte without its tail
+        (Array("a = ".utf8) + [0xED, 0xA0, 0x80], 1, 5, "0xED"),         // a surrogate
+        (Array("a = ".utf8) + [0xF0, 0x9F, 0x98], 1, 5, "0xF0"),         // cut short at the end
+        (Array("a = ".utf8) + [0xC0, 0xAF], 1, 5, "0xC0"),               // overlong
+    ])
+    func aConfigurationThatIsNotUTF8IsRefusedWhereItGoesWrong(bytes: [UInt8], line: Int, column: Int, byte: String) throws {
+        let temporary = TemporaryFolder("quoted-utf8")
+        let path = temporary.path + "/bad.conf"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: ConfigError.self) { try Configuration.load(path: path) }
+        #expect(error?.line == line, "\(String(describing: error))")
+        #expect(error?.description == "\(path):\(line): column \(column): byte \(byte) is not UTF-8 (a configuration is UTF-8 text)")
+        #expect(UTF8Position.firstInvalid(in: Array("plain, and 행복 too".utf8)) == nil)
     }
 
     @Test func theSocketPathMayOnlyBeASocket() throws {

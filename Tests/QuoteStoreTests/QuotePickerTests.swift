@@ -28,6 +28,7 @@ import TestSupport
     /// Picks `draws` times and checks the counts over the matching quotes are uniform.
     func expectUniform(_ filter: QuoteFilter, in store: Store, draws: Int = 3_000, seed: UInt64) throws {
         let picker = QuotePicker(database: store.database)
+        try store.database.defineCaseFolding()
         let clause = filter.whereClause()
         let matching = try store.database.scalarInt("SELECT count(*) FROM quotes WHERE \(clause.sql)", clause.values) ?? 0
         #expect(matching >= 4, "the filter should match several quotes")
@@ -99,6 +100,7 @@ import TestSupport
     ])
     func filteredCountsUseAnIndex(filter: QuoteFilter) throws {
         let store = try store()
+        try store.database.defineCaseFolding()
         let clause = filter.whereClause()
         let plan = try store.database.prepare("EXPLAIN QUERY PLAN SELECT count(*) FROM quotes WHERE \(clause.sql)")
         try plan.bind(clause.values)

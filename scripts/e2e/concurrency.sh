@@ -180,13 +180,16 @@ daemon_rounds() {  # daemon_rounds direct|spoke CONFIG
         local daemon=$!
         local status=0
         XDG_RUNTIME_DIR=$dir/run HOME=$dir "$quotectl" --config "$config" --db "$dir/quotes.db" sync --now >"$dir/sync.out" 2>&1 || status=$?
-        [ $status = 0 ] || quotectl_failed=$((quotectl_failed + 1))
+        [ $status = 0 ] || { quotectl_failed=$((quotectl_failed + 1)); echo "$mode $run: quotectl sync --now exited $status: $(tail -3 "$dir/sync.out")"; }
         # The daemon's own first round ends too before it is stopped.
         for _ in $(seq 100); do
             [ "$(sqlite3 "file:$dir/quotes.db?mode=ro" "SELECT count(*) FROM sync_state WHERE last_attempt IS NOT NULL" 2>/dev/null)" -ge 3 ] 2>/dev/null && break
             sleep 0.05
         done
-        kill -TERM $daemon; wait $daemon || true
+        local daemon_status=0
+        if kill -0 $daemon 2>/dev/null; then kill -TERM $daemon; wait $daemon || daemon_status=$?
+        else wait $daemon || daemon_status=$?; echo "$mode $run: the daemon ended by itself ($daemon_status): $(tail -2 "$dir/daemon.log")"; daemon_status=1; fi
+        [ $daemon_status = 0 ] || quotectl_failed=$((quotectl_failed + 1))
         grep -qE "SQLite error 5[0-9]{2}|I/O error" "$dir/daemon.log" "$dir/sync.out" && io=$((io + 1))
         grep -q "could not be recorded\|could not keep" "$dir/daemon.log" "$dir/sync.out" && unrecorded=$((unrecorded + 1))
         # Every source attempted has its outcome in the store: a success, or a failure with its message.
@@ -198,7 +201,7 @@ daemon_rounds() {  # daemon_rounds direct|spoke CONFIG
         [ "$failures" = 0 ] || { failed_syncs=$((failed_syncs + 1)); sqlite3 "file:$dir/quotes.db?mode=ro" "SELECT source, last_error FROM sync_state WHERE consecutive_failures > 0" | head -3; }
         [ "$(count_rows "$dir/quotes.db" custom.small)" = 10000 ] || { failed_syncs=$((failed_syncs + 1)); echo "$mode $run: list not stored"; }
     done
-    echo "daemon + sync --now, $mode, $daemon_rounds fresh stores: I/O errors in $io, unrecorded outcomes in $unrecorded, rounds with a failed source $failed_syncs, quotectl sync --now non-zero in $quotectl_failed"
+    echo "daemon + sync --now, $mode, $daemon_rounds fresh stores: I/O errors in $io, unrecorded outcomes in $unrecorded, rounds with a failed source $failed_syncs, quotectl sync --now or the daemon non-zero in $quotectl_failed"
     echo "$io $unrecorded $failed_syncs $quotectl_failed" > "$work/daemon.$mode"
 }
 mkdir -p "$work/daemon"

@@ -24,6 +24,9 @@ public struct QuoteFilter: Equatable, Sendable {
 
     public var isEmpty: Bool { self == QuoteFilter() }
 
+    /// Whether its statements call `quoted_fold` (`Database.defineCaseFolding`).
+    var needsCaseFolding: Bool { character != nil }
+
     /// The WHERE clause (without "WHERE") and its values. `authorBySearch` swaps the
     /// exact author match for a full-text match on the author column.
     func whereClause(authorBySearch: Bool = false) -> (sql: String, values: [SQLValue]) {
@@ -54,9 +57,9 @@ public struct QuoteFilter: Equatable, Sendable {
             // As `quotectl characters NAME` finds them: any part of the name or the full name, any
             // case ("walter" finds Walter White). Breaking Bad's quotes only (the source index).
             add("""
-                source = 'breakingbad' AND instr(lower(author || char(10) || coalesce((SELECT full_name FROM characters
-                    WHERE characters.name = quotes.author COLLATE NOCASE), '')), lower(?)) > 0
-                """, .text(character))
+                source = 'breakingbad' AND instr(quoted_fold(author || char(10) || coalesce((SELECT full_name FROM characters
+                    WHERE characters.name = quotes.author COLLATE NOCASE), '')), ?) > 0
+                """, .text(CaseFolding.fold(character)))
         }
         if let production { add("production = ? COLLATE NOCASE", .text(production)) }
         if let maxLength { add("length <= ?", .integer(maxLength)) }
@@ -83,8 +86,13 @@ public enum FullTextQuery {
     public static func make(_ text: String) -> String {
         let words = text.split(whereSeparator: { $0.isWhitespace })
         guard !words.isEmpty else { return "\"\"" }
-        let terms = words.map { SearchPlan.quoted(String($0)) + "*" }
-        let joined = terms.joined(separator: " ")
+        // A word with an i (dotted, dotless, either case) may be indexed with either: `CaseFolding`.
+        let terms = words.map { word in
+            let spellings = SearchPlan.isPlainASCII(String(word)) ? [String(word)] : CaseFolding.dotlessSpellings(of: String(word))
+            let phrases = spellings.map { SearchPlan.quoted($0) + "*" }
+            return phrases.count == 1 ? phrases[0] : "(" + phrases.joined(separator: " OR ") + ")"
+        }
+        let joined = terms.joined(separator: " AND ")
         return words.count > 1 ? "(" + joined + ")" : joined
     }
 }

@@ -24,13 +24,14 @@ public struct Listings {
 
     /// Every character, or those whose name or full name contains `name` (any case).
     public func characters(matching name: String? = nil) throws(DatabaseError) -> [SeriesCharacter] {
+        try database.defineCaseFolding()
         let statement = try database.prepare("""
             SELECT \(CharacterColumn.sql()), \(Death.Column.sql(table: "d"))
               FROM characters c LEFT JOIN deaths d ON d.character = c.name COLLATE NOCASE
-             WHERE ?1 IS NULL OR instr(lower(c.name), lower(?1)) > 0 OR instr(lower(c.full_name), lower(?1)) > 0
-             ORDER BY (lower(c.name) = lower(?1)) DESC, c.name
+             WHERE ?1 IS NULL OR instr(quoted_fold(c.name), ?1) > 0 OR instr(quoted_fold(c.full_name), ?1) > 0
+             ORDER BY (quoted_fold(c.name) = ?1) DESC, c.name
             """)
-        try statement.bind(name, at: 1)
+        try statement.bind(name.map(CaseFolding.fold), at: 1)
         var characters: [SeriesCharacter] = []
         let deathOffset = Int32(CharacterColumn.allCases.count)
         while try statement.step() {

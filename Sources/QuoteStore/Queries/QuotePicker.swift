@@ -7,6 +7,12 @@ public struct QuotePicker {
         self.database = database
     }
 
+    /// `filter`'s WHERE clause, with what its statements call defined on the connection.
+    private func clause(_ filter: QuoteFilter, authorBySearch: Bool = false) throws(DatabaseError) -> (sql: String, values: [SQLValue]) {
+        if filter.needsCaseFolding { try database.defineCaseFolding() }
+        return filter.whereClause(authorBySearch: authorBySearch)
+    }
+
     /// A uniformly random quote among those matching `filter`, or nil if none does.
     ///
     /// Unfiltered: the `pick` column numbers the quotes 1...n densely, so the pick is
@@ -24,10 +30,10 @@ public struct QuotePicker {
             try statement.bind(pick, at: 1)
             return try statement.step() ? Quote(row: statement) : nil
         }
-        if let quote = try randomMatch(filter.whereClause(), using: &generator) { return quote }
+        if let quote = try randomMatch(clause(filter), using: &generator) { return quote }
         // No author by that exact name: try the words of it ("twain" finds Mark Twain).
         if filter.author != nil {
-            return try randomMatch(filter.whereClause(authorBySearch: true), using: &generator)
+            return try randomMatch(clause(filter, authorBySearch: true), using: &generator)
         }
         return nil
     }
@@ -35,7 +41,7 @@ public struct QuotePicker {
     /// Every quote that matches `filter`, as (id, source, upstream id): the candidates when
     /// random picks keep landing on quotes already seen.
     public func matchingKeys(_ filter: QuoteFilter) throws(DatabaseError) -> [(id: Int, source: String, upstreamID: String)] {
-        let clause = filter.whereClause()
+        let clause = try clause(filter)
         let statement = try database.prepare("SELECT id, source, upstream_id FROM quotes WHERE \(clause.sql)")
         try statement.bind(clause.values)
         var keys: [(id: Int, source: String, upstreamID: String)] = []
@@ -45,7 +51,7 @@ public struct QuotePicker {
 
     /// How many quotes match `filter`.
     public func count(_ filter: QuoteFilter) throws(DatabaseError) -> Int {
-        let clause = filter.whereClause()
+        let clause = try clause(filter)
         return try database.scalarInt("SELECT count(*) FROM quotes WHERE \(clause.sql)", clause.values) ?? 0
     }
 
@@ -61,7 +67,7 @@ public struct QuotePicker {
     public func sourceCounts(_ filter: QuoteFilter) throws(DatabaseError) -> [String: Int] {
         var unsourced = filter
         unsourced.source = nil
-        let clause = unsourced.whereClause()
+        let clause = try clause(unsourced)
         let statement = try database.prepare("SELECT source, count(*) FROM quotes WHERE \(clause.sql) GROUP BY source")
         try statement.bind(clause.values)
         var counts: [String: Int] = [:]
@@ -96,7 +102,7 @@ public struct QuotePicker {
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
         mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
         let target = Int(truncatingIfNeeded: mixed ^ (mixed >> 31))
-        let clause = filter.whereClause()
+        let clause = try clause(filter)
         let first = clause.values.count + 1
         for sql in [
             "SELECT \(Quote.columns) FROM quotes WHERE (\(clause.sql)) AND content_hash >= ?\(first) ORDER BY content_hash, id LIMIT 1",

@@ -55,7 +55,8 @@ struct SearchPlan {
                     groups.append(Group(phrases: [Self.quoted(word) + "*"]))
                 }
             case .word(let word):
-                groups.append(Group(phrases: [Self.quoted(word) + "*"]))
+                // The tokenizer folds case but keeps ı apart from i: each spelling (`CaseFolding`).
+                groups.append(Group(phrases: CaseFolding.dotlessSpellings(of: word).map { Self.quoted($0) + "*" }))
             }
         }
         self.groups = groups

@@ -244,6 +244,32 @@ public final class Database {
         return try withExtendedLifetime(box) { try body() }
     }
 
+    /// Whether `quoted_fold` is defined on this connection yet.
+    private var foldingDefined = false
+
+    /// Defines `quoted_fold(text)`, the text folded by `CaseFolding`, on this connection (once; only
+    /// statements that match names case-insensitively need it, so an unfiltered pick never pays),
+    /// for statements this program runs directly (SQLITE_DIRECTONLY).
+    public func defineCaseFolding() throws(DatabaseError) {
+        guard !foldingDefined else { return }
+        let code = sqlite3_create_function_v2(handle, "quoted_fold", 1, SQLITE_UTF8 | SQLITE_DIRECTONLY | SQLITE_DETERMINISTIC,
+                                              nil, { context, _, arguments in
+            let value = arguments![0]
+            guard sqlite3_value_type(value) != SQLITE_NULL, let text = sqlite3_value_text(value) else {
+                sqlite3_result_null(context)
+                return
+            }
+            let count = Int(sqlite3_value_bytes(value))
+            let folded = CaseFolding.fold(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+            var utf8 = folded.utf8CString
+            utf8.withUnsafeMutableBufferPointer { buffer in
+                sqlite3_result_text(context, buffer.baseAddress, Int32(buffer.count - 1), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            }
+        }, nil, nil, nil)
+        guard code == SQLITE_OK else { throw error(code: code, sql: nil) }
+        foldingDefined = true
+    }
+
     func error(code: Int32, sql: String?) -> DatabaseError {
         DatabaseError(extendedCode: sqlite3_extended_errcode(handle),
                       message: String(cString: sqlite3_errmsg(handle)),

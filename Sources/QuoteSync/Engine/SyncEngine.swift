@@ -20,6 +20,8 @@ public final class SyncEngine: Sendable {
     /// Whether this engine has checked its store's pages yet: once per process is enough
     /// (`quoted sync --once` is a process per run), and only a sync that writes pays it.
     private let storeChecked = Mutex(false)
+    /// One source of this process writes the store at a time (`WriteTurns`).
+    private let writeTurns = WriteTurns()
 
     public init(storePath: String, client: HTTPClient = HTTPClient(), clock: any MonotonicClock = SystemClock(), gate: HostGate? = nil,
                 busyTimeoutMilliseconds: Int32 = Store.defaultBusyTimeout) {
@@ -60,6 +62,11 @@ public final class SyncEngine: Sendable {
                      progress: @escaping @Sendable (String) -> Void = { _ in }, checkpoint: Bool = true,
                      from prepared: Adapter? = nil) async -> SourceReport {
         let started = ContinuousClock.now
+        // A list writes into its transaction while it streams in: its turn spans its whole sync.
+        // Every other source takes the turn for its commit, or for recording its failure.
+        var holdsTurn = settings.kind == .custom
+        if holdsTurn { await writeTurns.take() }
+        defer { if holdsTurn { writeTurns.give() } }
         let store: Store
         do {
             store = try Store(path: storePath, access: .write, now: now, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
@@ -112,6 +119,10 @@ public final class SyncEngine: Sendable {
             var counts = ChangeCounts()
             var summary = ""
             let nextDue = nextDueAfterSuccess(settings, now: now)
+            if !holdsTurn {
+                await writeTurns.take()
+                holdsTurn = true
+            }
             // A shutdown interrupts even a long apply: SQLite stops, the transaction rolls back.
             let cancel = CancelFlag()
             try await withTaskCancellationHandler {
@@ -157,6 +168,10 @@ public final class SyncEngine: Sendable {
             // A sync abandoned at shutdown is not a failure of the upstream: record nothing.
             if Task.isCancelled { return SourceReport(source: settings.name, ok: false, summary: "cancelled", seconds: elapsed()) }
             let seconds = elapsed()
+            if !holdsTurn {
+                await writeTurns.take()
+                holdsTurn = true
+            }
             return transaction.withConnection { connection in
                 failure.isLocal ? recordLocalFailure(failure, of: settings, in: connection.database, now: now, seconds: seconds)
                     : recordFailure(failure, of: settings, in: connection.database, now: now, seconds: seconds)

@@ -1,0 +1,42 @@
+import Synchronization
+
+/// The sources one process syncs write its store one at a time, waiting for their turn suspended,
+/// not inside SQLite's busy handler: that handler sleeps on the calling thread, and two sources
+/// sleeping there for the 10 s busy timeout held both of this machine's cooperative threads, so
+/// the list they waited for could not run its commit — a 1 s sync took 20 s, and the other two
+/// failed "busy" with even their failure unrecorded. A FIFO: turns are served in order asked.
+final class WriteTurns: Sendable {
+    private struct State {
+        var taken = false
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// Waits (suspended) until no other source of this process writes, then takes the turn.
+    func take() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                guard state.taken else {
+                    state.taken = true
+                    return true
+                }
+                state.waiting.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Hands the turn to the next source waiting, if any.
+    func give() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.waiting.isEmpty else {
+                state.taken = false
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume()
+    }
+}
