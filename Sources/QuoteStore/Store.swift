@@ -27,12 +27,12 @@ public final class Store {
                 busyTimeoutMilliseconds: Int32 = Store.defaultBusyTimeout) throws(StoreError) {
         let opened: Opened
         do {
-            opened = try Self.open(path, access: access, now: now, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            opened = try Self.opened(path, access: access, now: now, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         } catch let error where error.judgesTheFile && WriterTurn.awaitOtherWriter(path) {
             // Another quoted was writing it (creating it, migrating it: between its transactions a
             // store is briefly neither empty nor whole); what was seen is no verdict. Look again,
             // once that turn is over.
-            opened = try Self.open(path, access: access, now: now, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            opened = try Self.opened(path, access: access, now: now, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         }
         database = opened.database
         turn = opened.turn
@@ -44,7 +44,7 @@ public final class Store {
         var turn: ProcessLock?
     }
 
-    private static func open(_ path: String, access: Access, now: Int, busyTimeoutMilliseconds: Int32) throws(StoreError) -> Opened {
+    private static func opened(_ path: String, access: Access, now: Int, busyTimeoutMilliseconds: Int32) throws(StoreError) -> Opened {
         var turn: ProcessLock?
         if try needsCreating(path, access: access) {
             // Another process may be creating it this very moment: take the turn, then look again.
@@ -57,19 +57,19 @@ public final class Store {
             if try needsCreating(path, access: access) { try create(path: path, now: now) }
         }
         let mode: Database.Mode = access == .write ? .readWrite : try readingMode(path)
-        var database = try open(path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        var database = try connection(path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         do {
             try checkSchema(database, access: access, now: now, turn: &turn)
         } catch .notADatabase(_), .damaged(_, _) where mode == .inspect && Path.exists(path + "-shm") {
             // An immutable read raced the first writer of a store that had no side files (it made
             // them meanwhile): what SQLite saw is no verdict. Read again, under SQLite's locks.
-            database = try open(path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            database = try connection(path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
             try checkSchema(database, access: access, now: now, turn: &turn)
         }
         return Opened(database: database, turn: turn)
     }
 
-    private static func open(_ path: String, mode: Database.Mode, busyTimeoutMilliseconds: Int32) throws(StoreError) -> Database {
+    private static func connection(_ path: String, mode: Database.Mode, busyTimeoutMilliseconds: Int32) throws(StoreError) -> Database {
         do {
             return try Database(path: path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         } catch {

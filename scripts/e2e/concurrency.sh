@@ -181,7 +181,8 @@ daemon_rounds() {  # daemon_rounds direct|spoke CONFIG
         local status=0
         XDG_RUNTIME_DIR=$dir/run HOME=$dir "$quotectl" --config "$config" --db "$dir/quotes.db" sync --now >"$dir/sync.out" 2>&1 || status=$?
         [ $status = 0 ] || { quotectl_failed=$((quotectl_failed + 1)); echo "$mode $run: quotectl sync --now exited $status: $(tail -3 "$dir/sync.out")"; }
-        # The daemon's own first round ends too before it is stopped.
+        # The daemon is stopped once it is ready (as systemd waits for READY) and its own first round is done.
+        for _ in $(seq 200); do grep -q " started: " "$dir/daemon.log" && break; sleep 0.05; done
         for _ in $(seq 100); do
             [ "$(sqlite3 "file:$dir/quotes.db?mode=ro" "SELECT count(*) FROM sync_state WHERE last_attempt IS NOT NULL" 2>/dev/null)" -ge 3 ] 2>/dev/null && break
             sleep 0.05
@@ -189,7 +190,7 @@ daemon_rounds() {  # daemon_rounds direct|spoke CONFIG
         local daemon_status=0
         if kill -0 $daemon 2>/dev/null; then kill -TERM $daemon; wait $daemon || daemon_status=$?
         else wait $daemon || daemon_status=$?; echo "$mode $run: the daemon ended by itself ($daemon_status): $(tail -2 "$dir/daemon.log")"; daemon_status=1; fi
-        [ $daemon_status = 0 ] || quotectl_failed=$((quotectl_failed + 1))
+        [ $daemon_status = 0 ] || { quotectl_failed=$((quotectl_failed + 1)); echo "$mode $run: the daemon exited $daemon_status: $(tail -2 "$dir/daemon.log")"; }
         grep -qE "SQLite error 5[0-9]{2}|I/O error" "$dir/daemon.log" "$dir/sync.out" && io=$((io + 1))
         grep -q "could not be recorded\|could not keep" "$dir/daemon.log" "$dir/sync.out" && unrecorded=$((unrecorded + 1))
         # Every source attempted has its outcome in the store: a success, or a failure with its message.
