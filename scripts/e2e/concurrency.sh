@@ -252,7 +252,8 @@ newer() {  # newer user_version|migration_row with|without
     if [ "$mark" = user_version ]; then sqlite3 "$store" "PRAGMA user_version = 99"
     else sqlite3 "$store" "INSERT INTO schema_migrations VALUES (99, '0099_future', 'x', 0)"; fi
     if [ "$side" = with ]; then : > "$store-wal"; : > "$store-shm"; else rm -f "$store-wal" "$store-shm" "$store-lock"; fi
-    local before; before=$(ls -A "$dir/data")
+    listing() { find "$dir/data" -mindepth 1 -printf '%f\n' | sort; }
+    local before; before=$(listing)
     local bad=0
     for command in "random" "today" "search mine" "status" "export --format json" "import $work/small.json --name x" "forget custom.mine"; do
         local status=0
@@ -263,7 +264,7 @@ newer() {  # newer user_version|migration_row with|without
     local status=0
     "$quoted" sync --once --config "$work/small.conf" --db "$store" >/dev/null 2>"$dir/err" || status=$?
     { [ $status = 74 ] && grep -q "newer quoted" "$dir/err"; } || { bad=$((bad + 1)); echo "sync: $status $(cat "$dir/err")"; }
-    [ "$(ls -A "$dir/data")" = "$before" ] || { bad=$((bad + 1)); echo "folder changed: $before -> $(ls -A "$dir/data" | tr '\n' ' ')"; }
+    [ "$(listing)" = "$before" ] || { bad=$((bad + 1)); echo "folder changed: $before -> $(listing | tr '\n' ' ')"; }
     [ $bad = 0 ]
 }
 for mark in user_version migration_row; do
