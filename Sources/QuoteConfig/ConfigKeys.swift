@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteStore
 
 /// Every configuration key, once: the validator takes the keys each section allows from here,
@@ -25,14 +26,26 @@ public struct ConfigKey: Sendable {
                   meaning: "Turns this host into a hub: after each sync that changed a source, its data is written to this folder as a feed (manifest.json and by-hash files) for other hosts to sync from; an absolute path.",
                   defaultValue: "none (no feed)"),
         ConfigKey(name: "signing_key", section: .publish,
-                  meaning: "A signify secret key without passphrase (signify-openbsd -G -n -p hub.pub -s hub.sec): each manifest gets a manifest.json.sig; an absolute path.",
+                  meaning: "signify secret keys without passphrase (signify-openbsd -G -n -p hub.pub -s hub.sec), absolute paths separated by commas (two during a key rotation): each signs the manifest as manifest.KEYNUMBER.signed (signify -e, what spokes fetch) and the first as manifest.json.sig. A key file anyone but its owner may read is refused.",
                   defaultValue: "none (unsigned)"),
+        ConfigKey(name: "name", section: .publish,
+                  meaning: "The feed's name, written into its signed manifest (such as example.org/quotes); spokes pin it and refuse another feed signed by the same key.",
+                  defaultValue: "this host's name"),
+        ConfigKey(name: "valid_for", section: .publish,
+                  meaning: "How long a manifest is valid (\(ConfigText.durations(FeedLimits.validFor))); the hub signs a fresh one when half of it is gone, so it must be at least twice the shortest enabled source's interval.",
+                  defaultValue: ConfigText.duration(FeedLimits.defaultValidFor)),
+        ConfigKey(name: "next_keys", section: .publish,
+                  meaning: "signify public keys the signed manifest announces as next, absolute paths separated by commas: spokes adopt them, so the current key can retire without touching them.",
+                  defaultValue: "none"),
         ConfigKey(name: "hub", section: .fleet,
-                  meaning: "Turns this host into a spoke: the URL of a hub's feed folder (its manifest is URL/manifest.json); every source the manifest lists syncs from it instead of its upstream, unless [source.NAME] sets a url of its own. https, or http with hub_key or to a loopback host.",
+                  meaning: "Turns this host into a spoke: the URL of a hub's feed folder; every enabled source syncs from its feed instead of its upstream (one the feed does not hold is reported 'not in the hub's feed'), unless [source.NAME] sets a url of its own. An https hub is never followed to http.",
                   defaultValue: "none (sync from the upstreams)"),
         ConfigKey(name: "hub_key", section: .fleet,
-                  meaning: "The hub's signify public key: an unsigned manifest or a bad signature is refused; an absolute path.",
-                  defaultValue: "none (the feed is trusted as served)"),
+                  meaning: "The hub's signify public keys, absolute paths separated by commas: a manifest signed by none of them, or by none the spoke adopted from the feed's next_keys, is refused. Needed unless the hub is on a loopback address.",
+                  defaultValue: "none (loopback hubs only)"),
+        ConfigKey(name: "name", section: .fleet,
+                  meaning: "The feed's name, pinned up front: a manifest of another name is refused.",
+                  defaultValue: "the name of the first manifest applied, then pinned"),
         ConfigKey(name: "timeout", section: .fleet, meaning: "Per feed request, whole seconds: \(ConfigText.durations(ConfigLimits.timeout)).",
                   defaultValue: ConfigText.duration(FeedLimits.defaultTimeout)),
         ConfigKey(name: "max_bytes", section: .fleet, meaning: "The largest feed file: \(ConfigText.sizes(FeedLimits.maxBytes)).",
@@ -93,30 +106,54 @@ public enum FeedLimits {
     public static let maxBytes = 1_024 ... (4 << 30)
     public static let defaultMaxBytes = 1 << 30
     public static let defaultTimeout = 60
+    /// How long a signed manifest is valid: a spoke refuses one past it (a frozen or replayed feed).
+    public static let validFor = 3_600...(365 * 86_400)
+    public static let defaultValidFor = 7 * 86_400
+    /// A feed's name: what the signed manifest says it is, pinned by its spokes.
+    public static let nameBytes = 1...200
+    /// Keys a spoke trusts, or a hub signs with, at once.
+    public static let keys = 1...8
 }
 
 /// `[publish]`: this host writes a feed of what it syncs.
 public struct PublishSettings: Sendable, Equatable {
     public var dir: String
-    public var signingKey: String?
+    /// signify secret keys: each signs the manifest (two during a key rotation).
+    public var signingKeys: [String]
+    /// The feed's name in its signed manifest; nil: this host's name.
+    public var name: String?
+    public var validFor = FeedLimits.defaultValidFor
+    /// Public keys the manifest announces as next: spokes adopt them, so the current key can retire.
+    public var nextKeys: [String] = []
 
     public init(dir: String, signingKey: String? = nil) {
         self.dir = dir
-        self.signingKey = signingKey
+        self.signingKeys = signingKey.map { [$0] } ?? []
     }
 }
 
 /// `[fleet]`: this host syncs from a hub's feed.
 public struct FleetSettings: Sendable, Equatable {
     public var hub: String
-    public var hubKey: String?
+    /// The hub's signify public keys: a manifest signed by any of them is taken.
+    public var hubKeys: [String]
+    /// The feed's name, pinned up front; nil: taken from the first manifest applied, then pinned.
+    public var name: String?
     public var timeout = FeedLimits.defaultTimeout
     public var maxBytes = FeedLimits.defaultMaxBytes
 
     public init(hub: String, hubKey: String? = nil) {
         self.hub = hub
-        self.hubKey = hubKey
+        self.hubKeys = hubKey.map { [$0] } ?? []
     }
+
+    public var hubKey: String? { hubKeys.first }
+
+    /// Whether the hub's URL is https: no request of its feed may then go to plain http.
+    public var isHTTPS: Bool { URLText.schemeAndHost(hub)?.scheme == "https" }
+
+    /// The signed manifest for the key numbered `keyNumber` (16 hex digits): one file, one fetch.
+    public func signedManifestURL(keyNumber: String) -> String { url(of: "manifest.\(keyNumber).signed") }
 
     /// The manifest's URL: the feed folder's, with `manifest.json` after it.
     public var manifestURL: String { (hub.hasSuffix("/") ? hub : hub + "/") + "manifest.json" }

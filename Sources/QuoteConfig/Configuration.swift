@@ -93,9 +93,7 @@ public struct Configuration: Sendable {
                     configuration.logLevel = level.value
                 }
             case "publish":
-                try reader.check(section, allowed: ConfigKey.allowed(in: .publish))
-                guard let dir = try reader.path(section, "dir") else { throw reader.error(section.line, "[publish] needs dir = PATH") }
-                configuration.publish = PublishSettings(dir: dir, signingKey: try reader.path(section, "signing_key"))
+                configuration.publish = try reader.publish(section)
             case "fleet":
                 configuration.fleet = try reader.fleet(section)
             case let name where name.hasPrefix("source.custom."):
@@ -121,6 +119,12 @@ public struct Configuration: Sendable {
             }
         }
         configuration.sources = customLists + configuration.sources
+        // The hub signs a fresh manifest when a sync finds half its validity gone: some source must sync that often.
+        if let publish = configuration.publish, let shortest = configuration.enabledSources.map(\.interval).min(),
+           publish.validFor < 2 * shortest {
+            throw reader.error(ini.sections.first { $0.name == "publish" }?.line ?? 0,
+                               "[publish] valid_for (\(ConfigText.duration(publish.validFor))) must be at least twice the shortest enabled source's interval (\(ConfigText.duration(shortest))): a sync re-signs the manifest when half its validity is gone")
+        }
         if let socket = configuration.socketPath, let store = configuration.storePath, socket == store {
             throw reader.error(ini.sections.first { $0.name == "daemon" }?.line ?? 0,
                                "[daemon] socket is the store's own path \(store): the socket needs a path of its own")

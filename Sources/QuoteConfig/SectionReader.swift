@@ -19,6 +19,41 @@ struct SectionReader {
         return entry.value
     }
 
+    /// Absolute paths separated by commas (at most `FeedLimits.keys`); empty when the key is absent.
+    func paths(_ section: INIFile.Section, _ key: String) throws(ConfigError) -> [String] {
+        guard let entry = section.entries.first(where: { $0.key == key }) else { return [] }
+        let paths = entry.value.split(separator: ",").map { String($0).trimmed }
+        guard FeedLimits.keys.contains(paths.count), paths.allSatisfy({ $0.hasPrefix("/") }), Set(paths).count == paths.count else {
+            throw error(entry.line, "\(key) takes 1 to \(FeedLimits.keys.upperBound) different absolute paths, separated by commas")
+        }
+        return paths
+    }
+
+    /// `name = TEXT`: a feed's name, printable and at most 200 bytes.
+    func feedName(_ section: INIFile.Section) throws(ConfigError) -> String? {
+        guard let entry = section.entries.first(where: { $0.key == "name" }) else { return nil }
+        guard FeedLimits.nameBytes.contains(entry.value.utf8.count), !entry.value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw error(entry.line, "name = '\(entry.value)': 1 to \(FeedLimits.nameBytes.upperBound) bytes of printable text, such as example.org/quotes")
+        }
+        return entry.value
+    }
+
+    /// `[publish]`: the feed folder, its keys, its name and how long each manifest is valid.
+    func publish(_ section: INIFile.Section) throws(ConfigError) -> PublishSettings {
+        try check(section, allowed: ConfigKey.allowed(in: .publish))
+        guard let dir = try path(section, "dir") else { throw error(section.line, "[publish] needs dir = PATH") }
+        var publish = PublishSettings(dir: dir)
+        publish.signingKeys = try paths(section, "signing_key")
+        publish.nextKeys = try paths(section, "next_keys")
+        publish.name = try feedName(section)
+        if let entry = section.entries.first(where: { $0.key == "valid_for" }) {
+            publish.validFor = try duration(entry.value, in: FeedLimits.validFor) { expected in
+                self.error(entry.line, "valid_for = '\(entry.value)' in [publish]: expected \(expected)")
+            }
+        }
+        return publish
+    }
+
     /// A socket path must fit a Unix socket address, and may only replace a socket:
     /// the daemon removes a stale socket there before listening, never anything else.
     func checkSocketPath(_ path: String, line: Int) throws(ConfigError) {
@@ -35,13 +70,17 @@ struct SectionReader {
         guard let hubEntry = section.entries.first(where: { $0.key == "hub" }) else {
             throw error(section.line, "[fleet] needs hub = URL (the hub's feed folder)")
         }
-        var fleet = FleetSettings(hub: hubEntry.value, hubKey: try path(section, "hub_key"))
+        var fleet = FleetSettings(hub: hubEntry.value)
+        fleet.hubKeys = try paths(section, "hub_key")
+        fleet.name = try feedName(section)
         guard let parts = URLText.schemeAndHost(hubEntry.value), ["http", "https"].contains(parts.scheme),
               !URLText.hasUserInfo(hubEntry.value), hubEntry.value.utf8.count <= ConfigLimits.urlLength else {
             throw error(hubEntry.line, "hub = '\(URLText.redacted(hubEntry.value))': expected an http(s) URL without credentials")
         }
-        if parts.scheme == "http", fleet.hubKey == nil, !URLText.isLoopback(host: parts.host) {
-            throw error(hubEntry.line, "hub: plain http needs hub_key (a signed feed), or an https URL")
+        // TLS says who serves the feed, not who wrote it: a mirror or CDN in between could serve
+        // anything. Only a hub on this machine is taken unsigned.
+        if fleet.hubKeys.isEmpty, !URLText.isLoopback(host: parts.host) {
+            throw error(hubEntry.line, "hub: a hub that is not on a loopback address needs hub_key (its signify public key): TLS alone says who serves the feed, not who signed it")
         }
         for entry in section.entries {
             let bad = { (expected: String) -> ConfigError in

@@ -20,6 +20,9 @@ final class AtomicFile {
         } catch {
             throw FeedFailure("cannot write in \(folder): \(error)")
         }
+        // 0644 whatever the umask (a service's UMask=0007 would make it 0640): the web server
+        // serving the feed reads it as another user.
+        if let raw = file?.rawValue { fchmod(raw, 0o644) }
     }
 
     deinit { abandon() }

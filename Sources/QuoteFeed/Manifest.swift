@@ -1,11 +1,13 @@
 import QuoteStore
 
-/// The feed's table of contents, `manifest.json`: each source with the content-addressed file
-/// holding all of its data, that file's size and SHA-256, its row count and when the hub last
-/// synced it. `serial` grows with every manifest the hub writes: a spoke never applies one
-/// older than what it holds.
+/// The feed's table of contents, `manifest.json`: the feed's name, each source with the
+/// content-addressed file holding all of its data, that file's size and SHA-256, its row count
+/// and when the hub last synced it, until when the manifest is valid, and the keys that will sign
+/// the next ones. `serial` grows with every manifest the hub writes, across lost folders too (it
+/// is never less than the time it was written): a spoke never applies one older than it holds.
 public struct Manifest: Equatable, Sendable {
-    public static let format = 1
+    /// 2: name, valid_until and next_keys, signed inline (`Signify.embed`).
+    public static let format = 2
     /// The times a manifest may name: 1970 to the end of 9999 (the hub's word, never trusted further).
     static let times = 0...253_402_300_799
     /// A manifest is small; anything bigger is not one.
@@ -32,13 +34,21 @@ public struct Manifest: Equatable, Sendable {
         }
     }
 
+    public var name: String
     public var serial: Int
     public var generated: Int
+    /// Unix seconds after which no spoke applies it: a frozen mirror or a replay ends there.
+    public var validUntil: Int
+    /// Public keys (signify's base64 line) that will sign later manifests: spokes adopt them.
+    public var nextKeys: [String]
     public var sources: [Entry]
 
-    public init(serial: Int, generated: Int, sources: [Entry]) {
+    public init(name: String, serial: Int, generated: Int, validUntil: Int, nextKeys: [String] = [], sources: [Entry]) {
+        self.name = name
         self.serial = serial
         self.generated = generated
+        self.validUntil = validUntil
+        self.nextKeys = nextKeys
         self.sources = sources
     }
 
@@ -47,8 +57,11 @@ public struct Manifest: Equatable, Sendable {
     public var json: String {
         var object = JSONObjectBuilder()
         object.add("format", Self.format)
+        object.add("name", name)
         object.add("serial", serial)
         object.add("generated", generated)
+        object.add("valid_until", validUntil)
+        object.addRaw("next_keys", json: "[" + nextKeys.map { "\"\($0)\"" }.joined(separator: ", ") + "]")
         let entries = sources.map { entry in
             var source = JSONObjectBuilder()
             source.add("name", entry.name)
@@ -78,8 +91,21 @@ public struct Manifest: Equatable, Sendable {
             throw FeedFailure("the manifest's format is \(document["format"].map { "\($0.kindName)" } ?? "missing"), not \(format)")
         }
         guard let serial = document["serial"]?.int, (0..<Int.max).contains(serial), let generated = document["generated"]?.int,
-              Self.times.contains(generated), let list = document["sources"]?.array else {
-            throw FeedFailure("the manifest lacks serial, generated or sources, or holds one out of range")
+              Self.times.contains(generated), let validUntil = document["valid_until"]?.int, Self.times.contains(validUntil),
+              validUntil >= generated, let list = document["sources"]?.array else {
+            throw FeedFailure("the manifest lacks serial, generated, valid_until or sources, or holds one out of range")
+        }
+        guard let name = document["name"]?.string, (1...200).contains(name.utf8.count),
+              !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw FeedFailure("the manifest names no feed (name), or not as printable text of at most 200 bytes")
+        }
+        guard let keyList = document["next_keys"]?.array, keyList.count <= 8 else {
+            throw FeedFailure("the manifest's next_keys is not a list of at most 8 keys")
+        }
+        var nextKeys: [String] = []
+        for key in keyList {
+            guard let text = key.string, Signify.PublicKey(base64: text) != nil else { throw FeedFailure("the manifest's next_keys holds something that is not a signify public key") }
+            nextKeys.append(text)
         }
         var entries: [Entry] = []
         for (index, value) in list.enumerated() {
@@ -95,6 +121,6 @@ public struct Manifest: Equatable, Sendable {
             entries.append(Entry(name: name, kind: kind.rawValue, file: file, size: size, sha256: sha, rows: rows,
                                  synced: value["synced"]?.int))
         }
-        return Manifest(serial: serial, generated: generated, sources: entries)
+        return Manifest(name: name, serial: serial, generated: generated, validUntil: validUntil, nextKeys: nextKeys, sources: entries)
     }
 }

@@ -49,18 +49,19 @@ public struct Publisher {
         let byHash = Path.join(folder, "by-hash")
         for path in [folder, byHash] where !Path.exists(path) {
             guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw FeedFailure("cannot create \(path): \(Errno.current)") }
+            chmod(path, 0o755)  // whatever the umask: the web server reads it as another user
         }
-        let secret: Signify.SecretKey?
-        do {
-            secret = try settings.signingKey.map { path throws(Signify.Failure) in try Signify.secretKey(file: path) }
-        } catch {
-            throw FeedFailure("signing_key: \(error.reason)")
-        }
+        let secrets = try Self.signingKeys(settings.signingKeys)
+        let nextKeys = try Self.publicKeys(settings.nextKeys, key: "next_keys")
         // Held until this function returns (the lock goes with its descriptor).
         let lock = try Self.lock(folder)
         defer { _ = lock.rawValue }
 
         let previous = Self.readManifest(in: folder)
+        // A feed written "later" than now: this host's clock went back, and a serial from it could too.
+        if let previous, previous.generated > now + 300 {
+            throw FeedFailure("the manifest in \(folder) was written at \(UnixTime.timestamp(previous.generated)), after this host's clock (\(UnixTime.timestamp(now))): fix the clock before publishing")
+        }
         let store: Store
         do {
             store = try Store(path: storePath, access: .read)
@@ -73,6 +74,9 @@ public struct Publisher {
         let sources: [FeedQueries.PublishedSource]
         do { sources = try queries.sources() } catch { throw FeedFailure("store: \(error)") }
         for source in sources {
+            // Never synced and empty (a source that has failed since it was configured): not published,
+            // or every spoke would refuse "an empty list" on every sync.
+            if source.synced == nil, try rowsOf(source, queries) == 0 { continue }
             if let only, !only.contains(source.name), let kept = previous?.entry(named: source.name),
                Path.exists(Path.join(folder, kept.file)) {
                 entries.append(kept)
@@ -82,8 +86,10 @@ public struct Publisher {
             if previous?.entry(named: source.name)?.sha256 != entry.sha256 { written.append(source.name) }
             entries.append(entry)
         }
-        let manifest = Manifest(serial: (previous?.serial ?? 0) + 1, generated: now, sources: entries)
-        try writeManifest(manifest, signedWith: secret, in: folder)
+        // The serial never goes back, not even when the folder was lost: it is at least the time of writing.
+        let manifest = Manifest(name: settings.name ?? Self.hostName(), serial: max((previous?.serial ?? 0) + 1, now), generated: now,
+                                validUntil: now + settings.validFor, nextKeys: nextKeys.map(\.base64), sources: entries)
+        try writeManifest(manifest, signedWith: secrets, in: folder)
         let pruned = prune(byHash, keeping: Set(entries.map { String($0.file.dropFirst("by-hash/".count)) }), now: now)
         return Outcome(manifest: manifest, written: written, pruned: pruned)
     }
@@ -133,14 +139,67 @@ public struct Publisher {
                               rows: rows, synced: source.synced)
     }
 
-    /// The signature, then the manifest, each by rename. nginx's ETag for a static file is its
+    /// Whether the feed in `folder` needs a fresh signature: none is there, or less than half of
+    /// its validity is left (a sync that changed nothing re-signs it then).
+    public static func isDueForResigning(_ settings: PublishSettings, now: Int = UnixTime.now()) -> Bool {
+        guard let manifest = readManifest(in: settings.dir) else { return true }
+        return manifest.validUntil - now < settings.validFor / 2
+    }
+
+    /// The signing keys, each readable by its owner alone (as ssh insists of a private key).
+    static func signingKeys(_ paths: [String]) throws(FeedFailure) -> [Signify.SecretKey] {
+        var keys: [Signify.SecretKey] = []
+        for path in paths {
+            var status = stat()
+            if stat(path, &status) == 0, status.st_mode & 0o077 != 0 {
+                let mode = String(status.st_mode & 0o777, radix: 8)
+                throw FeedFailure("signing_key: \(path) may be read by others (mode 0\(mode)): chmod 0600 \(path), owned by the user that publishes")
+            }
+            do {
+                keys.append(try Signify.secretKey(file: path))
+            } catch {
+                throw FeedFailure("signing_key: \(error.reason)")
+            }
+        }
+        return keys
+    }
+
+    static func publicKeys(_ paths: [String], key name: String) throws(FeedFailure) -> [Signify.PublicKey] {
+        var keys: [Signify.PublicKey] = []
+        for path in paths {
+            do { keys.append(try Signify.publicKey(file: path)) } catch { throw FeedFailure("\(name): \(error.reason)") }
+        }
+        return keys
+    }
+
+    /// The feed's name when [publish] gives none: this host's.
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "quoted" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "quoted" : String(name.prefix(200))
+    }
+
+    private func rowsOf(_ source: FeedQueries.PublishedSource, _ queries: FeedQueries) throws(FeedFailure) -> Int {
+        do { return try queries.rowCount(source: source) } catch { throw FeedFailure("store: \(error)") }
+    }
+
+    /// The signed manifests (one file per key: the signature and the manifest in one, so a spoke
+    /// reading between two publishes gets one whole version), the detached signature people check
+    /// with `signify -V`, then the manifest, each by rename. Signed files of keys no longer signing go. nginx's ETag for a static file is its
     /// modification time in whole seconds and its size: a manifest replaced within the same
     /// second by one of the same length would keep its ETag, and a spoke asking "changed?"
     /// would hear "304". So a new manifest's time is moved past the old one's when they share a second.
-    private func writeManifest(_ manifest: Manifest, signedWith secret: Signify.SecretKey?, in folder: String) throws(FeedFailure) {
+    private func writeManifest(_ manifest: Manifest, signedWith secrets: [Signify.SecretKey], in folder: String) throws(FeedFailure) {
         AtomicFile.syncFolder(Path.join(folder, "by-hash"))
         let bytes = Array(manifest.json.utf8)
-        if let secret {
+        for secret in secrets {
+            let signed = try AtomicFile(folder: folder, prefix: "signed")
+            try signed.write(Signify.embed(bytes, with: secret, comment: "signify -V -e -p hub.pub -x manifest.\(secret.number).signed -m -"))
+            try signed.commit(as: "manifest.\(secret.number).signed")
+        }
+        Self.removeSignedFiles(in: folder, except: Set(secrets.map { "manifest.\($0.number).signed" }))
+        if let secret = secrets.first {
             let signature = try AtomicFile(folder: folder, prefix: "sig")
             try signature.write(Array(Signify.sign(bytes, with: secret, comment: "verify with the hub's public key").utf8))
             try signature.commit(as: "manifest.json.sig")
@@ -157,6 +216,16 @@ public struct Publisher {
             _ = times.withUnsafeBufferPointer { futimens(descriptor, $0.baseAddress) }
         }
         AtomicFile.syncFolder(folder)
+    }
+
+    /// A key that no longer signs leaves no manifest behind that would stay valid until it expires.
+    private static func removeSignedFiles(in folder: String, except kept: Set<String>) {
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix("manifest."), name.hasSuffix(".signed"), !kept.contains(name) { unlink(Path.join(folder, name)) }
+        }
     }
 
     /// A file a manifest names is touched (its time is when it was last named); one unnamed

@@ -18,11 +18,32 @@ public enum Signify {
         let keyNumber: [UInt8]
         /// libsodium's 64-byte secret key (seed, then public key), as signify stores it.
         let key: [UInt8]
+
+        /// Its key number as 16 hex digits.
+        public var number: String { Hex.encode(keyNumber) }
     }
 
-    public struct PublicKey: Equatable {
+    public struct PublicKey: Equatable, Sendable {
         let keyNumber: [UInt8]
         let key: [UInt8]
+
+        /// From the base64 line of a public key file (what a manifest's next_keys holds).
+        public init?(base64 line: String) {
+            guard let bytes = Signify.decodeLine(line), bytes.count == 2 + 8 + 32, bytes[0..<2] == [0x45, 0x64] else { return nil }
+            keyNumber = Array(bytes[2..<10])
+            key = Array(bytes[10..<42])
+        }
+
+        init(keyNumber: [UInt8], key: [UInt8]) {
+            self.keyNumber = keyNumber
+            self.key = key
+        }
+
+        /// The base64 line of its file.
+        public var base64: String { Signify.base64([0x45, 0x64] + keyNumber + key) }
+
+        /// Its key number as 16 hex digits: how files and messages name it.
+        public var number: String { Hex.encode(keyNumber) }
     }
 
     /// Reads a secret key file made with `-n` (no passphrase).
@@ -56,6 +77,43 @@ public enum Signify {
         return "untrusted comment: \(comment)\n" + base64([0x45, 0x64] + key.keyNumber + signature) + "\n"
     }
 
+    /// signify's embedded form (`signify -S -e`): the signature file's two lines, then the message.
+    /// One file holds both, so a reader fetching it between two publishes gets one whole version.
+    public static func embed(_ message: [UInt8], with key: SecretKey, comment: String) -> [UInt8] {
+        Array(sign(message, with: key, comment: comment).utf8) + message
+    }
+
+    /// The key number an embedded signature names, or nil when the text is not one.
+    public static func signer(ofEmbedded bytes: [UInt8]) -> String? {
+        guard let (signature, _) = splitEmbedded(bytes) else { return nil }
+        return Hex.encode(Array(signature[2..<10]))
+    }
+
+    /// Checks an embedded signature with whichever of `keys` it names; the message on success.
+    public static func open(embedded bytes: [UInt8], keys: [PublicKey]) throws(Failure) -> [UInt8] {
+        _ = Sodium.ready
+        guard let (signature, message) = splitEmbedded(bytes) else { throw Failure(reason: "not a signify signature with its message") }
+        let number = Array(signature[2..<10])
+        guard let key = keys.first(where: { $0.keyNumber == number }) else {
+            throw Failure(reason: "signed with key \(Hex.encode(number)), which this spoke does not trust")
+        }
+        guard crypto_sign_verify_detached(Array(signature[10..<74]), message, UInt64(message.count), key.key) == 0 else {
+            throw Failure(reason: "signature does not verify")
+        }
+        return message
+    }
+
+    /// The signature's 74 bytes and the message after its two lines.
+    private static func splitEmbedded(_ bytes: [UInt8]) -> (signature: [UInt8], message: [UInt8])? {
+        guard let first = bytes.prefix(1_024).firstIndex(of: 0x0A),
+              let second = bytes[(first + 1)...].prefix(1_024).firstIndex(of: 0x0A) else { return nil }
+        let header = String(decoding: bytes[..<first], as: UTF8.self)
+        guard header.hasPrefix("untrusted comment: "),
+              let signature = decodeLine(String(decoding: bytes[(first + 1)..<second], as: UTF8.self)),
+              signature.count == 2 + 8 + 64, signature[0..<2] == [0x45, 0x64] else { return nil }
+        return (signature, Array(bytes[(second + 1)...]))
+    }
+
     /// Checks a signature file's text against `message`.
     public static func verify(_ message: [UInt8], signatureFile text: String, key: PublicKey) throws(Failure) {
         _ = Sodium.ready
@@ -86,7 +144,12 @@ public enum Signify {
     static func decode(_ text: String) -> [UInt8]? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.count >= 2, lines[0].hasPrefix("untrusted comment: ") else { return nil }
-        let encoded = Array(lines[1].utf8)
+        return decodeLine(String(lines[1]))
+    }
+
+    /// One base64 line (at most 1 KiB) decoded.
+    static func decodeLine(_ line: String) -> [UInt8]? {
+        let encoded = Array(line.utf8)
         guard encoded.count <= 1_024 else { return nil }
         var decoded = [UInt8](repeating: 0, count: encoded.count)
         var length = 0

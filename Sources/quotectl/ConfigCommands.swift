@@ -28,11 +28,13 @@ let configCommand = Command(configSpec) { arguments, _ in
         for warning in configuration.warnings { Output.error("warning: \(warning)") }
         Output.safeLine("\(location.path): OK")
         if let publish = configuration.publish {
-            Output.safeLine("  a hub: publishes to \(publish.dir)" + (publish.signingKey.map { ", signed with \($0)" } ?? ", unsigned"))
+            Output.safeLine("  a hub: publishes the feed '\(publish.name ?? "(this host's name)")' to \(publish.dir)"
+                            + (publish.signingKeys.isEmpty ? ", unsigned" : ", signed with " + publish.signingKeys.joined(separator: " and "))
+                            + ", each manifest valid for \(ConfigText.duration(publish.validFor))")
         }
         if let fleet = configuration.fleet {
             Output.safeLine("  a spoke: every source the feed at \(URLText.redacted(fleet.hub)) lists comes from there"
-                            + (fleet.hubKey.map { " (its signature checked with \($0))" } ?? " (unsigned: no hub_key)"))
+                            + (fleet.hubKeys.isEmpty ? " (unsigned: a loopback hub)" : " (its signature checked with " + fleet.hubKeys.joined(separator: " or ") + ")"))
         }
         var table = Table([.init("SOURCE"), .init("STATE"), .init("WHEN", .wrap), .init("FROM", .wrap)])
         for source in configuration.sources {

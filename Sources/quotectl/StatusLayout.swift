@@ -19,7 +19,7 @@ enum StatusLayout {
     }
 
     static func state(of source: SourceStatus, now: Int) -> State {
-        if source.consecutiveFailures > 0 { return .failing }
+        if source.consecutiveFailures > 0 || source.feedExpired(now: now) { return .failing }
         if source.name == SourceName.builtin { return .fresh }
         guard source.lastSuccess != nil else { return .never }
         if let due = source.nextDue, due <= now { return .due }

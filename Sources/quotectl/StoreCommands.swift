@@ -199,7 +199,12 @@ let statusCommand = Command(statusSpec, pages: true) { arguments, context in
         }
         // On a spoke: which sources came from the hub, and how old its feed is.
         let fleet = configuration?.fleet
-        let feed = try fleet.map { fleet in try store.withStoreErrors { try FeedStateRepository(database: store.database).state(hub: fleet.hub) } } ?? nil
+        let feed = try fleet.map { fleet in
+            try store.withStoreErrors { () throws -> FeedTrustRepository.Trust? in
+                let trusted = FeedTrustRepository(database: store.database)
+                return try fleet.name.map { try trusted.trust(name: $0) } ?? trusted.feeds().first
+            }
+        } ?? nil
         let fed = Set(try fleet.map { fleet in
             try store.withStoreErrors { try FeedStateRepository(database: store.database).fedSources(manifestURL: fleet.manifestURL).map(\.name) }
         } ?? [])
@@ -208,6 +213,7 @@ let statusCommand = Command(statusSpec, pages: true) { arguments, context in
             shown.nextDue = nextDue(source)
             shown.fromHub = fed.contains(source.name)
             shown.feedGenerated = shown.fromHub ? feed?.generated : nil
+            shown.feedValidUntil = shown.fromHub ? feed?.validUntil : nil
             return shown
         }
         if arguments.has(Options.json) {
@@ -244,6 +250,9 @@ let statusCommand = Command(statusSpec, pages: true) { arguments, context in
             if source.fromHub, let fleet {
                 notes.append("from the hub \(URLText.redacted(fleet.hub))" + (source.feedGenerated.map {
                     ", feed written \(UnixTime.localTimestamp($0)) (\(UnixTime.relative($0, now: now)))" } ?? ""))
+                if source.feedExpired(now: now), let until = source.feedValidUntil {
+                    notes.append(Style.yellow("the feed's manifest expired \(UnixTime.relative(until, now: now)) (valid until \(UnixTime.localTimestamp(until))): its data is stale, however the server answers"))
+                }
             }
             if let pool = source.poolText, let observed = source.poolEstimate?.observed {
                 notes.append("sampled: \(counted(observed, "quote")), \(pool)")

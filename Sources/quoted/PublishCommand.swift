@@ -29,12 +29,12 @@ enum PublishCommand {
             return .configuration
         }
         let storePath = Locations.store(option: arguments.value(Options.db), configured: configuration.storePath, writing: false)
-        return self.publish(publish, configuration: configuration, storePath: storePath, only: nil, quiet: false) ?? .success
+        return self.publish(publish, configuration: configuration, storePath: storePath, only: nil, quiet: false)?.code ?? .success
     }
 
-    /// Publishes; nil when it worked, else the exit code (after a one-line message).
+    /// Publishes; nil when it worked, else the exit code and the reason (printed as one line).
     static func publish(_ settings: PublishSettings, configuration: Configuration, storePath: String, only: Set<String>?,
-                        quiet: Bool) -> ExitCode? {
+                        quiet: Bool) -> (code: ExitCode, reason: String)? {
         // Files unnamed for two of the longest interval go.
         let retention = 2 * (configuration.enabledSources.map(\.interval).max() ?? 3_600)
         do {
@@ -47,7 +47,8 @@ enum PublishCommand {
             return nil
         } catch {
             printError("quoted: publish: \(error)")
-            return error.reason.hasPrefix("signing_key") ? .configuration : .ioError
+            let configurationProblem = error.reason.hasPrefix("signing_key") || error.reason.hasPrefix("next_keys")
+            return (configurationProblem ? .configuration : .ioError, error.reason)
         }
     }
 }

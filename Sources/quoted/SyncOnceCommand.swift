@@ -3,6 +3,7 @@ import Glibc
 import QuoteBase
 import QuoteCommandLine
 import QuoteConfig
+import QuoteFeed
 import QuoteScheduling
 import QuoteStore
 import QuoteSync
@@ -35,17 +36,21 @@ enum SyncOnceCommand {
                 printError("quoted: no source is enabled")
                 return .success
             }
-            let reports = await sync(&sources, configuration: configuration, storePath: storePath, arguments: arguments)
-            report(reports, storePath: storePath, arguments: arguments)
-            // A hub: what changed goes into the feed (happiness changes its days even when no quote is new).
+            var reports = await sync(&sources, configuration: configuration, storePath: storePath, arguments: arguments)
+            // A hub: what changed goes into the feed (happiness changes its days even when no quote is new),
+            // and a manifest half through its validity is signed afresh even when nothing did.
+            var publishFailure: ExitCode?
             if let publish = configuration.publish {
                 let changed = reports.filter { $0.ok && ($0.counts.changed > 0 || $0.source == SourceName.happiness) }.map(\.source)
-                if !changed.isEmpty, let failure = PublishCommand.publish(publish, configuration: configuration, storePath: storePath,
-                                                                             only: Set(changed), quiet: arguments.has(Options.quiet)) {
-                    return failure
+                if !changed.isEmpty || Publisher.isDueForResigning(publish),
+                   let failure = PublishCommand.publish(publish, configuration: configuration, storePath: storePath,
+                                                        only: Set(changed), quiet: arguments.has(Options.quiet)) {
+                    publishFailure = failure.code
+                    reports = failedToPublish(reports, changed: Set(changed), reason: failure.reason, configuration: configuration, storePath: storePath)
                 }
             }
-            return exitCode(for: reports)
+            report(reports, storePath: storePath, arguments: arguments)
+            return publishFailure ?? exitCode(for: reports)
         } catch {
             return error.code
         }
@@ -127,6 +132,31 @@ enum SyncOnceCommand {
             lines?.update(source, "\(source): \(text)")
         }, finished: finished)
         return reports
+    }
+
+    /// The reports of the sources a failed publish left out of the feed, failed — and recorded so in
+    /// the store, so that `status` and the daemon say it rather than "success".
+    private static func failedToPublish(_ reports: [SourceReport], changed: Set<String>, reason: String, configuration: Configuration,
+                                        storePath: String) -> [SourceReport] {
+        let store = try? Store(path: storePath, access: .write)
+        return reports.map { report in
+            guard changed.contains(report.source) else { return report }
+            var failed = report
+            failed.ok = false
+            failed.summary = "\(report.summary), but the feed was not published: \(reason)"
+            let now = UnixTime.now()
+            if let store {
+                try? store.withStoreErrors {
+                    try store.database.transaction {
+                        try SyncStateRepository(database: store.database).recordLocalFailure(
+                            source: report.source, url: URLText.redacted(configuration.source(named: report.source)?.url ?? ""), outcome: SyncStateRepository.Outcome(ok: false, httpStatus: nil, message: failed.summary,
+                                                                                                  started: now, finished: now),
+                            nextDue: report.nextDue ?? now + 60)
+                    }
+                }
+            }
+            return failed
+        }
     }
 
     /// The phase times (--timings) and the JSON summary (--json).

@@ -41,6 +41,34 @@ let signify = "/usr/bin/signify-openbsd"
         }
     }
 
+    /// The inline form spokes fetch (one file, so no publish can fall between signature and manifest)
+    /// is signify's `-e`: the tool reads ours, and ours reads the tool's, with the right key only.
+    @Test func anEmbeddedSignatureIsSignifysOwn() throws {
+        let (pub, sec) = try keys()
+        let message = Array(#"{"format":2,"serial":7}"#.utf8) + [10]
+        let secret = try Signify.secretKey(file: sec)
+        let signed = folder.write("manifest.\(secret.number).signed", "")
+        try Data(Signify.embed(message, with: secret, comment: "test")).write(to: URL(fileURLWithPath: signed))
+        #expect(try runTool(signify, ["-V", "-e", "-q", "-p", pub, "-x", signed, "-m", folder.file("out.json")]) == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.file("out.json"))) == Data(message))
+
+        let plain = folder.write("plain.json", String(decoding: message, as: UTF8.self))
+        #expect(try runTool(signify, ["-S", "-e", "-s", sec, "-m", plain, "-x", folder.file("tool.signed")]) == 0)
+        let toolSigned = Array(try Data(contentsOf: URL(fileURLWithPath: folder.file("tool.signed"))))
+        let key = try Signify.publicKey(file: pub)
+        #expect(try Signify.open(embedded: toolSigned, keys: [key]) == message)
+        #expect(Signify.signer(ofEmbedded: toolSigned) == key.number)
+        let other = try Signify.publicKey(file: keys("other").public)
+        #expect(throws: Signify.Failure(reason: "signed with key \(key.number), which this spoke does not trust")) {
+            try Signify.open(embedded: toolSigned, keys: [other])
+        }
+        var tampered = toolSigned
+        tampered[tampered.count - 3] ^= 1
+        #expect(throws: Signify.Failure(reason: "signature does not verify")) { try Signify.open(embedded: tampered, keys: [other, key]) }
+        #expect(throws: Signify.Failure.self) { try Signify.open(embedded: Array("untrusted comment: x\n".utf8), keys: [key]) }
+        #expect(throws: Signify.Failure.self) { try Signify.open(embedded: [], keys: [key]) }
+    }
+
     @Test(arguments: ["", "untrusted comment: x\n", "untrusted comment: x\n!!!!\n", "no comment\nRWQ=\n"])
     func malformedFilesAreRefused(text: String) {
         #expect(Signify.decode(text) == nil || Signify.decode(text)!.count < 10)
@@ -65,25 +93,36 @@ let signify = "/usr/bin/signify-openbsd"
     }
 
     @Test func aManifestSurvivesItsOwnRoundTrip() throws {
-        let manifest = Manifest(serial: 3, generated: 100, sources: [
+        let key = try #require(Signify.PublicKey(base64: "RWQBAgMEBQYHCAkKCwwNDg8QERITFBUWFxgZGhscHR4fICEiIyQlJico"))
+        let manifest = Manifest(name: "example.org/quotes", serial: 3, generated: 100, validUntil: 700, nextKeys: [key.base64], sources: [
             Manifest.Entry(name: "upbit", kind: "upbit", file: "by-hash/\(digest).json", size: 1, sha256: digest, rows: 2, synced: nil)])
         #expect(try Manifest.parse(Array(manifest.json.utf8)) == manifest)
+        #expect(key.number == "0102030405060708")
     }
 
     /// Whatever a hostile or broken hub serves, the spoke is not led astray.
+    static let head = #""format":2,"name":"f","serial":1,"generated":1,"valid_until":9,"next_keys":[]"#
+
     @Test(arguments: [
-        ("", "not JSON"), ("[]", "format"), (#"{"format":2,"serial":1,"generated":1,"sources":[]}"#, "format"),
-        (#"{"format":1,"serial":-1,"generated":1,"sources":[]}"#, "lacks"),
-        (#"{"format":1,"serial":1,"generated":1,"sources":[ENTRY]}"#.replacingOccurrences(of: "ENTRY", with: "{}"), "malformed"),
-        (#"{"format":1,"serial":9223372036854775807,"generated":1,"sources":[]}"#, "out of range"),
-        (#"{"format":1,"serial":1,"generated":-9223372036854775808,"sources":[]}"#, "out of range"),
+        ("", "not JSON"), ("[]", "format"), (#"{"format":1,"serial":1,"generated":1,"sources":[]}"#, "format"),
+        (#"{"format":2,"name":"f","serial":-1,"generated":1,"valid_until":9,"next_keys":[],"sources":[]}"#, "lacks"),
+        (#"{"format":2,"name":"f","serial":1,"generated":1,"next_keys":[],"sources":[]}"#, "valid_until"),
+        (#"{"format":2,"name":"f","serial":1,"generated":10,"valid_until":9,"next_keys":[],"sources":[]}"#, "out of range"),
+        (#"{"format":2,"serial":1,"generated":1,"valid_until":9,"next_keys":[],"sources":[]}"#, "names no feed"),
+        (#"{"format":2,"name":"","serial":1,"generated":1,"valid_until":9,"next_keys":[],"sources":[]}"#, "names no feed"),
+        (#"{"format":2,"name":"a\u0007b","serial":1,"generated":1,"valid_until":9,"next_keys":[],"sources":[]}"#, "names no feed"),
+        (#"{"format":2,"name":"f","serial":1,"generated":1,"valid_until":9,"next_keys":["nope"],"sources":[]}"#, "next_keys"),
+        (#"{"format":2,"name":"f","serial":1,"generated":1,"valid_until":9,"sources":[]}"#, "next_keys"),
+        ("{" + head + #","sources":[{}]}"#, "malformed"),
+        (#"{"format":2,"name":"f","serial":9223372036854775807,"generated":1,"valid_until":9,"next_keys":[],"sources":[]}"#, "out of range"),
+        (#"{"format":2,"name":"f","serial":1,"generated":-9223372036854775808,"valid_until":9,"next_keys":[],"sources":[]}"#, "out of range"),
         ("PATHTRICK", "malformed"), ("BUILTIN", "malformed"), ("TWICE", "twice"),
     ])
     func hostileManifestsAreRefused(text: String, expected: String) {
         var body = text
-        if text == "PATHTRICK" { body = #"{"format":1,"serial":1,"generated":1,"sources":[\#(entry(file: "../../etc/passwd"))]}"# }
-        if text == "BUILTIN" { body = #"{"format":1,"serial":1,"generated":1,"sources":[\#(entry("builtin"))]}"# }
-        if text == "TWICE" { body = #"{"format":1,"serial":1,"generated":1,"sources":[\#(entry()),\#(entry())]}"# }
+        if text == "PATHTRICK" { body = "{" + Self.head + #","sources":[\#(entry(file: "../../etc/passwd"))]}"# }
+        if text == "BUILTIN" { body = "{" + Self.head + #","sources":[\#(entry("builtin"))]}"# }
+        if text == "TWICE" { body = "{" + Self.head + #","sources":[\#(entry()),\#(entry())]}"# }
         do {
             _ = try Manifest.parse(Array(body.utf8))
             Issue.record("accepted: \(body)")

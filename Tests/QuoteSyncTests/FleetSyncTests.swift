@@ -19,13 +19,29 @@ import TestSupport
         let root = hub.file("feed")
         server = try TestUpstream { request in
             guard let data = FileManager.default.contents(atPath: root + request.path) else { return .status(404) }
-            return TestUpstream.Response(headers: [("ETag", "\"\(data.count)-\(data.hashValue)\"")], body: Array(data))
+            // A strong ETag of the bytes, answered with 304 as nginx does.
+            let etag = "\"\(data.count)-\(FeedDigest.hex(Array(data)) ?? "")\""
+            if request.headers["if-none-match"] == etag { return .status(304, headers: [("ETag", etag)]) }
+            return TestUpstream.Response(headers: [("ETag", etag)], body: Array(data))
         }
     }
 
+    /// A day, in seconds.
+    static let day = 86_400
+
     /// The hub's store with a list of `count` quotes, published.
+    /// A signify key pair in the hub's folder (made once).
+    func key(_ name: String) throws -> (public: String, secret: String) {
+        let (pub, sec) = (hub.file("\(name).pub"), hub.file("\(name).sec"))
+        if !FileManager.default.fileExists(atPath: sec) {
+            try runTool("/usr/bin/signify-openbsd", ["-G", "-n", "-p", pub, "-s", sec])
+        }
+        return (pub, sec)
+    }
+
     @discardableResult
-    func publish(_ count: Int, signed: Bool = false, text: String = "quote") throws -> Manifest {
+    func publish(_ count: Int, signed: Bool = false, text: String = "quote", keys: [String]? = nil, next: [String] = [],
+                 name: String? = "test-feed", now: Int = UnixTime.now(), validFor: Int = 7 * 86_400) throws -> Manifest {
         let store = try Store(path: hub.file("hub.db"), access: .write)
         try store.database.transaction {
             let writer = QuoteWriter(database: store.database)
@@ -34,22 +50,30 @@ import TestSupport
                 Quote(source: "custom.list", upstreamID: String($0), text: "\(text) \($0)", author: "A", category: nil, lang: "en")
             }, to: "custom.list", removeMissing: true, now: 1)
         }
+        try SyncStateRepository(database: store.database).recordSuccess(
+            source: "custom.list", url: "https://example.com/l", validators: [],
+            outcome: .init(ok: true, httpStatus: 200, message: "ok", started: 1, finished: 1), nextDue: 2)
         var settings = PublishSettings(dir: hub.file("feed"))
-        if signed {
-            if !FileManager.default.fileExists(atPath: hub.file("hub.sec")) {
-                try runTool("/usr/bin/signify-openbsd", ["-G", "-n", "-p", hub.file("hub.pub"), "-s", hub.file("hub.sec")])
-            }
-            settings.signingKey = hub.file("hub.sec")
-        }
-        return try Publisher(settings: settings, storePath: hub.file("hub.db"), retention: 3_600).publish().manifest
+        settings.name = name
+        settings.validFor = validFor
+        if signed || keys != nil { settings.signingKeys = try keys ?? [key("hub").secret] }
+        settings.nextKeys = next
+        return try Publisher(settings: settings, storePath: hub.file("hub.db"), retention: 3_600).publish(now: now).manifest
     }
 
-    func sync(key: Bool = false, extra: String = "") async throws -> FleetSync.Outcome {
-        var text = "[fleet]\nhub = \(server.baseURL)/\n" + (key ? "hub_key = \(hub.file("hub.pub"))\n" : "") + extra
-        text += "[source.happiness]\nenabled = false\n[source.breakingbad]\nenabled = false\n[source.upbit]\nenabled = false\n"
+    func sync(key: Bool = false, keys: [String]? = nil, extra: String = "", upbit: Bool = false,
+              now: Int = UnixTime.now()) async throws -> FleetSync.Outcome {
+        let trusted = try keys ?? (key ? [self.key("hub").public] : [])
+        var text = "[fleet]\nhub = \(server.baseURL)/\n" + (trusted.isEmpty ? "" : "hub_key = \(trusted.joined(separator: ", "))\n") + extra
+        text += "[source.happiness]\nenabled = false\n[source.breakingbad]\nenabled = false\n" + (upbit ? "" : "[source.upbit]\nenabled = false\n")
         let configuration = try Configuration.parse(text, file: "spoke.conf")
         return await FleetSync(engine: SyncEngine(storePath: spoke.file("q.db")), fleet: configuration.fleet!, configuration: configuration)
-            .sync(only: nil)
+            .sync(only: nil, now: now)
+    }
+
+    /// The signed manifest file of the hub's key.
+    func signedFile(_ name: String = "hub") throws -> String {
+        hub.file("feed/manifest.\(try Signify.publicKey(file: key(name).public).number).signed")
     }
 
     func count() throws -> Int {
@@ -75,17 +99,145 @@ import TestSupport
         _ = try await sync(key: true)
         #expect(try count() == 5)
         try publish(9, signed: true)
-        try FileManager.default.removeItem(atPath: hub.file("feed/manifest.json.sig"))
+        let signed = try signedFile()
+        let number = try Signify.publicKey(file: key("hub").public).number
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: signed))
+        try FileManager.default.removeItem(atPath: signed)
         let unsigned = try await sync(key: true)
-        #expect(unsigned.reports.first?.summary == "feed: signature does not verify (manifest.json.sig: HTTP 404)", "\(unsigned.reports)")
+        #expect(unsigned.reports.first?.summary.hasPrefix("feed: no manifest signed by a key this spoke trusts (key \(number): HTTP 404)") == true,
+                "\(unsigned.reports)")
         #expect(try count() == 5)
-        try publish(9, signed: true)
-        var manifest = try String(contentsOfFile: hub.file("feed/manifest.json"), encoding: .utf8)
-        manifest = manifest.replacingOccurrences(of: "\"rows\":9", with: "\"rows\":8")
-        try manifest.write(toFile: hub.file("feed/manifest.json"), atomically: true, encoding: .utf8)
-        let tampered = try await sync(key: true)
-        #expect(tampered.reports.first?.summary.hasPrefix("feed: signature does not verify") == true, "\(tampered.reports)")
+        let tampered = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\"rows\":9", with: "\"rows\":8")
+        try tampered.write(toFile: signed, atomically: true, encoding: .utf8)
+        let forged = try await sync(key: true)
+        #expect(forged.reports.first?.summary.hasPrefix("feed: signature does not verify") == true, "\(forged.reports)")
         #expect(try count() == 5)
+        // Signed by a key the spoke was not given: refused, naming the key.
+        _ = try key("other")
+        try publish(9, keys: [key("other").secret])
+        let other = try await sync(keys: [key("hub").public])
+        #expect(other.reports.first?.summary.contains("no manifest signed by a key this spoke trusts") == true, "\(other.reports)")
+        #expect(try count() == 5)
+    }
+
+    /// Expiry: a manifest past valid_until is refused, and so is a 304 for one applied that has
+    /// expired since — a frozen mirror cannot keep a spoke on old data while it says "fresh".
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/signify-openbsd")))
+    func anExpiredManifestIsRefusedEvenWhenTheServerSaysUnchanged() async throws {
+        let start = UnixTime.now()
+        try publish(5, signed: true, now: start)
+        let fresh = try await sync(key: true, now: start + 60)
+        #expect(fresh.reports.map(\.ok) == [true], "\(fresh.reports)")
+        let frozen = try await sync(key: true, now: start + 8 * Self.day)
+        #expect(frozen.reports.first?.httpStatus == nil)
+        #expect(frozen.reports.first?.summary.contains("the manifest applied here expired") == true, "\(frozen.reports)")
+        #expect(frozen.reports.first?.ok == false && frozen.reports.first?.storeExitCode == nil)
+        #expect(try count() == 5)
+        // A replay of that signed manifest to a spoke that never saw it, after its expiry.
+        try FileManager.default.removeItem(atPath: spoke.file("q.db"))
+        let replay = try await sync(key: true, now: start + 8 * Self.day)
+        #expect(replay.reports.first?.summary.hasPrefix("feed: the hub's manifest expired 24 h ago") == true, "\(replay.reports)")
+        let store = try Store(path: spoke.file("q.db"), access: .read)
+        #expect(try FeedTrustRepository(database: store.database).feeds().isEmpty, "an expired manifest is not trusted on first use")
+    }
+
+    /// Rollback: a verified older manifest is never applied (the floor is the newest verified, kept
+    /// per feed name, whatever its sources did); another feed signed by the same key is refused.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/signify-openbsd")))
+    func anOlderOrAnotherFeedIsRefused() async throws {
+        let start = UnixTime.now()
+        try publish(5, signed: true, now: start)
+        let old = try Data(contentsOf: URL(fileURLWithPath: try signedFile()))
+        try publish(6, signed: true, now: start + 10)
+        _ = try await sync(key: true, now: start + 20)
+        #expect(try count() == 6)
+        try old.write(to: URL(fileURLWithPath: try signedFile()))
+        let replay = try await sync(key: true, now: start + 30)
+        #expect(replay.reports.first?.summary.contains("is older than one verified here") == true, "\(replay.reports)")
+        #expect(try count() == 6)
+        try publish(7, signed: true, name: "staging", now: start + 40)
+        let staging = try await sync(key: true, now: start + 50)
+        #expect(staging.reports.first?.summary.contains("not 'test-feed' which this spoke follows") == true, "\(staging.reports)")
+        #expect(try count() == 6)
+        let pinned = try await sync(key: true, extra: "name = staging\n", now: start + 60)
+        #expect(pinned.reports.map(\.ok) == [true], "following another feed is a decision: [fleet] name")
+        #expect(try count() == 7)
+    }
+
+    /// A hub whose folder was lost starts again above every serial it wrote: spokes take it at once.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/signify-openbsd")))
+    func aHubThatLostItsFolderIsNotLockedOut() async throws {
+        let start = UnixTime.now()
+        for round in 0..<3 { try publish(5 + round, signed: true, now: start + round) }
+        _ = try await sync(key: true, now: start + 5)
+        try FileManager.default.removeItem(atPath: hub.file("feed"))
+        let again = try publish(9, signed: true, now: start + 10)
+        #expect(again.serial >= start + 10)
+        #expect(try await sync(key: true, now: start + 20).reports.map(\.ok) == [true])
+        #expect(try count() == 9)
+    }
+
+    /// Rotation without a flag day: the hub signs with both keys and announces the new one; spokes
+    /// adopt it; the old key retires and they follow. A spoke that never heard of it is told how to mend.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/signify-openbsd")))
+    func aKeyRotatesWithoutTouchingTheSpokes() async throws {
+        let (old, new) = (try key("hub"), try key("new"))
+        let start = UnixTime.now()
+        try publish(5, keys: [old.secret, new.secret], next: [new.public], now: start)
+        #expect(try await sync(keys: [old.public], now: start + 1).reports.map(\.ok) == [true])
+        try publish(6, keys: [new.secret], now: start + 2)
+        #expect(!FileManager.default.fileExists(atPath: try signedFile("hub")), "a retired key leaves no manifest behind")
+        let followed = try await sync(keys: [old.public], now: start + 3)
+        #expect(followed.reports.map(\.ok) == [true], "\(followed.reports)")
+        #expect(try count() == 6)
+        try FileManager.default.removeItem(atPath: spoke.file("q.db"))
+        let stranded = try await sync(keys: [old.public], now: start + 4)
+        #expect(stranded.reports.first?.summary.contains("add its public key to hub_key") == true, "\(stranded.reports)")
+    }
+
+    /// One budget: a source the spoke syncs but the hub does not publish is reported, never fetched
+    /// from its own upstream (Upbit's URL here would be the public one).
+    @Test func aSourceTheFeedDoesNotHoldIsReportedNotFetched() async throws {
+        try publish(3)
+        let outcome = try await sync(upbit: true)
+        #expect(outcome.fed.contains("upbit"))
+        let upbit = try #require(outcome.reports.first { $0.source == "upbit" })
+        #expect(!upbit.ok && upbit.summary.hasPrefix("not in the hub's feed (it publishes custom.list)"), "\(upbit)")
+        #expect(try count() == 3)
+    }
+
+    /// A by-hash file is read at most to the size the signed manifest gives it.
+    @Test func aFileLongerThanItsSignedSizeIsCutOffAndRefused() async throws {
+        let manifest = try publish(4)
+        let file = hub.file("feed/" + manifest.sources[0].file)
+        try Data(repeating: 0x20, count: 50_000_000).write(to: URL(fileURLWithPath: file))
+        let outcome = try await sync()
+        #expect(outcome.reports.first?.ok == false, "\(outcome.reports)")
+        let stored = FileManager.default.fileExists(atPath: spoke.file("q.db")) ? try count() : 0
+        #expect(stored == 0)
+    }
+
+    @Test func theHubPublishesOnlyWhatItHasAndKeepsItsKeyToItself() throws {
+        try publish(2)
+        do {
+            let store = try Store(path: hub.file("hub.db"), access: .write)
+            try store.database.transaction { try QuoteWriter(database: store.database).ensureSource("custom.never", url: "https://e/n", now: 1) }
+        }
+        let manifest = try publish(2)
+        #expect(manifest.sources.map(\.name) == ["custom.list"], "a source never synced and empty is not published")
+        for name in ["manifest.json", "by-hash/" + manifest.sources[0].file.dropFirst("by-hash/".count)] {
+            let mode = try FileManager.default.attributesOfItem(atPath: hub.file("feed/\(name)"))[.posixPermissions] as? Int
+            #expect(mode == 0o644, "\(name)")
+        }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/signify-openbsd") else { return }
+        let secret = try key("hub").secret
+        chmod(secret, 0o640)
+        var settings = PublishSettings(dir: hub.file("feed"), signingKey: secret)
+        settings.name = "test-feed"
+        #expect(throws: FeedFailure("signing_key: \(secret) may be read by others (mode 0640): chmod 0600 \(secret), owned by the user that publishes")) {
+            try Publisher(settings: settings, storePath: hub.file("hub.db"), retention: 3_600).publish()
+        }
+        chmod(secret, 0o600)
     }
 
     @Test func anOlderFeedIsNotAppliedAndAVanishedSourceKeepsItsRows() async throws {
@@ -97,7 +249,7 @@ import TestSupport
         old.sources = []
         try old.json.write(toFile: hub.file("feed/manifest.json"), atomically: true, encoding: .utf8)
         let outcome = try await sync()
-        #expect(outcome.reports.first?.summary.contains("older than the one applied here") == true, "\(outcome.reports)")
+        #expect(outcome.reports.first?.summary.contains("older than one verified here") == true, "\(outcome.reports)")
         #expect(try count() == 6)
         // A newer manifest without the list: its rows stay, as a list removed from the configuration's do.
         old.serial = newer.serial + 5

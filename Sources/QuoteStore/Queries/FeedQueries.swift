@@ -32,6 +32,17 @@ public struct FeedQueries {
         return result
     }
 
+    /// How many rows `source` holds (quotes, or its records for the sources without quotes).
+    public func rowCount(source: PublishedSource) throws(DatabaseError) -> Int {
+        switch source.kind {
+        case "upbit": return try database.scalarInt("SELECT count(*) FROM markets") ?? 0
+        case "weather": return try database.scalarInt("SELECT count(*) FROM weather_observations") ?? 0
+        case "breakingbad":
+            return try database.scalarInt("SELECT (SELECT count(*) FROM quotes WHERE source = 'breakingbad') + (SELECT count(*) FROM characters)") ?? 0
+        default: return try database.scalarInt("SELECT count(*) FROM quotes WHERE source = ?1", [.text(source.name)]) ?? 0
+        }
+    }
+
     /// Streams `source`'s document to `write` in pieces; returns its row count (quotes, markets,
     /// observations; characters and deaths count too). Nil for a source with nothing to publish.
     public func write(source: PublishedSource, to write: (String) throws -> Void) throws -> Int? {

@@ -18,6 +18,11 @@ public struct SourceStatus: Sendable {
     /// On a spoke: the source came from the hub's feed (and the feed was written then).
     public var fromHub = false
     public var feedGenerated: Int?
+    /// Until when the feed's applied manifest is valid: past it the source is stale, whatever a 304 says.
+    public var feedValidUntil: Int?
+
+    /// Whether it came from a feed whose manifest has expired.
+    public func feedExpired(now: Int) -> Bool { fromHub && (feedValidUntil.map { $0 < now } ?? false) }
 
     /// "~93% of an estimated 85", or nil when nothing was sampled.
     public var poolText: String? {
@@ -45,6 +50,7 @@ public struct SourceStatus: Sendable {
         if fromHub {
             object.add("from_hub", true)
             object.add("feed_generated", feedGenerated)
+            object.add("feed_valid_until", feedValidUntil)
         }
         if let poolEstimate {
             object.add("pool_observed", poolEstimate.observed)

@@ -12,6 +12,11 @@ public struct UpstreamKnowledge {
         try SyncStateRepository(database: database).validators(source: source, url: url)
     }
 
+    /// The serial of the feed manifest `source`'s data came from, if it came from a feed.
+    public func feedSerial(source: String) throws(DatabaseError) -> Int? {
+        try FeedTrustRepository(database: database).sourceSerial(source)
+    }
+
     /// The upstream ids of the quotes stored for `source`.
     public func quoteIDs(source: String) throws(DatabaseError) -> Set<String> {
         try strings("SELECT upstream_id FROM quotes WHERE source = ?1", [.text(source)])

@@ -12,18 +12,25 @@ enum FeedSource {
     /// The key under which a fed source's applied digest is kept (one per source and hub).
     static func validatorKey(_ fleet: FleetSettings, source: String) -> String { fleet.manifestURL + "#" + source }
 
-    static func update(_ entry: Manifest.Entry, fleet: FleetSettings, _ context: SyncContext) async throws(SourceFailure) -> SourceUpdate {
+    static func update(_ entry: Manifest.Entry, of manifest: Manifest, fleet: FleetSettings,
+                       _ context: SyncContext) async throws(SourceFailure) -> SourceUpdate {
         let key = validatorKey(fleet, source: entry.name)
         let applied = Validators(url: key, bodySHA256: entry.sha256)
+        // Mix-and-match: never feed a source from an older manifest than the one its data came from.
+        let name = entry.name
+        if let held = try context.askStore({ (knowledge) throws(DatabaseError) in try knowledge.feedSerial(source: name) }), held > manifest.serial {
+            throw SourceFailure("feed: \(entry.name) holds data of manifest \(held), newer than this one (\(manifest.serial)); not applied")
+        }
         if try context.storedValidators(for: key)?.bodySHA256 == entry.sha256 {
-            return .unchanged(what: "feed unchanged", validators: [applied], status: 200)
+            return recordingSerial(.unchanged(what: "feed unchanged", validators: [applied], status: 200), entry, manifest)
         }
         let url = fleet.url(of: entry.file)
         guard entry.size <= fleet.maxBytes else {
             throw SourceFailure("feed: \(entry.file) is \(entry.size) bytes, more than max_bytes in [fleet]")
         }
-        let response = try await context.send(HTTPRequest(url: url, timeout: fleet.timeout, maxBytes: fleet.maxBytes,
-                                                          allowHTTP: true))
+        // At most the signed size is read: one byte more ends the transfer as a failure.
+        let response = try await context.send(HTTPRequest(url: url, timeout: fleet.timeout, maxBytes: max(entry.size, 1),
+                                                          allowHTTP: !fleet.isHTTPS))
         guard response.status == 200 else { throw SourceFailure("feed: \(entry.file): HTTP \(response.status)", httpStatus: response.status) }
         guard response.body.count == entry.size else {
             throw SourceFailure("feed: \(entry.file) is \(response.body.count) bytes, the manifest says \(entry.size); nothing applied")
@@ -38,6 +45,19 @@ enum FeedSource {
         update.validators = [applied]
         let describe = update.describe
         update.describe = { counts in "from the hub: " + describe(counts) }
+        return recordingSerial(update, entry, manifest)
+    }
+
+    /// `update`, which also records, in its transaction, the manifest the source's data now comes from.
+    private static func recordingSerial(_ update: SourceUpdate, _ entry: Manifest.Entry, _ manifest: Manifest) -> SourceUpdate {
+        var update = update
+        let apply = update.apply
+        let (name, feed, serial) = (entry.name, manifest.name, manifest.serial)
+        update.apply = { connection, now in
+            let counts = try apply(&connection, now)
+            try FeedTrustRepository(database: connection.database).recordSourceSerial(name, name: feed, serial: serial)
+            return counts
+        }
         return update
     }
 

@@ -4,13 +4,15 @@ import QuoteFeed
 import QuoteScheduling
 import QuoteStore
 
-/// A spoke's sync: one conditional request for the hub's manifest (nginx answers 304 when
-/// nothing changed: one request, nothing written), its signature checked when `hub_key` is
-/// set, then every source it lists synced from its by-hash file — unless the configuration
-/// gives that source a `url` of its own or turns it off. A manifest older than the one
-/// applied is refused; a source missing from the manifest keeps its rows. The manifest's
-/// ETag is kept only when every source it lists was applied, so a source that failed is
-/// tried again next time even if the hub wrote nothing new.
+/// A spoke's sync: one conditional request for the hub's signed manifest — one file per key,
+/// signature and manifest in one (`manifest.KEYNUMBER.signed`), so a publish between two requests
+/// cannot split them — then every source it lists synced from its by-hash file, unless the
+/// configuration gives that source a `url` of its own or turns it off. What it trusts fails
+/// closed: the manifest must be signed by a configured key or one the feed announced, name the
+/// feed this spoke follows, be valid now and be no older than the newest verified here; a store
+/// that cannot say what it trusts syncs nothing. A source the feed does not hold is reported, not
+/// fetched from its upstream (a thousand spokes would be a thousand hosts on it). The ETag is kept
+/// only when every source applied, so a failed source is tried again even if the hub wrote nothing new.
 public struct FleetSync: Sendable {
     public let engine: SyncEngine
     public let fleet: FleetSettings
@@ -28,10 +30,15 @@ public struct FleetSync: Sendable {
         public var fed: Set<String>
     }
 
+    /// A verified manifest, or the server's word that the one fetched last is unchanged.
+    enum Fetched {
+        case unchanged(url: String)
+        case manifest(Manifest, url: String, etag: String?, lastModified: String?)
+    }
+
     /// Syncs what the feed holds (`only`: those of these names), calling `finished` per source.
     public func sync(only: Set<String>?, now: Int = UnixTime.now(),
                      finished: @escaping @Sendable (SourceReport) -> Void = { _ in }) async -> Outcome {
-        let hub = fleet.hub
         let store: Store
         do {
             store = try Store(path: engine.storePath, access: .write, now: now, busyTimeoutMilliseconds: engine.busyTimeoutMilliseconds)
@@ -39,22 +46,52 @@ public struct FleetSync: Sendable {
             let report = SourceReport(source: "fleet", ok: false, summary: "store: \(error)", seconds: 0, storeExitCode: error.exitCode)
             return Outcome(reports: [report], fed: [])
         }
-        let repository = FeedStateRepository(database: store.database)
-        let stored = try? repository.state(hub: hub)
-        let previouslyFed = ((try? repository.fedSources(manifestURL: fleet.manifestURL)) ?? []).map(\.name)
-
-        // 1. The manifest, conditionally.
-        let fetched: (manifest: Manifest, etag: String?, lastModified: String?)?
-        do throws(SourceFailure) {
-            fetched = try await fetchManifest(ifNoneMatch: stored?.etag)
-        } catch {
-            return await failEvery(expected(previouslyFed, only: only), with: error, now: now, finished: finished)
+        let validators = FeedStateRepository(database: store.database)
+        let trusted = FeedTrustRepository(database: store.database)
+        func storeFailure(_ error: DatabaseError) -> SourceFailure {
+            SourceFailure.local(StoreError(error, path: store.path))
         }
-        guard let fetched else {
-            // 304: unchanged since the manifest applied last. One request, and nothing written but
-            // when the hub was last heard: a thousand spokes polling an unchanged feed cost a
-            // thousand 304s and no store work (each source's own state stays as its last change left it).
-            try? repository.touch(hub: hub, at: now)
+        // What this spoke trusts, or nothing is synced: a store error never means "accept anything".
+        let previouslyFed: [String], pinned: String?, trust: FeedTrustRepository.Trust?, adopted: [String]
+        do throws(DatabaseError) {
+            previouslyFed = try validators.fedSources(manifestURL: fleet.manifestURL).map(\.name)
+            let latest = try trusted.feeds().first?.name
+            pinned = fleet.name ?? latest
+            trust = try pinned.flatMap { name throws(DatabaseError) in try trusted.trust(name: name) }
+            adopted = try pinned.map { name throws(DatabaseError) in try trusted.adoptedKeys(name: name) } ?? []
+        } catch {
+            return await failEvery(expected([], only: only), with: storeFailure(error), now: now, finished: finished)
+        }
+        let expectedNames = expected(previouslyFed, only: only)
+        let keys: [Signify.PublicKey]
+        do throws(SourceFailure) {
+            keys = try hubKeys() + adopted.compactMap { Signify.PublicKey(base64: $0) }
+        } catch {
+            return await failEvery(expectedNames, with: error, now: now, finished: finished)
+        }
+
+        // 1. The manifest, conditionally, checked.
+        let fetched: Fetched
+        do throws(SourceFailure) {
+            fetched = try await fetchManifest(keys: keys, etag: { url in try? validators.state(hub: url)?.etag })
+        } catch {
+            return await failEvery(expectedNames, with: error, now: now, finished: finished)
+        }
+        let manifest: Manifest, url: String, etag: String?, lastModified: String?
+        switch fetched {
+        case .unchanged:
+            // 304: unchanged since the manifest applied last — which proves nothing about today: a
+            // frozen mirror answers so forever. Valid still, one request and no store work.
+            guard let trust else {
+                return await failEvery(expectedNames, with: SourceFailure("feed: the server answers 'unchanged' for a manifest this spoke never verified"),
+                                       now: now, finished: finished)
+            }
+            if now > trust.validUntil {
+                return await failEvery(expectedNames, with: Self.expired(trust.validUntil, now: now, unchanged: true), now: now, finished: finished)
+            }
+            do throws(DatabaseError) { try trusted.touch(name: trust.name, at: now) } catch {
+                return await failEvery(expectedNames, with: storeFailure(error), now: now, finished: finished)
+            }
             var generator = SystemRandomNumberGenerator()
             let names = previouslyFed.filter { wanted($0, only: only) }
             let reports = names.map { name in
@@ -62,32 +99,77 @@ public struct FleetSync: Sendable {
                              nextDue: Schedule().nextDue(afterSuccessOf: settings(for: name), at: now, using: &generator), seconds: 0)
             }
             reports.forEach(finished)
-            return Outcome(reports: reports, fed: Set(names))
+            return Outcome(reports: reports, fed: Set(expectedNames))
+        case .manifest(let verified, let from, let tag, let modified):
+            (manifest, url, etag, lastModified) = (verified, from, tag, modified)
         }
-        let manifest = fetched.manifest
-        if let stored, manifest.serial < stored.serial {
-            let failure = SourceFailure("feed: the hub's manifest (serial \(manifest.serial)) is older than the one applied here (\(stored.serial)); not applied")
-            return await failEvery(expected(previouslyFed, only: only), with: failure, now: now, finished: finished)
+        if let refusal = refusal(of: manifest, pinned: pinned, trust: trust, now: now) {
+            return await failEvery(expectedNames, with: refusal, now: now, finished: finished)
+        }
+        // The floor moves with the verified manifest, whatever its sources do next.
+        do {
+            try store.database.transaction {
+                try trusted.record(FeedTrustRepository.Trust(name: manifest.name, serial: manifest.serial, generated: manifest.generated,
+                                                             validUntil: manifest.validUntil, checkedAt: now))
+                if !keys.isEmpty { try trusted.adopt(keys: manifest.nextKeys, name: manifest.name, serial: manifest.serial) }
+            }
+        } catch let error as DatabaseError {
+            return await failEvery(expectedNames, with: storeFailure(error), now: now, finished: finished)
+        } catch {
+            return await failEvery(expectedNames, with: SourceFailure("feed: \(error)"), now: now, finished: finished)
         }
 
-        // 2. Each source it lists, from its file.
+        // 2. Each source it lists, from its file; 3. each it does not, reported.
         let entries = manifest.sources.filter { wanted($0.name, only: only) }
         var reports: [SourceReport] = []
         for entry in entries {
             let report = await engine.sync(settings(for: entry.name), now: now, checkpoint: false) { _, context throws(SourceFailure) in
-                try await FeedSource.update(entry, fleet: fleet, context)
+                try await FeedSource.update(entry, of: manifest, fleet: fleet, context)
             }
             finished(report)
             reports.append(report)
         }
-        if reports.contains(where: \.ok) { store.database.checkpointAndTruncate() }
-        // 3. The manifest counts as applied only when all of it was.
-        if reports.allSatisfy(\.ok) && only == nil {
-            try? repository.record(hub: hub, FeedStateRepository.State(
-                etag: fetched.etag, lastModified: fetched.lastModified, serial: manifest.serial,
-                generated: manifest.generated, checkedAt: now))
+        let published = manifest.sources.map(\.name)
+        let missing = expectedNames.filter { !published.contains($0) }
+        if !missing.isEmpty {
+            let failure = SourceFailure("not in the hub's feed (it publishes " + (published.isEmpty ? "nothing" : published.joined(separator: ", "))
+                                        + "); give [source.NAME] a url of its own to sync it from its upstream")
+            reports += await failEvery(missing, with: failure, now: now, finished: finished).reports
         }
-        return Outcome(reports: reports, fed: Set(entries.map(\.name)))
+        if reports.contains(where: \.ok) { store.database.checkpointAndTruncate() }
+        // 4. The manifest counts as applied only when all of it was.
+        if reports.allSatisfy(\.ok) && only == nil {
+            do throws(DatabaseError) {
+                try validators.record(hub: url, FeedStateRepository.State(
+                    etag: etag, lastModified: lastModified, serial: manifest.serial, generated: manifest.generated, checkedAt: now))
+            } catch {
+                reports.append(SourceReport(source: "fleet", ok: false, summary: "store: \(StoreError(error, path: store.path))", seconds: 0,
+                                            storeExitCode: StoreError(error, path: store.path).exitCode))
+            }
+        }
+        return Outcome(reports: reports, fed: Set(expectedNames + entries.map(\.name)))
+    }
+
+    /// Why a verified manifest is not applied: another feed's, expired, or older than one verified here.
+    func refusal(of manifest: Manifest, pinned: String?, trust: FeedTrustRepository.Trust?, now: Int) -> SourceFailure? {
+        if let pinned, manifest.name != pinned {
+            return SourceFailure("feed: the manifest is of the feed '\(TerminalSanitizer.clean(manifest.name))', not '\(TerminalSanitizer.clean(pinned))' which this spoke follows; "
+                                 + "not applied (set [fleet] name = \(TerminalSanitizer.clean(manifest.name)) to follow that feed instead)")
+        }
+        if now > manifest.validUntil { return Self.expired(manifest.validUntil, now: now, unchanged: false) }
+        if let trust, manifest.serial < trust.serial {
+            return SourceFailure("feed: the hub's manifest (serial \(manifest.serial)) is older than one verified here (\(trust.serial)); "
+                                 + "not applied (a mirror that lags, or a replay)")
+        }
+        return nil
+    }
+
+    /// "feed: the hub's manifest expired 3 days ago (valid until …); a mirror may be stale or frozen".
+    static func expired(_ validUntil: Int, now: Int, unchanged: Bool) -> SourceFailure {
+        let what = unchanged ? "the manifest applied here expired" : "the hub's manifest expired"
+        let tail = unchanged ? ", and the server still answers 'unchanged'" : ""
+        return SourceFailure("feed: \(what) \(UnixTime.relative(validUntil, now: now)) (valid until \(UnixTime.timestamp(validUntil)))\(tail); "
+                             + "a mirror may be stale or frozen, or this host's clock is wrong")
     }
 
     /// The sources a feed that could not be read would have answered for: those it answered for
@@ -98,9 +180,17 @@ public struct FleetSync: Sendable {
         return Array(Set(previouslyFed + configured)).sorted().filter { wanted($0, only: only) }
     }
 
+    /// Fails `names` with `failure`, each recorded; with no name to fail, the feed itself reports it
+    /// (a spoke whose store was wiped must not take a refused feed for "nothing to do").
     private func failEvery(_ names: [String], with failure: SourceFailure, now: Int,
                            finished: @escaping @Sendable (SourceReport) -> Void) async -> Outcome {
-        await each(names, now: now, finished: finished) { _, _ throws(SourceFailure) in throw failure }
+        guard !names.isEmpty else {
+            let report = SourceReport(source: "fleet", ok: false, httpStatus: failure.httpStatus, summary: failure.message, seconds: 0,
+                                      isConfigurationProblem: failure.isConfiguration, storeExitCode: failure.storeExitCode)
+            finished(report)
+            return Outcome(reports: [report], fed: [])
+        }
+        return await each(names, now: now, finished: finished) { _, _ throws(SourceFailure) in throw failure }
     }
 
     /// Runs `adapter` for each of `names` through the engine, one after the other.
@@ -131,52 +221,71 @@ public struct FleetSync: Sendable {
         settings.url = fleet.manifestURL
         settings.timeout = fleet.timeout
         settings.maxBytes = fleet.maxBytes
-        settings.allowHTTP = true
+        settings.allowHTTP = !fleet.isHTTPS
         return settings
     }
 
-    /// The manifest, or nil when the hub says it is unchanged (304). With `hub_key`, its signature must verify.
-    func fetchManifest(ifNoneMatch etag: String?) async throws(SourceFailure) -> (manifest: Manifest, etag: String?, lastModified: String?)? {
-        var request = HTTPRequest(url: fleet.manifestURL, timeout: fleet.timeout, maxBytes: Manifest.maximumBytes, allowHTTP: true)
+    /// The configured hub keys, read.
+    func hubKeys() throws(SourceFailure) -> [Signify.PublicKey] {
+        var keys: [Signify.PublicKey] = []
+        for path in fleet.hubKeys {
+            do { keys.append(try Signify.publicKey(file: path)) } catch {
+                throw SourceFailure("feed: hub_key \(error.reason)", isConfiguration: true)
+            }
+        }
+        return keys
+    }
+
+    /// The manifest signed by the first of `keys` the hub still signs with (the unsigned
+    /// manifest.json when there are none: a loopback hub), verified; or the server's 304.
+    func fetchManifest(keys: [Signify.PublicKey], etag: (String) -> String?) async throws(SourceFailure) -> Fetched {
+        guard !keys.isEmpty else {
+            let url = fleet.manifestURL
+            let response = try await get(url, etag: etag(url), maxBytes: Manifest.maximumBytes)
+            if response.status == 304 { return .unchanged(url: url) }
+            guard response.status == 200 else { throw SourceFailure("feed: manifest.json: HTTP \(response.status)", httpStatus: response.status) }
+            return .manifest(try parse(response.body), url: url, etag: response.header("etag"), lastModified: response.header("last-modified"))
+        }
+        var tried: [String] = []
+        var seen = Set<String>()
+        for key in keys where seen.insert(key.number).inserted {
+            let url = fleet.signedManifestURL(keyNumber: key.number)
+            let response = try await get(url, etag: etag(url), maxBytes: Manifest.maximumBytes + 4_096)
+            if response.status == 404 {
+                tried.append(key.number)
+                continue
+            }
+            if response.status == 304 { return .unchanged(url: url) }
+            guard response.status == 200 else {
+                throw SourceFailure("feed: manifest.\(key.number).signed: HTTP \(response.status)", httpStatus: response.status)
+            }
+            let message: [UInt8]
+            do {
+                message = try Signify.open(embedded: response.body, keys: keys)
+            } catch {
+                throw SourceFailure("feed: signature does not verify (manifest.\(key.number).signed: \(error.reason))")
+            }
+            return .manifest(try parse(message), url: url, etag: response.header("etag"), lastModified: response.header("last-modified"))
+        }
+        throw SourceFailure("feed: no manifest signed by a key this spoke trusts (key " + tried.joined(separator: ", key ")
+                            + ": HTTP 404): the hub signs with another key now; add its public key to hub_key in [fleet]")
+    }
+
+    private func get(_ url: String, etag: String?, maxBytes: Int) async throws(SourceFailure) -> HTTPResponse {
+        var request = HTTPRequest(url: url, timeout: fleet.timeout, maxBytes: maxBytes, allowHTTP: !fleet.isHTTPS)
         if let etag { request.headers["If-None-Match"] = etag }
-        let response: HTTPResponse
         do {
-            response = try await engine.client.send(request)
-        } catch {
-            throw SourceFailure("feed: \(error)")
-        }
-        if response.status == 304 { return nil }
-        guard response.status == 200 else { throw SourceFailure("feed: manifest.json: HTTP \(response.status)", httpStatus: response.status) }
-        if let keyPath = fleet.hubKey {
-            try await verify(response.body, keyPath: keyPath)
-        }
-        do {
-            let manifest = try Manifest.parse(response.body)
-            return (manifest, response.header("etag"), response.header("last-modified"))
+            return try await engine.client.send(request)
         } catch {
             throw SourceFailure("feed: \(error)")
         }
     }
 
-    private func verify(_ manifest: [UInt8], keyPath: String) async throws(SourceFailure) {
-        let key: Signify.PublicKey
+    private func parse(_ bytes: [UInt8]) throws(SourceFailure) -> Manifest {
         do {
-            key = try Signify.publicKey(file: keyPath)
+            return try Manifest.parse(bytes)
         } catch {
-            throw SourceFailure("feed: hub_key \(error.reason)", isConfiguration: true)
-        }
-        let response: HTTPResponse
-        do {
-            response = try await engine.client.send(HTTPRequest(url: fleet.manifestURL + ".sig", timeout: fleet.timeout,
-                                                                maxBytes: 4_096, allowHTTP: true))
-        } catch {
-            throw SourceFailure("feed: manifest.json.sig: \(error)")
-        }
-        guard response.status == 200 else { throw SourceFailure("feed: signature does not verify (manifest.json.sig: HTTP \(response.status))") }
-        do {
-            try Signify.verify(manifest, signatureFile: String(decoding: response.body, as: UTF8.self), key: key)
-        } catch {
-            throw SourceFailure("feed: signature does not verify (\(error.reason))")
+            throw SourceFailure("feed: \(error)")
         }
     }
 }
