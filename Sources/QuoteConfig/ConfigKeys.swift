@@ -38,7 +38,7 @@ public struct ConfigKey: Sendable {
                   meaning: "signify public keys the signed manifest announces as next, absolute paths separated by commas: spokes adopt them, so the current key can retire without touching them.",
                   defaultValue: "none"),
         ConfigKey(name: "hub", section: .fleet,
-                  meaning: "Turns this host into a spoke: the URL of a hub's feed folder; every enabled source syncs from its feed instead of its upstream (one the feed does not hold is reported 'not in the hub's feed'), unless [source.NAME] sets a url of its own. An https hub is never followed to http.",
+                  meaning: "Turns this host into a spoke: the URL of a hub's feed folder (several, separated by commas: mirrors, tried in order when one fails, lags or is frozen); every enabled source syncs from its feed instead of its upstream (one the feed does not hold is reported 'not in the hub's feed'), unless [source.NAME] sets a url of its own. An https hub is never followed to http.",
                   defaultValue: "none (sync from the upstreams)"),
         ConfigKey(name: "hub_key", section: .fleet,
                   meaning: "The hub's signify public keys, absolute paths separated by commas: a manifest signed by none of them, or by none the spoke adopted from the feed's next_keys, is refused. Needed unless the hub is on a loopback address.",
@@ -135,6 +135,8 @@ public struct PublishSettings: Sendable, Equatable {
 /// `[fleet]`: this host syncs from a hub's feed.
 public struct FleetSettings: Sendable, Equatable {
     public var hub: String
+    /// Further URLs of the same feed, tried in order when one fails, is stale or is frozen.
+    public var mirrors: [String] = []
     /// The hub's signify public keys: a manifest signed by any of them is taken.
     public var hubKeys: [String]
     /// The feed's name, pinned up front; nil: taken from the first manifest applied, then pinned.
@@ -148,6 +150,14 @@ public struct FleetSettings: Sendable, Equatable {
     }
 
     public var hubKey: String? { hubKeys.first }
+
+    /// The same settings, reading the feed from `mirror` (validators and files are its own).
+    public func reading(from mirror: String) -> FleetSettings {
+        var copy = self
+        copy.hub = mirror
+        copy.mirrors = []
+        return copy
+    }
 
     /// Whether the hub's URL is https: no request of its feed may then go to plain http.
     public var isHTTPS: Bool { URLText.schemeAndHost(hub)?.scheme == "https" }

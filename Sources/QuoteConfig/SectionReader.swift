@@ -70,17 +70,25 @@ struct SectionReader {
         guard let hubEntry = section.entries.first(where: { $0.key == "hub" }) else {
             throw error(section.line, "[fleet] needs hub = URL (the hub's feed folder)")
         }
-        var fleet = FleetSettings(hub: hubEntry.value)
+        // Mirrors, like apt's: tried in order, each checked as the first is.
+        let urls = hubEntry.value.split(separator: ",").map { String($0).trimmed }
+        guard (1...8).contains(urls.count), Set(urls).count == urls.count else {
+            throw error(hubEntry.line, "hub takes 1 to 8 different URLs (mirrors of one feed), separated by commas")
+        }
+        var fleet = FleetSettings(hub: urls[0])
+        fleet.mirrors = Array(urls.dropFirst())
         fleet.hubKeys = try paths(section, "hub_key")
         fleet.name = try feedName(section)
-        guard let parts = URLText.schemeAndHost(hubEntry.value), ["http", "https"].contains(parts.scheme),
-              !URLText.hasUserInfo(hubEntry.value), hubEntry.value.utf8.count <= ConfigLimits.urlLength else {
-            throw error(hubEntry.line, "hub = '\(URLText.redacted(hubEntry.value))': expected an http(s) URL without credentials")
-        }
-        // TLS says who serves the feed, not who wrote it: a mirror or CDN in between could serve
-        // anything. Only a hub on this machine is taken unsigned.
-        if fleet.hubKeys.isEmpty, !URLText.isLoopback(host: parts.host) {
-            throw error(hubEntry.line, "hub: a hub that is not on a loopback address needs hub_key (its signify public key): TLS alone says who serves the feed, not who signed it")
+        for url in urls {
+            guard let parts = URLText.schemeAndHost(url), ["http", "https"].contains(parts.scheme),
+                  !URLText.hasUserInfo(url), url.utf8.count <= ConfigLimits.urlLength else {
+                throw error(hubEntry.line, "hub = '\(URLText.redacted(url))': expected an http(s) URL without credentials")
+            }
+            // TLS says who serves the feed, not who wrote it: a mirror or CDN in between could serve
+            // anything. Only a hub on this machine is taken unsigned.
+            if fleet.hubKeys.isEmpty, !URLText.isLoopback(host: parts.host) {
+                throw error(hubEntry.line, "hub: a hub that is not on a loopback address needs hub_key (its signify public key): TLS alone says who serves the feed, not who signed it")
+            }
         }
         for entry in section.entries {
             let bad = { (expected: String) -> ConfigError in

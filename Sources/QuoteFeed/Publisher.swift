@@ -196,7 +196,7 @@ public struct Publisher {
         for secret in secrets {
             let signed = try AtomicFile(folder: folder, prefix: "signed")
             try signed.write(Signify.embed(bytes, with: secret, comment: "signify -V -e -p hub.pub -x manifest.\(secret.number).signed -m -"))
-            try signed.commit(as: "manifest.\(secret.number).signed")
+            try Self.commitWithANewETag(signed, as: "manifest.\(secret.number).signed", in: folder)
         }
         Self.removeSignedFiles(in: folder, except: Set(secrets.map { "manifest.\($0.number).signed" }))
         if let secret = secrets.first {
@@ -204,18 +204,24 @@ public struct Publisher {
             try signature.write(Array(Signify.sign(bytes, with: secret, comment: "verify with the hub's public key").utf8))
             try signature.commit(as: "manifest.json.sig")
         }
-        var old = stat()
-        let hadOld = stat(Path.join(folder, "manifest.json"), &old) == 0
         let file = try AtomicFile(folder: folder, prefix: "manifest")
         try file.write(bytes)
-        try file.commit(as: "manifest.json") { descriptor in
+        try Self.commitWithANewETag(file, as: "manifest.json", in: folder)
+        AtomicFile.syncFolder(folder)
+    }
+
+    /// Renames `file` to `name`, its modification time moved one second past the file it replaces
+    /// when they share a second: nginx's ETag (time in seconds, size) must change with the bytes.
+    private static func commitWithANewETag(_ file: AtomicFile, as name: String, in folder: String) throws(FeedFailure) {
+        var old = stat()
+        let hadOld = stat(Path.join(folder, name), &old) == 0
+        try file.commit(as: name) { descriptor in
             var new = stat()
             guard hadOld, fstat(descriptor, &new) == 0, new.st_mtim.tv_sec <= old.st_mtim.tv_sec else { return }
             // The access time stays (UTIME_OMIT); the modification time moves one second past the old one's.
             let times = [timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2), timespec(tv_sec: old.st_mtim.tv_sec + 1, tv_nsec: 0)]
             _ = times.withUnsafeBufferPointer { futimens(descriptor, $0.baseAddress) }
         }
-        AtomicFile.syncFolder(folder)
     }
 
     /// A key that no longer signs leaves no manifest behind that would stay valid until it expires.

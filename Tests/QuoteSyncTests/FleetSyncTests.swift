@@ -195,6 +195,32 @@ import TestSupport
         #expect(stranded.reports.first?.summary.contains("add its public key to hub_key") == true, "\(stranded.reports)")
     }
 
+    /// Mirrors: one that is down or lags (an older serial) is passed over for the next, whose files are read.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/signify-openbsd")))
+    func aMirrorThatLagsOrIsDownIsPassedOver() async throws {
+        let start = UnixTime.now()
+        try publish(5, signed: true, now: start)
+        let lagging = hub.file("lagging")
+        try FileManager.default.copyItem(atPath: hub.file("feed"), toPath: lagging)
+        try publish(7, signed: true, now: start + 10)
+        let mirror = try TestUpstream { request in
+            guard let data = FileManager.default.contents(atPath: lagging + request.path) else { return .status(404) }
+            return TestUpstream.Response(body: Array(data))
+        }
+        defer { mirror.stop() }
+        _ = try await sync(key: true, now: start + 20)
+        #expect(try count() == 7)
+        let hubs = "http://127.0.0.1:1/, \(mirror.baseURL)/, \(server.baseURL)/"
+        let text = "[fleet]\nhub = \(hubs)\nhub_key = \(try key("hub").public)\n[source.happiness]\nenabled = false\n"
+            + "[source.breakingbad]\nenabled = false\n[source.upbit]\nenabled = false\n"
+        let configuration = try Configuration.parse(text, file: "spoke.conf")
+        try publish(8, signed: true, now: start + 30)
+        let outcome = await FleetSync(engine: SyncEngine(storePath: spoke.file("q.db")), fleet: configuration.fleet!, configuration: configuration)
+            .sync(only: nil, now: start + 40)
+        #expect(outcome.reports.map(\.ok) == [true], "\(outcome.reports)")
+        #expect(try count() == 8, "the down hub and the lagging mirror were passed over")
+    }
+
     /// One budget: a source the spoke syncs but the hub does not publish is reported, never fetched
     /// from its own upstream (Upbit's URL here would be the public one).
     @Test func aSourceTheFeedDoesNotHoldIsReportedNotFetched() async throws {

@@ -78,7 +78,7 @@ check "the hub signs its manifest in signify's format" signify-openbsd -V -q -p 
 check "no secret under the feed folder" bash -c "! grep -rq -e 'SECRET' -e \"\$(sed -n 2p '$work/hub.sec')\" '$work/feed'"
 
 # --- nginx with the shipped server block, moved to a loopback port and the test's feed.
-sed -e "s|listen 80;|listen 127.0.0.1:$nginx_port;|" -e '/listen \[::\]:80;/d' -e "s|root /var/lib/quoted/feed;|root $work/feed;|" \
+sed -e "s|listen 80;|listen 127.0.0.1:$nginx_port;|" -e '/listen \[::\]:80;/d' -e "s|root /var/cache/quoted/feed;|root $work/feed;|" \
     contrib/nginx/quoted-feed.conf > "$work/nginx/server.conf"
 cat > "$work/nginx/nginx.conf" <<EOF
 worker_processes 2;
@@ -210,27 +210,30 @@ fault() {  # fault NAME EXPECTED-REASON: a round that must fail everywhere and c
     check "fault $name: status says why ($reason)" bash -c "QUOTED_CONFIG='$work/spokes/1/quoted.conf' '$bin/quotectl' status | grep -q -- '$reason'"
 }
 manifest=$work/feed/manifest.json
+# What spokes fetch: the manifest signed inline by the hub's key, one file (signify -e).
+keynum=$(python3 -c 'import base64, sys; print(base64.b64decode(open(sys.argv[1]).read().split("\n")[1])[2:10].hex())' "$work/hub.pub")
+signed=$work/feed/manifest.$keynum.signed
 # nginx's ETag is the file's time in whole seconds and its size: two publishes within a second
 # with manifests of one length must still give two ETags, or a spoke would be told 304.
-etag() { curl -sI "http://127.0.0.1:$nginx_port/manifest.json" | tr -d '\r' | sed -n 's/^ETag: //Ip'; }
+etag() { curl -sI "http://127.0.0.1:$nginx_port/manifest.$keynum.signed" | tr -d '\r' | sed -n 's/^ETag: //Ip'; }
 "$bin/quoted" publish --config "$work/hub/quoted.conf" 2>/dev/null
 etag_before=$(etag)
 "$bin/quoted" publish --config "$work/hub/quoted.conf" 2>/dev/null  # within the same second, as a rule
 etag_after=$(etag)
 check "two publishes in a second: the manifest's ETag changes ($etag_before -> $etag_after)" test "$etag_before" != "$etag_after"
 round after-republish
-check "a republished manifest is fetched again (200 + signature), its unchanged files are not" test "$(field after-republish 'by_status.get("200", 0)')" = "$((2 * spokes))"
+check "a republished manifest is fetched again (one signed file), its unchanged files are not" test "$(field after-republish 'by_status.get("200", 0)')" = "$spokes"
 check "a republished manifest with the same data writes no row" test "$(field after-republish 'changed')" = 0
 # A new manifest the spokes have not seen (else they would be told 304): the hub publishes again.
 "$bin/quoted" publish --config "$work/hub/quoted.conf" 2>/dev/null
-cp "$manifest" "$work/manifest.next"; cp "$manifest.sig" "$work/manifest.sig.next"
-restore() { cp "$work/manifest.next" "$manifest.tmp"; mv "$manifest.tmp" "$manifest"; cp "$work/manifest.sig.next" "$manifest.sig"; }
+cp "$manifest" "$work/manifest.next"; cp "$signed" "$work/signed.next"
+restore() { cp "$work/manifest.next" "$manifest.tmp"; mv "$manifest.tmp" "$manifest"; cp "$work/signed.next" "$signed.tmp"; mv "$signed.tmp" "$signed"; }
 
 stop_nginx
 fault nginx-stopped "connection refused"
 start_nginx
 
-head -c 200 "$work/manifest.next" > "$manifest"
+head -c 300 "$work/signed.next" > "$signed"
 fault manifest-truncated "signature does not verify"
 
 restore
@@ -238,7 +241,7 @@ restore
 # list changes once more and is published, then that file is damaged on the server.
 python3 scripts/bench/make-quote-list.py 10000 "$work/list.json" --changed-fraction 0.02 --seed 7 >/dev/null
 "$bin/quoted" sync --once --quiet --config "$work/hub/quoted.conf" --source custom.ten-thousand
-cp "$manifest" "$work/manifest.next"; cp "$manifest.sig" "$work/manifest.sig.next"
+cp "$manifest" "$work/manifest.next"; cp "$signed" "$work/signed.next"
 file=$(python3 -c 'import json,sys; print([s["file"] for s in json.load(open(sys.argv[1]))["sources"] if s["name"]=="custom.ten-thousand"][0])' "$manifest")
 printf 'X' | dd of="$work/feed/$file" bs=1 seek=10 conv=notrunc 2>/dev/null
 rm -f "$work/feed/$file.gz"
@@ -247,7 +250,7 @@ check "fault by-hash-corrupted: every spoke exits 75" test "$(field corrupt-list
 check "fault by-hash-corrupted: every row kept" test "$(snapshot)" = "$before"
 check "fault by-hash-corrupted: status says why" bash -c "QUOTED_CONFIG='$work/spokes/1/quoted.conf' '$bin/quotectl' status | grep -q -- 'does not match the manifest'"
 
-signify-openbsd -S -s "$work/other.sec" -m "$manifest" -x "$manifest.sig"
+signify-openbsd -S -e -s "$work/other.sec" -m "$manifest" -x "$signed"
 fault wrong-signature "signature does not verify"
 restore
 
@@ -261,7 +264,7 @@ for source in manifest["sources"]:
 manifest["serial"] += 1
 open(sys.argv[1], "w").write(json.dumps(manifest))
 PY
-signify-openbsd -S -s "$work/hub.sec" -m "$manifest" -x "$manifest.sig"
+signify-openbsd -S -e -s "$work/hub.sec" -m "$manifest" -x "$signed"
 fault missing-file "HTTP 404"
 restore
 

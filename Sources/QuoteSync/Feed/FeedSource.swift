@@ -12,7 +12,8 @@ enum FeedSource {
     /// The key under which a fed source's applied digest is kept (one per source and hub).
     static func validatorKey(_ fleet: FleetSettings, source: String) -> String { fleet.manifestURL + "#" + source }
 
-    static func update(_ entry: Manifest.Entry, of manifest: Manifest, fleet: FleetSettings,
+    /// `fleet` names the feed (what the applied digest is kept under); `mirror` is where the file is read.
+    static func update(_ entry: Manifest.Entry, of manifest: Manifest, fleet: FleetSettings, from mirror: FleetSettings,
                        _ context: SyncContext) async throws(SourceFailure) -> SourceUpdate {
         let key = validatorKey(fleet, source: entry.name)
         let applied = Validators(url: key, bodySHA256: entry.sha256)
@@ -24,12 +25,15 @@ enum FeedSource {
         if try context.storedValidators(for: key)?.bodySHA256 == entry.sha256 {
             return recordingSerial(.unchanged(what: "feed unchanged", validators: [applied], status: 200), entry, manifest)
         }
-        let url = fleet.url(of: entry.file)
+        let url = mirror.url(of: entry.file)
         guard entry.size <= fleet.maxBytes else {
             throw SourceFailure("feed: \(entry.file) is \(entry.size) bytes, more than max_bytes in [fleet]")
         }
-        // At most the signed size is read: one byte more ends the transfer as a failure.
-        let response = try await context.send(HTTPRequest(url: url, timeout: fleet.timeout, maxBytes: max(entry.size, 1),
+        // At most the signed size is read, and gzip's framing (nginx serves the .gz twin, whose
+        // length is what the cap sees on the wire; incompressible data grows by 5 bytes a 64 KiB
+        // block): a longer file ends the transfer as a failure, nothing held past it.
+        let cap = entry.size.addingReportingOverflow(entry.size / 8_192 + 1_024)
+        let response = try await context.send(HTTPRequest(url: url, timeout: fleet.timeout, maxBytes: cap.overflow ? fleet.maxBytes : min(cap.partialValue, fleet.maxBytes),
                                                           allowHTTP: !fleet.isHTTPS))
         guard response.status == 200 else { throw SourceFailure("feed: \(entry.file): HTTP \(response.status)", httpStatus: response.status) }
         guard response.body.count == entry.size else {

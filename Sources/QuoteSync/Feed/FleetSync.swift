@@ -70,41 +70,52 @@ public struct FleetSync: Sendable {
             return await failEvery(expectedNames, with: error, now: now, finished: finished)
         }
 
-        // 1. The manifest, conditionally, checked.
-        let fetched: Fetched
-        do throws(SourceFailure) {
-            fetched = try await fetchManifest(keys: keys, etag: { url in try? validators.state(hub: url)?.etag })
-        } catch {
-            return await failEvery(expectedNames, with: error, now: now, finished: finished)
+        // 1. The manifest, conditionally, checked: from the hub, else from each mirror in turn. One
+        // that fails, lags (an older serial) or is frozen (expired) is passed over for the next.
+        var chosen: (manifest: Manifest, from: FleetSettings, url: String, etag: String?, lastModified: String?)?
+        var failure = SourceFailure("feed: no hub to ask")
+        for address in [fleet.hub] + fleet.mirrors where chosen == nil {
+            let mirror = fleet.reading(from: address)
+            let fetched: Fetched
+            do throws(SourceFailure) {
+                fetched = try await fetchManifest(from: mirror, keys: keys, etag: { url in try? validators.state(hub: url)?.etag })
+            } catch {
+                failure = error
+                continue
+            }
+            switch fetched {
+            case .unchanged:
+                // 304: unchanged since the manifest applied last — which proves nothing about today: a
+                // frozen mirror answers so forever. Valid still: one request and no store work.
+                guard let trust else {
+                    failure = SourceFailure("feed: the server answers 'unchanged' for a manifest this spoke never verified")
+                    continue
+                }
+                if now > trust.validUntil {
+                    failure = Self.expired(trust.validUntil, now: now, unchanged: true)
+                    continue
+                }
+                do throws(DatabaseError) { try trusted.touch(name: trust.name, at: now) } catch {
+                    return await failEvery(expectedNames, with: storeFailure(error), now: now, finished: finished)
+                }
+                var generator = SystemRandomNumberGenerator()
+                let names = previouslyFed.filter { wanted($0, only: only) }
+                let reports = names.map { name in
+                    SourceReport(source: name, ok: true, httpStatus: 304, summary: "not modified (feed unchanged)",
+                                 nextDue: Schedule().nextDue(afterSuccessOf: settings(for: name), at: now, using: &generator), seconds: 0)
+                }
+                reports.forEach(finished)
+                return Outcome(reports: reports, fed: Set(expectedNames))
+            case .manifest(let manifest, let url, let etag, let lastModified):
+                if let refusal = refusal(of: manifest, pinned: pinned, trust: trust, now: now) {
+                    failure = refusal
+                    continue
+                }
+                chosen = (manifest, mirror, url, etag, lastModified)
+            }
         }
-        let manifest: Manifest, url: String, etag: String?, lastModified: String?
-        switch fetched {
-        case .unchanged:
-            // 304: unchanged since the manifest applied last — which proves nothing about today: a
-            // frozen mirror answers so forever. Valid still, one request and no store work.
-            guard let trust else {
-                return await failEvery(expectedNames, with: SourceFailure("feed: the server answers 'unchanged' for a manifest this spoke never verified"),
-                                       now: now, finished: finished)
-            }
-            if now > trust.validUntil {
-                return await failEvery(expectedNames, with: Self.expired(trust.validUntil, now: now, unchanged: true), now: now, finished: finished)
-            }
-            do throws(DatabaseError) { try trusted.touch(name: trust.name, at: now) } catch {
-                return await failEvery(expectedNames, with: storeFailure(error), now: now, finished: finished)
-            }
-            var generator = SystemRandomNumberGenerator()
-            let names = previouslyFed.filter { wanted($0, only: only) }
-            let reports = names.map { name in
-                SourceReport(source: name, ok: true, httpStatus: 304, summary: "not modified (feed unchanged)",
-                             nextDue: Schedule().nextDue(afterSuccessOf: settings(for: name), at: now, using: &generator), seconds: 0)
-            }
-            reports.forEach(finished)
-            return Outcome(reports: reports, fed: Set(expectedNames))
-        case .manifest(let verified, let from, let tag, let modified):
-            (manifest, url, etag, lastModified) = (verified, from, tag, modified)
-        }
-        if let refusal = refusal(of: manifest, pinned: pinned, trust: trust, now: now) {
-            return await failEvery(expectedNames, with: refusal, now: now, finished: finished)
+        guard let (manifest, source, url, etag, lastModified) = chosen else {
+            return await failEvery(expectedNames, with: failure, now: now, finished: finished)
         }
         // The floor moves with the verified manifest, whatever its sources do next.
         do {
@@ -124,7 +135,7 @@ public struct FleetSync: Sendable {
         var reports: [SourceReport] = []
         for entry in entries {
             let report = await engine.sync(settings(for: entry.name), now: now, checkpoint: false) { _, context throws(SourceFailure) in
-                try await FeedSource.update(entry, of: manifest, fleet: fleet, context)
+                try await FeedSource.update(entry, of: manifest, fleet: fleet, from: source, context)
             }
             finished(report)
             reports.append(report)
@@ -238,9 +249,9 @@ public struct FleetSync: Sendable {
 
     /// The manifest signed by the first of `keys` the hub still signs with (the unsigned
     /// manifest.json when there are none: a loopback hub), verified; or the server's 304.
-    func fetchManifest(keys: [Signify.PublicKey], etag: (String) -> String?) async throws(SourceFailure) -> Fetched {
+    func fetchManifest(from mirror: FleetSettings, keys: [Signify.PublicKey], etag: (String) -> String?) async throws(SourceFailure) -> Fetched {
         guard !keys.isEmpty else {
-            let url = fleet.manifestURL
+            let url = mirror.manifestURL
             let response = try await get(url, etag: etag(url), maxBytes: Manifest.maximumBytes)
             if response.status == 304 { return .unchanged(url: url) }
             guard response.status == 200 else { throw SourceFailure("feed: manifest.json: HTTP \(response.status)", httpStatus: response.status) }
@@ -249,7 +260,7 @@ public struct FleetSync: Sendable {
         var tried: [String] = []
         var seen = Set<String>()
         for key in keys where seen.insert(key.number).inserted {
-            let url = fleet.signedManifestURL(keyNumber: key.number)
+            let url = mirror.signedManifestURL(keyNumber: key.number)
             let response = try await get(url, etag: etag(url), maxBytes: Manifest.maximumBytes + 4_096)
             if response.status == 404 {
                 tried.append(key.number)
