@@ -33,8 +33,13 @@ enum FeedSource {
         // length is what the cap sees on the wire; incompressible data grows by 5 bytes a 64 KiB
         // block): a longer file ends the transfer as a failure, nothing held past it.
         let cap = entry.size.addingReportingOverflow(entry.size / 8_192 + 1_024)
-        let response = try await context.send(HTTPRequest(url: url, timeout: fleet.timeout, maxBytes: cap.overflow ? fleet.maxBytes : min(cap.partialValue, fleet.maxBytes),
+        let response: HTTPResponse
+        do {
+            response = try await context.send(HTTPRequest(url: url, timeout: fleet.timeout, maxBytes: cap.overflow ? fleet.maxBytes : min(cap.partialValue, fleet.maxBytes),
                                                           allowHTTP: !fleet.isHTTPS))
+        } catch where error.message.hasPrefix("response larger than") {
+            throw SourceFailure("feed: \(entry.file) is longer than the \(entry.size) bytes its signed manifest gives; nothing applied")
+        }
         guard response.status == 200 else { throw SourceFailure("feed: \(entry.file): HTTP \(response.status)", httpStatus: response.status) }
         guard response.body.count == entry.size else {
             throw SourceFailure("feed: \(entry.file) is \(response.body.count) bytes, the manifest says \(entry.size); nothing applied")
