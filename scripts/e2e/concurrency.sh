@@ -5,13 +5,14 @@
 # command. Prints the counts the issue asks for and fails on any miss.
 #
 # Usage: scripts/e2e/concurrency.sh [QUOTES]   (default 1000000: the list the readers race)
-# ROUNDS (default 50) two-writer runs per kind, DAEMON_ROUNDS (default 100) daemon rounds per mode.
+# ROUNDS (default 50) two-writer runs per kind, DAEMON_ROUNDS (default 100) daemon rounds direct, SPOKE_ROUNDS (200) as a spoke.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 quotes=${1:-1000000}
 rounds=${ROUNDS:-50}
 daemon_rounds=${DAEMON_ROUNDS:-100}
+spoke_rounds=${SPOKE_ROUNDS:-200}
 bin=$root/.build/release
 [ -x "$bin/quoted" ] || bin=$root/.build/debug
 [ -x "$bin/quoted" ] || { echo "concurrency-e2e: build first (swift build -c release)" >&2; exit 1; }
@@ -171,9 +172,9 @@ for _ in $(seq 100); do grep -q "port" "$work/feed.log" 2>/dev/null && break; sl
 feed_port=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$work/feed.log" | head -1)
 printf "[fleet]\nhub = http://127.0.0.1:%s/\nhub_key = %s\n[source.breakingbad]\nenabled = false\n" "$feed_port" "$work/hub.pub" > "$work/spoke.conf"
 
-daemon_rounds() {  # daemon_rounds direct|spoke CONFIG
-    local mode=$1 config=$2 io=0 unrecorded=0 failed_syncs=0 quotectl_failed=0
-    for run in $(seq "$daemon_rounds"); do
+daemon_rounds() {  # daemon_rounds direct|spoke CONFIG ROUNDS
+    local mode=$1 config=$2 rounds_=$3 io=0 unrecorded=0 failed_syncs=0 quotectl_failed=0
+    for run in $(seq "$rounds_"); do
         local dir=$work/daemon/$mode-$run
         mkdir -p "$dir/run"
         XDG_RUNTIME_DIR=$dir/run HOME=$dir "$quoted" run --config "$config" --db "$dir/quotes.db" --log-level info >"$dir/daemon.log" 2>&1 &
@@ -202,12 +203,12 @@ daemon_rounds() {  # daemon_rounds direct|spoke CONFIG
         [ "$failures" = 0 ] || { failed_syncs=$((failed_syncs + 1)); sqlite3 "file:$dir/quotes.db?mode=ro" "SELECT source, last_error FROM sync_state WHERE consecutive_failures > 0" | head -3; }
         [ "$(count_rows "$dir/quotes.db" custom.small)" = 10000 ] || { failed_syncs=$((failed_syncs + 1)); echo "$mode $run: list not stored"; }
     done
-    echo "daemon + sync --now, $mode, $daemon_rounds fresh stores: I/O errors in $io, unrecorded outcomes in $unrecorded, rounds with a failed source $failed_syncs, quotectl sync --now or the daemon non-zero in $quotectl_failed"
+    echo "daemon + sync --now, $mode, $rounds_ fresh stores: I/O errors in $io, unrecorded outcomes in $unrecorded, rounds with a failed source $failed_syncs, quotectl sync --now or the daemon non-zero in $quotectl_failed"
     echo "$io $unrecorded $failed_syncs $quotectl_failed" > "$work/daemon.$mode"
 }
 mkdir -p "$work/daemon"
-daemon_rounds direct "$work/small.conf"
-daemon_rounds spoke "$work/spoke.conf"
+daemon_rounds direct "$work/small.conf" "$daemon_rounds"
+daemon_rounds spoke "$work/spoke.conf" "$spoke_rounds"
 for mode in direct spoke; do
     check "daemon + sync --now ($mode): no I/O error, every outcome recorded, every source synced" \
         bash -c "read -r io unrecorded failed quotectl < '$work/daemon.$mode'; [ \$io = 0 ] && [ \$unrecorded = 0 ] && [ \$failed = 0 ] && [ \$quotectl = 0 ]"
