@@ -111,21 +111,17 @@ enum GenerateCommand {
         }
         page.sections = [
             ("[store]", keys(.store)), ("[daemon]", keys(.daemon)), ("[publish]", keys(.publish)), ("[fleet]", keys(.fleet)),
-            ("WHAT A SPOKE TRUSTS", """
-                Each manifest is signed inline by each of the hub's signing keys (manifest.KEYNUMBER.signed, signify's -e form: one file, so a spoke reading it while the hub publishes gets one whole version), names its feed (name), and is valid until valid_until (valid_for after it was written). A spoke takes a manifest only when it is signed by a hub_key or a key the feed announced (next_keys), names the feed the spoke follows (its [fleet] name, else the name of the first manifest it applied), is not expired, and is no older than the newest it verified. Anything else is refused with every row kept (exit 75), and so is a server's 304 for a manifest that has expired since: quotectl status shows such sources failing. A store that cannot say what it trusts syncs nothing (exit 74).
-                .PP
-                A wrong clock, not an attack: as apt's Check-Valid-Until, the spoke compares valid_until with its own clock. A spoke whose clock runs years ahead refuses every manifest as expired and says so (and that its clock may be wrong); one running years behind accepts a manifest that expired in real time, but never an older one than it has verified, so a replay still fails. Keep the clock right (systemd-timesyncd); the hub refuses to publish when its clock is behind the feed it finds.
-                .PP
-                Rotating the hub's key, with no spoke edited:
-                .IP 1. 4
-                signify-openbsd -G -n -p /etc/quoted/new.pub -s /etc/quoted/new.sec (chown quoted, chmod 0600)
-                .IP 2. 4
-                signing_key = /etc/quoted/hub.sec, /etc/quoted/new.sec and next_keys = /etc/quoted/new.pub in [publish]; systemctl reload quoted (spokes adopt new.pub at their next sync)
-                .IP 3. 4
-                after every spoke has synced once: signing_key = /etc/quoted/new.sec, without next_keys; systemctl reload quoted
-                .IP 4. 4
-                on new spokes, hub_key = /etc/quoted/new.pub. A spoke that slept through step 2 refuses, naming the key it trusts: add new.pub to its hub_key.
-                """),
+            ("WHAT A SPOKE TRUSTS", [
+                ManPage.escape("Each manifest is signed inline by each of the hub's signing keys (manifest.KEYNUMBER.signed, signify's -e form: one file, so a spoke reading it while the hub publishes gets one whole version), names its feed (name), and is valid until valid_until (valid_for after it was written). A spoke takes a manifest only when it is signed by a hub_key or a key the feed announced (next_keys), names the feed the spoke follows (its [fleet] name, else the name of the first manifest it applied), is not expired, and is no older than the newest it verified. Anything else is refused with every row kept (exit 75), and so is a server's 304 for a manifest that has expired since: quotectl status shows such sources failing. A store that cannot say what it trusts syncs nothing (exit 74)."),
+                ".PP",
+                ManPage.escape("A wrong clock, not an attack: as apt's Check-Valid-Until, the spoke compares valid_until with its own clock. A spoke whose clock runs years ahead refuses every manifest as expired and says so (and that its clock may be wrong); one running years behind accepts a manifest that expired in real time, but never one older than it has verified, so a replay still fails. Keep the clock right (systemd-timesyncd); the hub refuses to publish when its clock is behind the feed it finds."),
+                ".PP",
+                ManPage.escape("Rotating the hub's key, with no spoke edited:"),
+                ".IP 1. 4", ManPage.escape("signify-openbsd -G -n -p /etc/quoted/new.pub -s /etc/quoted/new.sec, then chown quoted and chmod 0600 the new.sec;"),
+                ".IP 2. 4", ManPage.escape("in [publish], signing_key = /etc/quoted/hub.sec, /etc/quoted/new.sec and next_keys = /etc/quoted/new.pub; systemctl reload quoted (spokes adopt new.pub at their next sync);"),
+                ".IP 3. 4", ManPage.escape("once every spoke has synced: signing_key = /etc/quoted/new.sec alone, no next_keys; systemctl reload quoted;"),
+                ".IP 4. 4", ManPage.escape("on new spokes, hub_key = /etc/quoted/new.pub. A spoke that slept through step 2 refuses, naming the key it trusts: add new.pub to its hub_key."),
+            ].joined(separator: "\n")),
             ("EVERY [source.NAME]", keys(.source([]))),
             ("[source.custom.NAME] AND [source.breakingbad]", keys(.source([.custom, .breakingbad]))),
             ("[source.breakingbad]", keys(.source([.breakingbad]))),

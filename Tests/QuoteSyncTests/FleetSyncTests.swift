@@ -228,8 +228,12 @@ import TestSupport
         let outcome = try await sync(upbit: true)
         #expect(outcome.fed.contains("upbit"))
         let upbit = try #require(outcome.reports.first { $0.source == "upbit" })
-        #expect(!upbit.ok && upbit.summary.hasPrefix("not in the hub's feed (it publishes custom.list)"), "\(upbit)")
+        #expect(upbit.ok && upbit.notContacted && upbit.summary == "not in the hub's feed (it publishes custom.list): not synced", "\(upbit)")
         #expect(try count() == 3)
+        // Named in the spoke's configuration, it fails so, and status shows it.
+        let named = try await sync(extra: "[source.upbit]\ninterval = 1h\n", upbit: true)
+        let failed = try #require(named.reports.first { $0.source == "upbit" })
+        #expect(!failed.ok && failed.summary.hasPrefix("not in the hub's feed (it publishes custom.list); give [source.NAME] a url"), "\(failed)")
     }
 
     /// A by-hash file is read at most to the size the signed manifest gives it.
@@ -296,7 +300,7 @@ import TestSupport
         let file = hub.file("feed/" + manifest.sources[0].file)
         try #"[{"id": 1, "text": "evil"}]"#.write(toFile: file, atomically: true, encoding: .utf8)
         let outcome = try await sync()
-        #expect(outcome.reports.first?.summary.contains("the manifest says") == true, "\(outcome.reports)")
+        #expect(outcome.reports.first?.summary.contains("does not match the manifest's SHA-256; nothing applied") == true, "\(outcome.reports)")
         let stored = FileManager.default.fileExists(atPath: spoke.file("q.db")) ? try count() : 0
         #expect(stored == 0)
     }

@@ -30,17 +30,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-passed=0
-failed=0
-check() {  # check NAME COMMAND...
-    local name=$1; shift
-    local output
-    if output=$("$@" 2>&1); then
-        echo "ok   - $name"; passed=$((passed + 1))
-    else
-        echo "FAIL - $name"; printf '       %s\n' "$output" | head -12; failed=$((failed + 1))
-    fi
-}
+# shellcheck source=scripts/e2e/host-lib.sh
+source scripts/e2e/host-lib.sh
 count_rows() { sqlite3 "file:$1?mode=ro" "SELECT count(*) FROM quotes WHERE source = '$2'"; }
 port_of() { for _ in $(seq 100); do [ -s "$1" ] && break; sleep 0.05; done; cat "$1"; }
 

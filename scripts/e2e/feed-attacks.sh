@@ -27,10 +27,8 @@ cleanup() {
     [ -n "${KEEP:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT
-wait_for_port() { python3 -c 'import socket, sys, time
-for _ in range(100):
-    try: socket.create_connection(("127.0.0.1", int(sys.argv[1]))).close(); break
-    except OSError: time.sleep(0.05)' "$1"; }
+# shellcheck source=scripts/e2e/host-lib.sh
+source scripts/e2e/host-lib.sh
 
 # --- The upstream, the keys, the hub and its feed, nginx.
 mkdir -p "$work/nginx" "$work/spokes"
@@ -61,16 +59,7 @@ EOF
 hub_conf attacks.example "$work/hub.sec" > "$work/hub.conf"
 "$bin/quoted" sync --once --quiet --config "$work/hub.conf"
 publish() { "$bin/quoted" publish --config "${1:-$work/hub.conf}" 2>/dev/null; }
-sed -e "s|listen 80;|listen 127.0.0.1:$port;|" -e '/listen \[::\]:80;/d' -e "s|root /var/cache/quoted/feed;|root $work/feed;|" \
-    contrib/nginx/quoted-feed.conf > "$work/nginx/server.conf"
-cat > "$work/nginx/nginx.conf" <<EOF
-worker_processes 2;
-error_log $work/nginx/error.log;
-pid $work/nginx/nginx.pid;
-$( [ "$(id -u)" = 0 ] && echo "user root root;" )
-events { worker_connections 1024; }
-http { access_log off; client_body_temp_path $work/nginx/body; include $work/nginx/server.conf; }
-EOF
+feed_nginx "$work" "$port"
 nginx -p "$work/nginx" -c "$work/nginx/nginx.conf"
 wait_for_port "$port"
 keynum() { python3 -c 'import base64, sys; print(base64.b64decode(open(sys.argv[1]).read().split("\n")[1])[2:10].hex())' "$1"; }

@@ -30,17 +30,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-passed=0
-failed=0
-check() {  # check NAME COMMAND...
-    local name=$1; shift
-    local output
-    if output=$("$@" 2>&1); then
-        echo "ok   - $name"; passed=$((passed + 1))
-    else
-        echo "FAIL - $name"; printf '       %s\n' "$output" | head -12; failed=$((failed + 1))
-    fi
-}
+# shellcheck source=scripts/e2e/host-lib.sh
+source scripts/e2e/host-lib.sh
 
 # --- The upstream, the hub, its key, its feed.
 mkdir -p "$work/hub" "$work/nginx" "$work/spokes"
@@ -66,10 +57,6 @@ pause = 0s
 [source.upbit]
 url = http://127.0.0.1:$upstream_port/v1/market/all
 EOF
-wait_for_port() { python3 -c 'import socket, sys, time
-for _ in range(100):
-    try: socket.create_connection(("127.0.0.1", int(sys.argv[1]))).close(); break
-    except OSError: time.sleep(0.05)' "$1"; }
 wait_for_port "$upstream_port"  # a connection, not a request: the count stays the hub's
 "$bin/quoted" sync --once --quiet --config "$work/hub/quoted.conf"
 upstream_count() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["total"])' "$work/upstream-count.json"; }
@@ -78,21 +65,7 @@ check "the hub signs its manifest in signify's format" signify-openbsd -V -q -p 
 check "no secret under the feed folder" bash -c "! grep -rq -e 'SECRET' -e \"\$(sed -n 2p '$work/hub.sec')\" '$work/feed'"
 
 # --- nginx with the shipped server block, moved to a loopback port and the test's feed.
-sed -e "s|listen 80;|listen 127.0.0.1:$nginx_port;|" -e '/listen \[::\]:80;/d' -e "s|root /var/cache/quoted/feed;|root $work/feed;|" \
-    contrib/nginx/quoted-feed.conf > "$work/nginx/server.conf"
-cat > "$work/nginx/nginx.conf" <<EOF
-worker_processes 2;
-error_log $work/nginx/error.log;
-pid $work/nginx/nginx.pid;
-$( [ "$(id -u)" = 0 ] && echo "user root root;" )
-events { worker_connections 1024; }
-http {
-    log_format feed '\$status \$body_bytes_sent \$request_uri';
-    access_log $work/nginx/access.log feed;
-    client_body_temp_path $work/nginx/body;
-    include $work/nginx/server.conf;
-}
-EOF
+feed_nginx "$work" "$nginx_port" "log_format feed '\$status \$body_bytes_sent \$request_uri'; access_log $work/nginx/access.log feed;"
 start_nginx() { nginx -p "$work/nginx" -c "$work/nginx/nginx.conf"; wait_for_port "$nginx_port"; }
 stop_nginx() { nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -s stop 2>/dev/null; for _ in $(seq 50); do [ -f "$work/nginx/nginx.pid" ] || return 0; sleep 0.1; done; }
 start_nginx

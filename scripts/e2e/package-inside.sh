@@ -46,6 +46,36 @@ systemctl reload quoted
 useradd --create-home --groups quoted alice
 check "quotectl sync --now as a member of group quoted works" as_user alice quotectl sync --now
 check "quotectl random reads what the sync stored" bash -c 'as_user alice quotectl random --source custom.e2e | grep -q "End-to-end quote"'
+# A fleet, by the README's four steps as written (step 4 for a spoke on this machine: user bob's
+# configuration in place of /etc/quoted/quoted.conf, and no daemon of his own to reload), with
+# Debian's nginx serving the feed as www-data.
+steps=$(sed -n '/^## A fleet/,/^How the feed is made/p' /src/README.md | sed -n '/^```sh/,/^```/p' | grep -v '^```' | grep -v '^#')
+step() { sed -n "${1}p" <<<"$steps"; }
+echo "127.0.0.1 feed.example.org" >> /etc/hosts
+systemctl start nginx 2>/dev/null || true
+check "README fleet step 1 (the signing key) runs as written" bash -c "$(step 1)"
+check "README fleet step 2 (publish) runs as written" bash -c "$(step 2)"
+check "README fleet step 3 (nginx) runs as written" bash -c "$(step 3)"
+# A reload hands the new server block to new workers a moment after systemctl returns.
+for _ in $(seq 50); do curl -sf -o /dev/null -H 'Host: feed.example.org' http://127.0.0.1/manifest.json && break; sleep 0.1; done
+useradd --create-home bob
+# Another host's daemon socket, not this one's (bob may not use the hub's).
+mkdir -p /home/bob/.config/quoted && printf '[daemon]\nsocket = /home/bob/.quoted.sock\n' > /home/bob/.config/quoted/quoted.conf
+chown -R bob: /home/bob/.config
+step 4 | sed -e 's|/etc/quoted/quoted.conf|/home/bob/.config/quoted/quoted.conf|' -e 's| && systemctl reload quoted||' > /tmp/step4.sh
+chmod 0755 /tmp/step4.sh
+check "README fleet step 4 (a spoke) syncs from nginx" bash -c \
+    "as_user bob bash /tmp/step4.sh 2>&1 && as_user bob quotectl random --source custom.e2e | grep -q 'End-to-end quote' || { as_user bob quotectl status; exit 1; }"
+check "nginx (www-data) serves the signed manifest" bash -c \
+    "curl -sf -H 'Host: feed.example.org' http://127.0.0.1/manifest.json >/dev/null && ! grep -q 'Permission denied' /var/log/nginx/error.log || { curl -s -o /dev/null -w '%{http_code}\n' -H 'Host: feed.example.org' http://127.0.0.1/manifest.json; systemctl status nginx --no-pager | head -5; tail -5 /var/log/nginx/error.log; ls -la /var/cache/quoted/feed; exit 1; }"
+# The administrator's own files, which a purge leaves alone.
+rm -f /etc/quoted/hub.sec /etc/quoted/hub.pub /etc/nginx/conf.d/quoted-feed.conf
+check "www-data can read neither the signing key nor the store" bash -c \
+    '! setpriv --reuid=www-data --regid=www-data --clear-groups cat /etc/quoted/hub.sec 2>/dev/null && ! setpriv --reuid=www-data --regid=www-data --clear-groups cat /var/lib/quoted/quotes.db >/dev/null 2>&1'
+check "a member of group quoted cannot read the signing key" bash -c '! as_user alice cat /etc/quoted/hub.sec 2>/dev/null'
+check "the feed is 0755/0644 under /var/cache/quoted" bash -c \
+    '[ "$(stat -c %a /var/cache/quoted/feed)" = 755 ] && [ -z "$(find /var/cache/quoted/feed -type f ! -perm 0644)" ]'
+
 # What the store holds, as a member of the group reads it (root's own sqlite3 would leave
 # root-owned WAL files behind that group members cannot open).
 holdings() { as_user alice quotectl status --json | grep -o '"source":"[^"]*","quotes":[0-9]*' | sort; }

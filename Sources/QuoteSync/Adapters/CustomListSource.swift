@@ -35,14 +35,6 @@ enum CustomListSource {
             return try loader.update(validators: validators, status: response.status)
         }
     }
-
-    /// What a list's body held in memory changes (a hub's feed file, checked whole against its
-    /// digest before anything is read): the same reader and writer as a streamed body.
-    static func update(from response: HTTPResponse, validators: Validators, _ context: SyncContext) throws(SourceFailure) -> SourceUpdate {
-        let loader = ListLoader(context)
-        _ = response.body.withUnsafeBytes { loader.receive($0) }
-        return try loader.update(validators: validators, status: response.status)
-    }
 }
 
 /// Reads one list's body as it arrives, in a pipeline of two threads: the transfer's thread hashes

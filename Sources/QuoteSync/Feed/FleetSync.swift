@@ -100,11 +100,12 @@ public struct FleetSync: Sendable {
                 }
                 var generator = SystemRandomNumberGenerator()
                 let names = previouslyFed.filter { wanted($0, only: only) }
-                let reports = names.map { name in
+                var reports = names.map { name in
                     SourceReport(source: name, ok: true, httpStatus: 304, summary: "not modified (feed unchanged)",
                                  nextDue: Schedule().nextDue(afterSuccessOf: settings(for: name), at: now, using: &generator), seconds: 0)
                 }
                 reports.forEach(finished)
+                reports += await notInFeed(expectedNames, published: previouslyFed, now: now, finished: finished)
                 return Outcome(reports: reports, fed: Set(expectedNames))
             case .manifest(let manifest, let url, let etag, let lastModified):
                 if let refusal = refusal(of: manifest, pinned: pinned, trust: trust, now: now) {
@@ -140,13 +141,7 @@ public struct FleetSync: Sendable {
             finished(report)
             reports.append(report)
         }
-        let published = manifest.sources.map(\.name)
-        let missing = expectedNames.filter { !published.contains($0) }
-        if !missing.isEmpty {
-            let failure = SourceFailure("not in the hub's feed (it publishes " + (published.isEmpty ? "nothing" : published.joined(separator: ", "))
-                                        + "); give [source.NAME] a url of its own to sync it from its upstream")
-            reports += await failEvery(missing, with: failure, now: now, finished: finished).reports
-        }
+        reports += await notInFeed(expectedNames, published: manifest.sources.map(\.name), now: now, finished: finished)
         if reports.contains(where: \.ok) { store.database.checkpointAndTruncate() }
         // 4. The manifest counts as applied only when all of it was.
         if reports.allSatisfy(\.ok) && only == nil {
@@ -159,6 +154,30 @@ public struct FleetSync: Sendable {
             }
         }
         return Outcome(reports: reports, fed: Set(expectedNames + entries.map(\.name)))
+    }
+
+    /// The sources of `expected` the feed does not hold (it publishes `published`). One this
+    /// spoke's configuration names fails so (status shows it); one it has only by default follows
+    /// the feed: not synced, said, no failure — a hub that does not publish Breaking Bad must not
+    /// make every spoke fail until each is edited. Neither is fetched from its upstream.
+    private func notInFeed(_ expected: [String], published: [String], now: Int,
+                           finished: @escaping @Sendable (SourceReport) -> Void) async -> [SourceReport] {
+        let missing = expected.filter { !published.contains($0) }
+        guard !missing.isEmpty else { return [] }
+        let because = "not in the hub's feed (it publishes " + (published.isEmpty ? "nothing" : published.sorted().joined(separator: ", ")) + ")"
+        let named = missing.filter { (configuration.source(named: $0)?.line ?? 0) > 0 }
+        var reports: [SourceReport] = []
+        if !named.isEmpty {
+            let failure = SourceFailure(because + "; give [source.NAME] a url of its own to sync it from its upstream, or enabled = false")
+            reports += await failEvery(named, with: failure, now: now, finished: finished).reports
+        }
+        for name in missing where !named.contains(name) {
+            var report = SourceReport(source: name, ok: true, summary: because + ": not synced", seconds: 0)
+            report.notContacted = true
+            finished(report)
+            reports.append(report)
+        }
+        return reports
     }
 
     /// Why a verified manifest is not applied: another feed's, expired, or older than one verified here.
