@@ -236,6 +236,18 @@ import TestSupport
         #expect(!failed.ok && failed.summary.hasPrefix("not in the hub's feed (it publishes custom.list); give [source.NAME] a url"), "\(failed)")
     }
 
+    /// Downgrade: every request of an https hub's feed refuses plain http, the redirects it follows
+    /// included (the client checks each hop); an http hub on the network is signed or refused.
+    @Test func anHTTPSHubIsNeverFollowedToHTTP() throws {
+        let text = "[fleet]\nhub = https://feed.example.org/\nhub_key = /etc/quoted/hub.pub\n"
+        let configuration = try Configuration.parse(text, file: "spoke.conf")
+        let fleet = FleetSync(engine: SyncEngine(storePath: spoke.file("q.db")), fleet: configuration.fleet!, configuration: configuration)
+        #expect(fleet.settings(for: "upbit").allowHTTP == false)
+        #expect(throws: HTTPFailure.self) { try HTTPClient.checkTarget("http://feed.example.org/manifest.json", allowHTTP: false) }
+        let plain = try Configuration.parse("[fleet]\nhub = http://feed.lan/\nhub_key = /k\n", file: "spoke.conf")
+        #expect(FleetSync(engine: SyncEngine(storePath: spoke.file("q.db")), fleet: plain.fleet!, configuration: plain).settings(for: "upbit").allowHTTP)
+    }
+
     /// A by-hash file is read at most to the size the signed manifest gives it.
     @Test func aFileLongerThanItsSignedSizeIsCutOffAndRefused() async throws {
         let manifest = try publish(4)

@@ -19,9 +19,9 @@ for _ in range(100):
     except OSError: time.sleep(0.05)' "$1"; }
 
 # feed_nginx WORK PORT [ACCESS-LOG]: writes WORK/nginx/nginx.conf, serving WORK/feed on 127.0.0.1:PORT
-# with contrib/nginx/quoted-feed.conf (its listen and root moved), logging as ACCESS-LOG says ("off" by default).
+# with contrib/nginx/quoted-feed.conf (its listen and root moved); ACCESS-LOG is its access_log line (none by default).
 feed_nginx() {
-    local work=$1 port=$2 access=${3:-off}
+    local work=$1 port=$2 access=${3:-access_log off;}
     mkdir -p "$work/nginx"
     sed -e "s|listen 80;|listen 127.0.0.1:$port;|" -e '/listen \[::\]:80;/d' -e "s|root /var/cache/quoted/feed;|root $work/feed;|" \
         contrib/nginx/quoted-feed.conf > "$work/nginx/server.conf"
