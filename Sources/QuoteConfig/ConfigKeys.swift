@@ -43,6 +43,9 @@ public struct ConfigKey: Sendable {
         ConfigKey(name: "hub_key", section: .fleet,
                   meaning: "The hub's signify public keys, absolute paths separated by commas: a manifest signed by none of them, or by none the spoke adopted from the feed's next_keys, is refused. Needed unless the hub is on a loopback address.",
                   defaultValue: "none (loopback hubs only)"),
+        ConfigKey(name: "ca_file", section: .fleet,
+                  meaning: "A PEM file of the CA certificates to trust for an https hub and its mirrors instead of the system's (a hub behind a private CA); an absolute path.",
+                  defaultValue: "the system's certificates"),
         ConfigKey(name: "name", section: .fleet,
                   meaning: "The feed's name, pinned up front: a manifest of another name is refused.",
                   defaultValue: "the name of the first manifest applied, then pinned"),
@@ -141,6 +144,8 @@ public struct FleetSettings: Sendable, Equatable {
     public var hubKeys: [String]
     /// The feed's name, pinned up front; nil: taken from the first manifest applied, then pinned.
     public var name: String?
+    /// A CA certificate to trust for an https hub instead of the system's (a private CA).
+    public var caFile: String?
     public var timeout = FeedLimits.defaultTimeout
     public var maxBytes = FeedLimits.defaultMaxBytes
 

@@ -79,6 +79,7 @@ struct SectionReader {
         fleet.mirrors = Array(urls.dropFirst())
         fleet.hubKeys = try paths(section, "hub_key")
         fleet.name = try feedName(section)
+        fleet.caFile = try path(section, "ca_file")
         for url in urls {
             guard let parts = URLText.schemeAndHost(url), ["http", "https"].contains(parts.scheme),
                   !URLText.hasUserInfo(url), url.utf8.count <= ConfigLimits.urlLength else {

@@ -244,6 +244,8 @@ import TestSupport
         let fleet = FleetSync(engine: SyncEngine(storePath: spoke.file("q.db")), fleet: configuration.fleet!, configuration: configuration)
         #expect(fleet.settings(for: "upbit").allowHTTP == false)
         #expect(throws: HTTPFailure.self) { try HTTPClient.checkTarget("http://feed.example.org/manifest.json", allowHTTP: false) }
+        #expect(throws: HTTPFailure.self) { try HTTPClient.checkTarget("http://127.0.0.1/manifest.json", allowHTTP: true, httpsOnly: true) }
+        #expect(configuration.fleet?.isHTTPS == true)
         let plain = try Configuration.parse("[fleet]\nhub = http://feed.lan/\nhub_key = /k\n", file: "spoke.conf")
         #expect(FleetSync(engine: SyncEngine(storePath: spoke.file("q.db")), fleet: plain.fleet!, configuration: plain).settings(for: "upbit").allowHTTP)
     }

@@ -12,7 +12,7 @@ race_spokes=${SPOKES:-200}
 bin=$root/.build/release
 [ -x "$bin/quoted" ] || bin=$root/.build/debug
 [ -x "$bin/quoted" ] || { echo "feed-attacks: build first (swift build -c release)" >&2; exit 1; }
-for tool in nginx signify-openbsd python3 sqlite3 faketime; do
+for tool in nginx signify-openbsd python3 sqlite3 faketime openssl; do
     command -v "$tool" >/dev/null || { echo "feed-attacks: $tool is missing (apt-get install nginx-light signify-openbsd faketime)" >&2; exit 1; }
 done
 export FAKETIME_DONT_FAKE_MONOTONIC=1
@@ -196,6 +196,34 @@ sync_spoke 5
 attack "rotation, phase 2: a spoke that missed it" 5 75 "add its public key to hub_key" "$none"
 cp "$work/rotated.conf" "$work/hub.conf"
 signed=$work/feed/manifest.$(keynum "$work/new.pub").signed
+
+# 10b. Downgrade: an https hub (nginx with a certificate of this run's own CA) whose answers
+#      redirect to plain http, loopback even: refused, never followed.
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=127.0.0.1" -addext "subjectAltName=IP:127.0.0.1" \
+    -keyout "$work/tls.key" -out "$work/tls.pem" 2>/dev/null
+cat >> "$work/nginx/server.conf" <<EOF
+server {
+    listen 127.0.0.1:$((port + 2)) ssl;
+    ssl_certificate $work/tls.pem;
+    ssl_certificate_key $work/tls.key;
+    location / { return 302 http://127.0.0.1:$port\$request_uri; }
+}
+server {
+    listen 127.0.0.1:$((port + 3)) ssl;
+    ssl_certificate $work/tls.pem;
+    ssl_certificate_key $work/tls.key;
+    root $work/feed;
+}
+EOF
+nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -s reload
+sleep 0.5
+spoke 6 "$work/new.pub"
+sed -i "s|^hub = .*|hub = https://127.0.0.1:$((port + 2))/\nca_file = $work/tls.pem|" "$work/spokes/6/quoted.conf"
+sync_spoke 6
+attack "http downgrade (https hub redirects)" 6 75 "refusing plain http" "$none"
+sed -i "s|^hub = .*|hub = https://127.0.0.1:$((port + 3))/|" "$work/spokes/6/quoted.conf"
+sync_spoke 6
+accepted "an https hub of a private CA (ca_file)" 6
 
 # 11. The publish race: the hub publishes in a loop while many spokes sync; not one signature fails.
 ( published=0; while [ ! -e "$work/race.done" ]; do publish; published=$((published + 1)); done; echo "$published" > "$work/race.publishes" ) &

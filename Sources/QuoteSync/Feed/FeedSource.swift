@@ -33,8 +33,10 @@ enum FeedSource {
         // length is what the cap sees on the wire; incompressible data grows by 5 bytes a 64 KiB
         // block): a longer file ends the transfer as a failure, nothing held past it.
         let cap = entry.size.addingReportingOverflow(entry.size / 8_192 + 1_024)
-        let request = HTTPRequest(url: url, timeout: fleet.timeout, maxBytes: cap.overflow ? fleet.maxBytes : min(cap.partialValue, fleet.maxBytes),
+        var request = HTTPRequest(url: url, timeout: fleet.timeout, maxBytes: cap.overflow ? fleet.maxBytes : min(cap.partialValue, fleet.maxBytes),
                                   allowHTTP: !fleet.isHTTPS)
+        request.httpsOnly = fleet.isHTTPS
+        request.caFile = fleet.caFile
         let tooLong = SourceFailure("feed: \(entry.file) is longer than the \(entry.size) bytes its signed manifest gives; nothing applied")
         // A list streams into its transaction as a direct one does (a million quotes are 170 MB):
         // the engine commits it only when the bytes hashed to the signed SHA-256.

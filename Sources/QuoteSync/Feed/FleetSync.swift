@@ -303,6 +303,8 @@ public struct FleetSync: Sendable {
 
     private func get(_ url: String, etag: String?, maxBytes: Int) async throws(SourceFailure) -> HTTPResponse {
         var request = HTTPRequest(url: url, timeout: fleet.timeout, maxBytes: maxBytes, allowHTTP: !fleet.isHTTPS)
+        request.httpsOnly = fleet.isHTTPS
+        request.caFile = fleet.caFile
         if let etag { request.headers["If-None-Match"] = etag }
         do {
             return try await engine.client.send(request)

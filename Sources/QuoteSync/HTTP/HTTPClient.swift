@@ -36,7 +36,7 @@ public final class HTTPClient: Sendable {
     /// Sends `request` and returns the response, whatever its status; throws only
     /// when there is no complete response.
     public func send(_ request: HTTPRequest) async throws(HTTPFailure) -> HTTPResponse {
-        try Self.checkTarget(request.url, allowHTTP: request.allowHTTP)
+        try Self.checkTarget(request.url, allowHTTP: request.allowHTTP, httpsOnly: request.httpsOnly)
         let cancel = CancelFlag()
         // The whole chain on a thread of its own (libcurl blocks): not a shared pool, whose
         // other slow work would eat this request's deadline between two hops.
@@ -65,18 +65,19 @@ public final class HTTPClient: Sendable {
             }
             redirects += 1
             if redirects > Self.maximumRedirects { throw .tooManyRedirects(Self.maximumRedirects) }
-            try Self.checkTarget(target, allowHTTP: request.allowHTTP)
+            try Self.checkTarget(target, allowHTTP: request.allowHTTP, httpsOnly: request.httpsOnly)
             url = target
         }
     }
 
-    /// http(s) only, no credentials in the URL, and plain http only to loopback unless allowed.
-    static func checkTarget(_ url: String, allowHTTP: Bool) throws(HTTPFailure) {
+    /// http(s) only, no credentials in the URL, and plain http only to loopback unless allowed
+    /// (never with `httpsOnly`).
+    static func checkTarget(_ url: String, allowHTTP: Bool, httpsOnly: Bool = false) throws(HTTPFailure) {
         guard let parts = URLText.schemeAndHost(url), !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
             throw .invalidURL(url)
         }
         if URLText.hasUserInfo(url) { throw .invalidURL(url) }
-        if parts.scheme == "http", !allowHTTP, !URLText.isLoopback(host: parts.host) { throw .insecure(url) }
+        if parts.scheme == "http", httpsOnly || !allowHTTP && !URLText.isLoopback(host: parts.host) { throw .insecure(url) }
     }
 
     private struct Outcome {
@@ -143,6 +144,7 @@ public final class HTTPClient: Sendable {
             ("HEADERDATA", quoted_curl_set_pointer(pointer, CURLOPT_HEADERDATA, context)),
             ("XFERINFOFUNCTION", quoted_curl_set_progress_callback(pointer, watchProgress)),
             ("XFERINFODATA", quoted_curl_set_pointer(pointer, CURLOPT_XFERINFODATA, context)),
+        ] + (request.caFile.map { [("CAINFO", quoted_curl_set_string(pointer, CURLOPT_CAINFO, $0))] } ?? []) + [
             // libcurl's own words for a failure ("SSL certificate problem: self-signed certificate"),
             // more than the generic text libcurl has for the code alone.
             ("ERRORBUFFER", quoted_curl_set_pointer(pointer, CURLOPT_ERRORBUFFER, state.errorBuffer)),

@@ -10,6 +10,10 @@ public struct HTTPRequest: Sendable {
     public var maxBytes: Int = 32 << 20
     /// Plain http to a host that is not loopback (the source said allow_http = true).
     public var allowHTTP = false
+    /// No plain http at all, loopback included, redirects included: an https hub's feed stays https.
+    public var httpsOnly = false
+    /// A CA certificate file to trust instead of the system's ([fleet] ca_file: a hub with a private CA).
+    public var caFile: String?
     /// Called now and then while the body arrives: (bytes received, bytes announced or 0).
     public var onProgress: (@Sendable (Int, Int) -> Void)?
     /// Takes a 200 response's body as it arrives, instead of the client collecting it (any other
@@ -64,7 +68,7 @@ public enum HTTPFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidURL(let url): return "invalid URL \(URLText.redacted(url))"
-        case .insecure(let url): return "refusing plain http to \(URLText.redacted(url)) (use https or allow_http = true)"
+        case .insecure(let url): return "refusing plain http to \(URLText.redacted(url)) (use https or allow_http = true; an https hub is never followed to http)"
         case .timedOut(let seconds): return "timed out after \(seconds) s"
         case .tooLarge(let limit): return "response larger than \(limit) bytes (max_bytes)"
         case .truncated(let received, let expected):
