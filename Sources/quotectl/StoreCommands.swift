@@ -269,6 +269,11 @@ let statusCommand = Command(statusSpec, pages: true) { arguments, context in
             if !source.configured && !source.fromHub {
                 notes.append("no longer in the config: kept until 'quotectl forget \(SourceName.listName(of: source.name) ?? source.name)'")
             }
+            // On a spoke, a source that would come from the hub but never has: its feed does not hold it.
+            if let fleet, !source.fromHub, source.lastAttempt == nil, feed != nil,
+               let settings = configuration?.source(named: source.name), settings.enabled, !settings.urlIsOwn {
+                notes.append("not in the hub's feed \(URLText.redacted(fleet.hub)): not synced here (never fetched from its upstream)")
+            }
             details[source.name] = notes
         }
         // Each source's row, then its notes indented beneath it (wrapped at the terminal's width).

@@ -66,6 +66,8 @@ step 4 | sed -e 's|/etc/quoted/quoted.conf|/home/bob/.config/quoted/quoted.conf|
 chmod 0755 /tmp/step4.sh
 check "README fleet step 4 (a spoke) syncs from nginx" bash -c \
     "as_user bob bash /tmp/step4.sh 2>&1 && as_user bob quotectl random --source custom.e2e | grep -q 'End-to-end quote' || { as_user bob quotectl status; exit 1; }"
+check "the spoke's status says which of its sources the hub does not publish" bash -c \
+    "as_user bob quotectl status | grep -A3 '^happiness' | grep -q \"not in the hub's feed\""
 check "nginx (www-data) serves the signed manifest" bash -c \
     "curl -sf -H 'Host: feed.example.org' http://127.0.0.1/manifest.json >/dev/null && ! grep -q 'Permission denied' /var/log/nginx/error.log || { curl -s -o /dev/null -w '%{http_code}\n' -H 'Host: feed.example.org' http://127.0.0.1/manifest.json; systemctl status nginx --no-pager | head -5; tail -5 /var/log/nginx/error.log; ls -la /var/cache/quoted/feed; exit 1; }"
 # The administrator's own files, which a purge leaves alone.
