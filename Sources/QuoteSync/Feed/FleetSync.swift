@@ -36,6 +36,33 @@ public struct FleetSync: Sendable {
         case manifest(Manifest, url: String, etag: String?, lastModified: String?)
     }
 
+    /// What this spoke trusts of the feed, read before anything is fetched.
+    struct Trusted {
+        var previouslyFed: [String]
+        /// The feed followed: `[fleet] name`, else the one verified last.
+        var pinned: String?
+        var trust: FeedTrustRepository.Trust?
+        var adopted: [String]
+    }
+
+    /// A manifest verified and taken, from the hub or a mirror.
+    struct Chosen {
+        var manifest: Manifest
+        var mirror: FleetSettings
+        var url: String
+        var etag: String?
+        var lastModified: String?
+    }
+
+    /// What asking the hub and its mirrors came to.
+    enum Choice {
+        /// A 304 for a manifest applied earlier that is still valid.
+        case unchanged(FeedTrustRepository.Trust)
+        case manifest(Chosen)
+        /// Every address failed, lagged, was frozen or was another feed: the last reason.
+        case refused(SourceFailure)
+    }
+
     /// Syncs what the feed holds (`only`: those of these names), calling `finished` per source.
     public func sync(only: Set<String>?, now: Int = UnixTime.now(),
                      finished: @escaping @Sendable (SourceReport) -> Void = { _ in }) async -> Outcome {
@@ -47,34 +74,80 @@ public struct FleetSync: Sendable {
             return Outcome(reports: [report], fed: [])
         }
         let validators = FeedStateRepository(database: store.database)
-        let trusted = FeedTrustRepository(database: store.database)
-        func storeFailure(_ error: DatabaseError) -> SourceFailure {
-            SourceFailure.local(StoreError(error, path: store.path))
-        }
+        let trustRepository = FeedTrustRepository(database: store.database)
+        func storeFailure(_ error: DatabaseError) -> SourceFailure { SourceFailure.local(StoreError(error, path: store.path)) }
         // What this spoke trusts, or nothing is synced: a store error never means "accept anything".
-        let previouslyFed: [String], pinned: String?, trust: FeedTrustRepository.Trust?, adopted: [String]
+        let trusted: Trusted
         do throws(DatabaseError) {
-            previouslyFed = try validators.fedSources(manifestURL: fleet.manifestURL).map(\.name)
-            let latest = try trusted.feeds().first?.name
-            pinned = fleet.name ?? latest
-            trust = try pinned.flatMap { name throws(DatabaseError) in try trusted.trust(name: name) }
-            adopted = try pinned.map { name throws(DatabaseError) in try trusted.adoptedKeys(name: name) } ?? []
+            trusted = try readTrust(validators, trustRepository)
         } catch {
             return await failEvery(expected([], only: only), with: storeFailure(error), now: now, finished: finished)
         }
-        let expectedNames = expected(previouslyFed, only: only)
+        let expectedNames = expected(trusted.previouslyFed, only: only)
         let keys: [Signify.PublicKey]
         do throws(SourceFailure) {
-            keys = try hubKeys() + adopted.compactMap { Signify.PublicKey(base64: $0) }
+            keys = try hubKeys() + trusted.adopted.compactMap { Signify.PublicKey(base64: $0) }
         } catch {
             return await failEvery(expectedNames, with: error, now: now, finished: finished)
         }
+        // 1. The manifest, conditionally, checked.
+        let chosen: Chosen
+        switch await choose(keys: keys, trusted: trusted, validators: validators, now: now) {
+        case .refused(let failure):
+            return await failEvery(expectedNames, with: failure, now: now, finished: finished)
+        case .unchanged(let trust):
+            do throws(DatabaseError) { try trustRepository.touch(name: trust.name, at: now) } catch {
+                return await failEvery(expectedNames, with: storeFailure(error), now: now, finished: finished)
+            }
+            return await unchanged(trusted.previouslyFed, expected: expectedNames, only: only, now: now, finished: finished)
+        case .manifest(let taken):
+            chosen = taken
+        }
+        let manifest = chosen.manifest
+        // The floor moves with the verified manifest, whatever its sources do next.
+        do {
+            try store.database.transaction {
+                try trustRepository.record(FeedTrustRepository.Trust(name: manifest.name, serial: manifest.serial, generated: manifest.generated,
+                                                                     validUntil: manifest.validUntil, checkedAt: now))
+                if !keys.isEmpty { try trustRepository.adopt(keys: manifest.nextKeys, name: manifest.name, serial: manifest.serial) }
+            }
+        } catch let error as DatabaseError {
+            return await failEvery(expectedNames, with: storeFailure(error), now: now, finished: finished)
+        } catch {
+            return await failEvery(expectedNames, with: SourceFailure("feed: \(error)"), now: now, finished: finished)
+        }
+        // 2. Each source it lists, from its file; 3. each it does not, reported.
+        let entries = manifest.sources.filter { wanted($0.name, only: only) }
+        var reports = await apply(entries, of: chosen, now: now, finished: finished)
+        reports += await notInFeed(expectedNames, published: manifest.sources.map(\.name), now: now, finished: finished)
+        if reports.contains(where: \.ok) { store.database.checkpointAndTruncate() }
+        // 4. The manifest counts as applied only when all of it was.
+        if reports.allSatisfy(\.ok) && only == nil {
+            do throws(DatabaseError) {
+                try validators.record(hub: chosen.url, FeedStateRepository.State(
+                    etag: chosen.etag, lastModified: chosen.lastModified, serial: manifest.serial, generated: manifest.generated, checkedAt: now))
+            } catch {
+                let failure = StoreError(error, path: store.path)
+                reports.append(SourceReport(source: "fleet", ok: false, summary: "store: \(failure)", seconds: 0, storeExitCode: failure.exitCode))
+            }
+        }
+        return Outcome(reports: reports, fed: Set(expectedNames + entries.map(\.name)))
+    }
 
-        // 1. The manifest, conditionally, checked: from the hub, else from each mirror in turn. One
-        // that fails, lags (an older serial) or is frozen (expired) is passed over for the next.
-        var chosen: (manifest: Manifest, from: FleetSettings, url: String, etag: String?, lastModified: String?)?
+    private func readTrust(_ validators: FeedStateRepository, _ repository: FeedTrustRepository) throws(DatabaseError) -> Trusted {
+        let previouslyFed = try validators.fedSources(manifestURL: fleet.manifestURL).map(\.name)
+        let latest = try repository.feeds().first?.name
+        let pinned = fleet.name ?? latest
+        let trust = try pinned.flatMap { name throws(DatabaseError) in try repository.trust(name: name) }
+        let adopted = try pinned.map { name throws(DatabaseError) in try repository.adoptedKeys(name: name) } ?? []
+        return Trusted(previouslyFed: previouslyFed, pinned: pinned, trust: trust, adopted: adopted)
+    }
+
+    /// The hub, else each mirror in turn: one that fails, lags (an older serial), is frozen
+    /// (expired, or a 304 for a manifest that has expired since) or serves another feed is passed over.
+    private func choose(keys: [Signify.PublicKey], trusted: Trusted, validators: FeedStateRepository, now: Int) async -> Choice {
         var failure = SourceFailure("feed: no hub to ask")
-        for address in [fleet.hub] + fleet.mirrors where chosen == nil {
+        for address in [fleet.hub] + fleet.mirrors {
             let mirror = fleet.reading(from: address)
             let fetched: Fetched
             do throws(SourceFailure) {
@@ -85,75 +158,54 @@ public struct FleetSync: Sendable {
             }
             switch fetched {
             case .unchanged:
-                // 304: unchanged since the manifest applied last — which proves nothing about today: a
+                // Unchanged since the manifest applied last — which proves nothing about today: a
                 // frozen mirror answers so forever. Valid still: one request and no store work.
-                guard let trust else {
+                guard let trust = trusted.trust else {
                     failure = SourceFailure("feed: the server answers 'unchanged' for a manifest this spoke never verified")
                     continue
                 }
-                if now > trust.validUntil {
+                guard now <= trust.validUntil else {
                     failure = Self.expired(trust.validUntil, now: now, unchanged: true)
                     continue
                 }
-                do throws(DatabaseError) { try trusted.touch(name: trust.name, at: now) } catch {
-                    return await failEvery(expectedNames, with: storeFailure(error), now: now, finished: finished)
-                }
-                var generator = SystemRandomNumberGenerator()
-                let names = previouslyFed.filter { wanted($0, only: only) }
-                var reports = names.map { name in
-                    SourceReport(source: name, ok: true, httpStatus: 304, summary: "not modified (feed unchanged)",
-                                 nextDue: Schedule().nextDue(afterSuccessOf: settings(for: name), at: now, using: &generator), seconds: 0)
-                }
-                reports.forEach(finished)
-                reports += await notInFeed(expectedNames, published: previouslyFed, now: now, finished: finished)
-                return Outcome(reports: reports, fed: Set(expectedNames))
+                return .unchanged(trust)
             case .manifest(let manifest, let url, let etag, let lastModified):
-                if let refusal = refusal(of: manifest, pinned: pinned, trust: trust, now: now) {
+                if let refusal = refusal(of: manifest, pinned: trusted.pinned, trust: trusted.trust, now: now) {
                     failure = refusal
                     continue
                 }
-                chosen = (manifest, mirror, url, etag, lastModified)
+                return .manifest(Chosen(manifest: manifest, mirror: mirror, url: url, etag: etag, lastModified: lastModified))
             }
         }
-        guard let (manifest, source, url, etag, lastModified) = chosen else {
-            return await failEvery(expectedNames, with: failure, now: now, finished: finished)
-        }
-        // The floor moves with the verified manifest, whatever its sources do next.
-        do {
-            try store.database.transaction {
-                try trusted.record(FeedTrustRepository.Trust(name: manifest.name, serial: manifest.serial, generated: manifest.generated,
-                                                             validUntil: manifest.validUntil, checkedAt: now))
-                if !keys.isEmpty { try trusted.adopt(keys: manifest.nextKeys, name: manifest.name, serial: manifest.serial) }
-            }
-        } catch let error as DatabaseError {
-            return await failEvery(expectedNames, with: storeFailure(error), now: now, finished: finished)
-        } catch {
-            return await failEvery(expectedNames, with: SourceFailure("feed: \(error)"), now: now, finished: finished)
-        }
+        return .refused(failure)
+    }
 
-        // 2. Each source it lists, from its file; 3. each it does not, reported.
-        let entries = manifest.sources.filter { wanted($0.name, only: only) }
+    /// A 304: one report per source the feed gave last time, and nothing written.
+    private func unchanged(_ previouslyFed: [String], expected: [String], only: Set<String>?, now: Int,
+                           finished: @escaping @Sendable (SourceReport) -> Void) async -> Outcome {
+        var generator = SystemRandomNumberGenerator()
+        var reports = previouslyFed.filter { wanted($0, only: only) }.map { name in
+            SourceReport(source: name, ok: true, httpStatus: 304, summary: "not modified (feed unchanged)",
+                         nextDue: Schedule().nextDue(afterSuccessOf: settings(for: name), at: now, using: &generator), seconds: 0)
+        }
+        reports.forEach(finished)
+        reports += await notInFeed(expected, published: previouslyFed, now: now, finished: finished)
+        return Outcome(reports: reports, fed: Set(expected))
+    }
+
+    /// Each of `entries` synced from its file, one after the other.
+    private func apply(_ entries: [Manifest.Entry], of chosen: Chosen, now: Int,
+                       finished: @escaping @Sendable (SourceReport) -> Void) async -> [SourceReport] {
         var reports: [SourceReport] = []
         for entry in entries {
+            let (manifest, mirror, fleet) = (chosen.manifest, chosen.mirror, self.fleet)
             let report = await engine.sync(settings(for: entry.name), now: now, checkpoint: false) { _, context throws(SourceFailure) in
-                try await FeedSource.update(entry, of: manifest, fleet: fleet, from: source, context)
+                try await FeedSource.update(entry, of: manifest, fleet: fleet, from: mirror, context)
             }
             finished(report)
             reports.append(report)
         }
-        reports += await notInFeed(expectedNames, published: manifest.sources.map(\.name), now: now, finished: finished)
-        if reports.contains(where: \.ok) { store.database.checkpointAndTruncate() }
-        // 4. The manifest counts as applied only when all of it was.
-        if reports.allSatisfy(\.ok) && only == nil {
-            do throws(DatabaseError) {
-                try validators.record(hub: url, FeedStateRepository.State(
-                    etag: etag, lastModified: lastModified, serial: manifest.serial, generated: manifest.generated, checkedAt: now))
-            } catch {
-                reports.append(SourceReport(source: "fleet", ok: false, summary: "store: \(StoreError(error, path: store.path))", seconds: 0,
-                                            storeExitCode: StoreError(error, path: store.path).exitCode))
-            }
-        }
-        return Outcome(reports: reports, fed: Set(expectedNames + entries.map(\.name)))
+        return reports
     }
 
     /// The sources of `expected` the feed does not hold (it publishes `published`). One this
