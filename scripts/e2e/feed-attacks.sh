@@ -12,7 +12,7 @@ race_spokes=${SPOKES:-200}
 bin=$root/.build/release
 [ -x "$bin/quoted" ] || bin=$root/.build/debug
 [ -x "$bin/quoted" ] || { echo "feed-attacks: build first (swift build -c release)" >&2; exit 1; }
-for tool in nginx signify-openbsd python3 sqlite3 faketime openssl; do
+for tool in nginx signify-openbsd python3 sqlite3 faketime openssl curl; do
     command -v "$tool" >/dev/null || { echo "feed-attacks: $tool is missing (apt-get install nginx-light signify-openbsd faketime)" >&2; exit 1; }
 done
 export FAKETIME_DONT_FAKE_MONOTONIC=1
@@ -216,7 +216,12 @@ server {
 }
 EOF
 nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -s reload
-sleep 0.5
+# A reload hands the new servers to new workers a moment later (longer on a busy machine).
+for _ in $(seq 100); do
+    [ "$(curl -s --cacert "$work/tls.pem" -o /dev/null -w '%{http_code}' "https://127.0.0.1:$((port + 2))/")" = 302 ] &&
+        curl -sf --cacert "$work/tls.pem" -o /dev/null "https://127.0.0.1:$((port + 3))/manifest.json" && break
+    sleep 0.1
+done
 spoke 6 "$work/new.pub"
 sed -i "s|^hub = .*|hub = https://127.0.0.1:$((port + 2))/\nca_file = $work/tls.pem|" "$work/spokes/6/quoted.conf"
 sync_spoke 6
