@@ -94,19 +94,7 @@ public final class Store {
             if version == 0, try database.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0 > 0 {
                 throw StoreError.foreignDatabase(path: database.path)
             }
-            // A schema version without the table our migrations record themselves in is not ours
-            // either; the table's newest row is a newer quoted's mark. One statement asks both
-            // (a reader's start pays no more than it did for the first question alone).
-            if version > 0 {
-                let newest: Int?
-                do {
-                    newest = try database.scalarInt("SELECT max(version) FROM schema_migrations")
-                } catch let error as DatabaseError where error.message.hasPrefix("no such table") {
-                    throw StoreError.foreignDatabase(path: database.path)
-                }
-                if let newest, newest > latest { throw StoreError.newerSchema(path: path, found: newest, supported: latest) }
-            }
-            if version > latest { throw StoreError.newerSchema(path: path, found: version, supported: latest) }
+            if version > 0 { try refuseNewer(database, version: version) }
             return version
         }
         guard version < latest || access == .write else { return }
@@ -128,13 +116,19 @@ public final class Store {
     }
 
     /// Throws `newerSchema` when `user_version` (`version`) or a `schema_migrations` row is newer
-    /// than this binary's newest migration.
+    /// than this binary's newest migration, and `foreignDatabase` when there is no such table (a
+    /// schema version without the table our migrations record themselves in is not ours). One
+    /// statement asks both: a reader's start pays no more than for the first question alone.
     private static func refuseNewer(_ database: Database, version: Int) throws {
         let latest = Migrator.embeddedLatest
-        if version > latest { throw StoreError.newerSchema(path: database.path, found: version, supported: latest) }
-        if let newest = try database.scalarInt("SELECT max(version) FROM schema_migrations"), newest > latest {
-            throw StoreError.newerSchema(path: database.path, found: newest, supported: latest)
+        let newest: Int?
+        do {
+            newest = try database.scalarInt("SELECT max(version) FROM schema_migrations")
+        } catch where error.message.hasPrefix("no such table") {
+            throw StoreError.foreignDatabase(path: database.path)
         }
+        if let newest, newest > latest { throw StoreError.newerSchema(path: database.path, found: newest, supported: latest) }
+        if version > latest { throw StoreError.newerSchema(path: database.path, found: version, supported: latest) }
     }
 
     /// How a reader opens the store without creating anything beside it. A WAL store's reader
@@ -205,12 +199,8 @@ public final class Store {
     /// `schema_migrations` and a schema version: the marks of a store our migrations made; and
     /// neither from a newer quoted.
     private static func schemaIsOurs(_ database: Database, path: String) throws -> Identity {
-        let migrations = try database.scalarInt(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") ?? 0
         let version = try Migrator.appliedVersion(of: database)
-        guard migrations == 1, version > 0 else {
-            throw StoreError.foreignDatabase(path: path)
-        }
+        guard version > 0 else { throw StoreError.foreignDatabase(path: path) }
         try refuseNewer(database, version: version)
         return .ours
     }

@@ -46,7 +46,9 @@ enum SyncOnceCommand {
                    let failure = PublishCommand.publish(publish, configuration: configuration, storePath: storePath,
                                                         only: Set(changed), quiet: arguments.has(Options.quiet)) {
                     publishFailure = failure.code
-                    reports = failedToPublish(reports, changed: Set(changed), reason: failure.reason, configuration: configuration, storePath: storePath)
+                    // A re-signing that failed (nothing changed) leaves the feed to expire: every source of this run says so.
+                    let left = changed.isEmpty ? Set(reports.filter(\.ok).map(\.source)) : Set(changed)
+                    reports = failedToPublish(reports, changed: left, reason: failure.reason, configuration: configuration, storePath: storePath)
                 }
             }
             report(reports, storePath: storePath, arguments: arguments)
@@ -138,22 +140,30 @@ enum SyncOnceCommand {
     /// the store, so that `status` and the daemon say it rather than "success".
     private static func failedToPublish(_ reports: [SourceReport], changed: Set<String>, reason: String, configuration: Configuration,
                                         storePath: String) -> [SourceReport] {
-        let store = try? Store(path: storePath, access: .write)
+        let store: Store?
+        var unrecorded: StoreError?
+        do { store = try Store(path: storePath, access: .write) } catch {
+            store = nil
+            unrecorded = error
+        }
         return reports.map { report in
-            guard changed.contains(report.source) else { return report }
+            guard changed.contains(report.source), let settings = configuration.source(named: report.source) else { return report }
             var failed = report
             failed.ok = false
             failed.summary = "\(report.summary), but the feed was not published: \(reason)"
             let now = UnixTime.now()
-            if let store {
-                try? store.withStoreErrors {
+            do throws(StoreError) {
+                guard let store else { throw unrecorded ?? StoreError.missing(path: storePath, reason: "not opened") }
+                try store.withStoreErrors {
                     try store.database.transaction {
                         try SyncStateRepository(database: store.database).recordLocalFailure(
-                            source: report.source, url: URLText.redacted(configuration.source(named: report.source)?.url ?? ""), outcome: SyncStateRepository.Outcome(ok: false, httpStatus: nil, message: failed.summary,
-                                                                                                  started: now, finished: now),
+                            source: report.source, url: URLText.redacted(settings.url),
+                            outcome: SyncStateRepository.Outcome(ok: false, httpStatus: nil, message: failed.summary, started: now, finished: now),
                             nextDue: report.nextDue ?? now + 60)
                     }
                 }
+            } catch {
+                failed.summary += " (and that could not be recorded: \(error))"
             }
             return failed
         }

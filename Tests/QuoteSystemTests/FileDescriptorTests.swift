@@ -6,7 +6,10 @@ import Testing
     /// Whether the write end of a pipe was closed, seen from its read end: end-of-file. (Asking
     /// whether the number is still open would race with other tests opening files in this
     /// process, which may be given the same number at once.)
-    static func writerClosed(_ reader: Descriptor) throws -> Bool {
+    /// A closed writer is waited for up to `patience`: a program another test spawns at that moment
+    /// holds a copy of every descriptor between its fork and its exec (which closes them).
+    static func writerClosed(_ reader: Descriptor, patience: Duration = .seconds(2)) throws -> Bool {
+        _ = try Poll.wait(for: Int16(POLLIN), on: reader, timeout: patience)
         reader.setNonBlocking(true)
         var byte = [UInt8](repeating: 0, count: 1)
         do { return try reader.read(into: &byte) == 0 } catch { if error.isWouldBlock { return false }; throw error }
@@ -17,7 +20,7 @@ import Testing
         do {
             let writer = FileDescriptor(adopting: dup(pipe.write.rawValue))
             pipe.write.close()
-            #expect(try !Self.writerClosed(pipe.read.io), "the copy still holds the pipe open")
+            #expect(try !Self.writerClosed(pipe.read.io, patience: .zero), "the copy still holds the pipe open")
             _ = writer.rawValue
         }
         #expect(try Self.writerClosed(pipe.read.io))
@@ -30,7 +33,7 @@ import Testing
 
         let second = try FileDescriptor.pipe()
         let kept = second.write.release()
-        #expect(try !Self.writerClosed(second.read.io), "released, not closed")
+        #expect(try !Self.writerClosed(second.read.io, patience: .zero), "released, not closed")
         FileDescriptor(adopting: kept).close()
         #expect(try Self.writerClosed(second.read.io))
     }

@@ -24,10 +24,6 @@ quotectl=$bin/quotectl
 
 work=$(mktemp -d /tmp/quoted-concurrency.XXXXXX)
 pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    [ -n "${KEEP:-}" ] || rm -rf "$work"
-}
 trap cleanup EXIT
 
 # shellcheck source=scripts/e2e/host-lib.sh

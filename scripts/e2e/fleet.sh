@@ -23,11 +23,6 @@ work=$(mktemp -d /tmp/quoted-fleet.XXXXXX)
 upstream_port=$((20000 + RANDOM % 10000))
 nginx_port=$((upstream_port + 1))
 pids=()
-cleanup() {
-    if [ -f "$work/nginx/nginx.pid" ]; then nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -s stop 2>/dev/null || true; fi
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    [ -n "${KEEP:-}" ] || rm -rf "$work"
-}
 trap cleanup EXIT
 
 # shellcheck source=scripts/e2e/host-lib.sh

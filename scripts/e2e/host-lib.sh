@@ -3,6 +3,15 @@
 # shellcheck shell=bash
 passed=0
 failed=0
+
+# The scripts' exit trap: stops the nginx of "$work" (if one runs) and the processes in "$pids",
+# then removes "$work" unless KEEP is set. (Both are the sourcing script's.)
+# shellcheck disable=SC2154
+cleanup() {
+    if [ -f "$work/nginx/nginx.pid" ]; then nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -s stop 2>/dev/null || true; fi
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    [ -n "${KEEP:-}" ] || rm -rf "$work"
+}
 check() {  # check NAME COMMAND...
     local name=$1; shift
     local output

@@ -89,8 +89,7 @@ public enum FullTextQuery {
         // A word with an i (dotted, dotless, either case) may be indexed with either: `CaseFolding`.
         let terms = words.map { word in
             let spellings = SearchPlan.isPlainASCII(String(word)) ? [String(word)] : CaseFolding.dotlessSpellings(of: String(word))
-            let phrases = spellings.map { SearchPlan.quoted($0) + "*" }
-            return phrases.count == 1 ? phrases[0] : "(" + phrases.joined(separator: " OR ") + ")"
+            return SearchPlan.Group(phrases: spellings.map { SearchPlan.quoted($0) + "*" }).query
         }
         let joined = terms.joined(separator: " AND ")
         return words.count > 1 ? "(" + joined + ")" : joined
