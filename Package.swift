@@ -33,23 +33,29 @@ let package = Package(
         // poll, child processes, the one runner for blocking work. Glibc and CSystem only.
         .target(name: "QuoteSystem", dependencies: ["CSystem"]),
         .target(name: "QuoteBase", dependencies: ["QuoteSystem"]),
-        // The store: SQLite wrapper, migrations, models, and every SQL statement the project
-        // runs, behind named operations. No Foundation.
+        // Text tools every module may need and none owns: strict JSON (whole and streamed) and its
+        // writer, terminal sanitising, display width, table layout, case folding. No SQLite.
+        .target(name: "QuoteText", dependencies: ["QuoteBase"]),
+        // The values every module shares: source names, the quote and record models, change
+        // counts, the readers of custom lists and quote files. No SQLite.
+        .target(name: "QuoteModels", dependencies: ["QuoteBase", "QuoteText"]),
+        // The store: the SQLite wrapper, migrations, and every SQL statement the project runs,
+        // behind named operations. The only module that links SQLite. No Foundation.
         .target(
             name: "QuoteStore",
-            dependencies: ["CSQLite", "QuoteSystem", "QuoteBase"],
+            dependencies: ["CSQLite", "QuoteSystem", "QuoteBase", "QuoteText", "QuoteModels"],
             plugins: ["EmbedMigrations"]
         ),
         // The configuration: the INI file, its validated settings and their ranges (shared
         // by quoted and quotectl). No Foundation.
-        .target(name: "QuoteConfig", dependencies: ["QuoteBase", "QuoteStore"]),
+        .target(name: "QuoteConfig", dependencies: ["QuoteBase", "QuoteText", "QuoteModels"]),
         // The control socket's line protocol and its client (quotectl's side). No Foundation.
-        .target(name: "QuoteControl", dependencies: ["QuoteSystem", "QuoteBase", "QuoteStore"]),
+        .target(name: "QuoteControl", dependencies: ["QuoteSystem", "QuoteBase", "QuoteModels"]),
         // Command-line arguments and usage errors, for quoted and quotectl. No Foundation.
         .target(name: "QuoteCommandLine", dependencies: ["QuoteSystem", "QuoteBase"]),
         // When sources are due (intervals, backoff, blocks, catch-up) and what a sync reports:
         // the policy shared by the daemon and `quoted sync --once`. No networking.
-        .target(name: "QuoteScheduling", dependencies: ["QuoteBase", "QuoteStore", "QuoteConfig"]),
+        .target(name: "QuoteScheduling", dependencies: ["QuoteBase", "QuoteText", "QuoteModels", "QuoteConfig"]),
         // libcurl from the system (Debian: libcurl4-openssl-dev), so that SwiftPM names the package when it is missing.
         .systemLibrary(name: "CLibcurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // libcurl's variadic setopt/getinfo as typed C functions.
@@ -62,21 +68,21 @@ let package = Package(
         // gzip for the feed's .json.gz twins (Debian: zlib1g-dev).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The fleet's feed: its manifest, signify signatures, and the hub's publisher. No Foundation.
-        .target(name: "QuoteFeed", dependencies: ["QuoteSystem", "QuoteBase", "QuoteStore", "QuoteConfig", "CSodium", "CCrypto", "CZlib"]),
+        .target(name: "QuoteFeed", dependencies: ["QuoteSystem", "QuoteBase", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "CSodium", "CCrypto", "CZlib"]),
         // HTTP (libcurl), the five upstreams, the hub's feed as a sixth, and the sync engine.
-        .target(name: "QuoteSync", dependencies: ["QuoteSystem", "QuoteBase", "QuoteStore", "QuoteConfig", "QuoteScheduling", "QuoteFeed", "CCurl"]),
+        .target(name: "QuoteSync", dependencies: ["QuoteSystem", "QuoteBase", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "QuoteScheduling", "QuoteFeed", "CCurl"]),
         // The daemon's parts: scheduler, control socket, sd_notify, signals, logging. It links
         // no networking: each sync runs as a child `quoted sync --once`.
-        .target(name: "QuoteDaemon", dependencies: ["QuoteSystem", "QuoteBase", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling"]),
+        .target(name: "QuoteDaemon", dependencies: ["QuoteSystem", "QuoteBase", "QuoteText", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling"]),
         // The daemon and `quoted sync --once`.
-        .executableTarget(name: "quoted", dependencies: ["QuoteSystem", "QuoteBase", "QuoteCommandLine", "QuoteDaemon", "QuoteSync", "QuoteFeed", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling"]),
+        .executableTarget(name: "quoted", dependencies: ["QuoteSystem", "QuoteBase", "QuoteCommandLine", "QuoteDaemon", "QuoteSync", "QuoteFeed", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling"]),
         // What the tests share: a local HTTP/1.1 server that imitates the upstreams (and
         // misbehaves on request), compressed bodies, a seeded generator, temporary folders.
         .target(name: "TestSupport", dependencies: ["QuoteSystem"], path: "Tests/TestSupport"),
         // The CLI. No Foundation: it must start like a C program.
         .executableTarget(
             name: "quotectl",
-            dependencies: ["QuoteSystem", "CSystem", "QuoteBase", "QuoteCommandLine", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling"],
+            dependencies: ["QuoteSystem", "CSystem", "QuoteBase", "QuoteCommandLine", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling"],
             // Release builds link fully statically (glibc and libsqlite3.a included):
             // measured here, that halves start-up (1.3 ms -> 0.6 ms for an empty
             // program), which is most of what `quotectl random` costs.
@@ -89,13 +95,15 @@ let package = Package(
         .testTarget(name: "QuoteSystemTests", dependencies: ["QuoteSystem", "TestSupport"]),
         .testTarget(name: "QuoteBaseTests", dependencies: ["QuoteBase"]),
         .testTarget(name: "QuoteCommandLineTests", dependencies: ["QuoteCommandLine"]),
-        .testTarget(name: "QuoteControlTests", dependencies: ["QuoteControl"]),
-        .testTarget(name: "QuoteStoreTests", dependencies: ["QuoteStore", "QuoteSystem", "TestSupport"]),
-        .testTarget(name: "QuoteConfigTests", dependencies: ["QuoteConfig", "QuoteStore", "TestSupport"]),
-        .testTarget(name: "QuoteDaemonTests", dependencies: ["QuoteDaemon", "QuoteSync", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteStore", "QuoteSystem", "TestSupport"]),
-        .testTarget(name: "QuoteFeedTests", dependencies: ["QuoteFeed", "QuoteStore", "QuoteConfig", "TestSupport"]),
-        .testTarget(name: "QuoteSyncTests", dependencies: ["QuoteSync", "QuoteFeed", "QuoteStore", "QuoteConfig", "QuoteScheduling", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["quotectl", "quoted", "QuoteStore", "QuoteSystem", "TestSupport"]),
+        .testTarget(name: "QuoteControlTests", dependencies: ["QuoteControl", "QuoteModels"]),
+        .testTarget(name: "QuoteTextTests", dependencies: ["QuoteText"]),
+        .testTarget(name: "QuoteModelsTests", dependencies: ["QuoteModels", "QuoteText", "TestSupport"]),
+        .testTarget(name: "QuoteStoreTests", dependencies: ["QuoteStore", "QuoteModels", "QuoteText", "QuoteSystem", "TestSupport"]),
+        .testTarget(name: "QuoteConfigTests", dependencies: ["QuoteConfig", "QuoteModels", "TestSupport"]),
+        .testTarget(name: "QuoteDaemonTests", dependencies: ["QuoteDaemon", "QuoteSync", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteStore", "QuoteModels", "QuoteText", "QuoteSystem", "TestSupport"]),
+        .testTarget(name: "QuoteFeedTests", dependencies: ["QuoteFeed", "QuoteStore", "QuoteModels", "QuoteText", "QuoteConfig", "TestSupport"]),
+        .testTarget(name: "QuoteSyncTests", dependencies: ["QuoteSync", "QuoteFeed", "QuoteStore", "QuoteModels", "QuoteText", "QuoteConfig", "QuoteScheduling", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["quotectl", "quoted", "QuoteStore", "QuoteModels", "QuoteText", "QuoteSystem", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,6 @@
 import Glibc
 import QuoteBase
 import QuoteSystem
-import QuoteStore
 
 /// Finding and reading configuration files, without Foundation.
 public enum ConfigFile {

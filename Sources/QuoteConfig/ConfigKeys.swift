@@ -1,5 +1,5 @@
 import QuoteBase
-import QuoteStore
+import QuoteModels
 
 /// Every configuration key, once: the validator takes the keys each section allows from here,
 /// and quoted.conf(5) prints this table (with the ranges of ConfigLimits).

@@ -1,5 +1,5 @@
 import Glibc
-import QuoteStore
+import QuoteModels
 
 /// A configuration problem, naming the file, the line and the key (exit 78).
 public struct ConfigError: Error, Sendable, CustomStringConvertible, Equatable {

@@ -1,4 +1,4 @@
-import QuoteStore
+import QuoteModels
 
 import QuoteBase
 /// One upstream's settings, after validation. Times in seconds, sizes in bytes.

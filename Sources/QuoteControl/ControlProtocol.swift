@@ -1,4 +1,4 @@
-import QuoteStore
+import QuoteModels
 
 /// The control socket's line protocol, shared by quoted (server) and quotectl (client).
 ///

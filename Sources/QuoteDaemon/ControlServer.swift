@@ -2,7 +2,6 @@ import Glibc
 import QuoteBase
 import QuoteConfig
 import QuoteControl
-import QuoteStore
 import QuoteSystem
 import Synchronization
 

@@ -4,6 +4,7 @@ import QuoteConfig
 import QuoteControl
 import QuoteScheduling
 import QuoteStore
+import QuoteText
 import QuoteSystem
 
 /// The long-running scheduler: each enabled source is synced when due, one sync per source

@@ -4,6 +4,7 @@ import QuoteConfig
 import QuoteControl
 import QuoteScheduling
 import QuoteStore
+import QuoteText
 import QuoteSystem
 
 /// The daemon's answers to commands — the control socket's requests and SIGHUP/SIGUSR1 — and

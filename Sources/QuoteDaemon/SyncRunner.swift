@@ -2,7 +2,7 @@ import Glibc
 import QuoteBase
 import QuoteConfig
 import QuoteScheduling
-import QuoteStore
+import QuoteText
 import QuoteSystem
 import Synchronization
 

@@ -1,4 +1,5 @@
-import QuoteStore
+import QuoteModels
+import QuoteText
 
 /// The feed's table of contents, `manifest.json`: the feed's name, each source with the
 /// content-addressed file holding all of its data, that file's size and SHA-256, its row count

@@ -1,5 +1,6 @@
 import QuoteBase
-import QuoteStore
+import QuoteModels
+import QuoteText
 
 /// The outcome of one source's sync, for progress lines, `--json` and the daemon's STATUS.
 public struct SourceReport: Sendable, Equatable {

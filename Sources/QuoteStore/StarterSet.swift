@@ -1,3 +1,4 @@
+import QuoteModels
 /// The quotes compiled into the binary, loaded into a new store as source
 /// `builtin` so `quotectl random` answers before any sync has ever run.
 public enum StarterSet {

@@ -1,3 +1,4 @@
+import QuoteText
 import Glibc
 import QuoteBase
 import QuoteSystem

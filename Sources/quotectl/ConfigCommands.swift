@@ -1,7 +1,9 @@
 import QuoteBase
 import QuoteCommandLine
 import QuoteConfig
+import QuoteModels
 import QuoteStore
+import QuoteText
 
 let configSpec = CommandSpec(
     name: Subcommand.config.rawValue,

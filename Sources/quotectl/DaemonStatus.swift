@@ -1,7 +1,7 @@
 import QuoteBase
 import QuoteConfig
 import QuoteControl
-import QuoteStore
+import QuoteText
 
 /// What the running daemon says of itself, for `quotectl status`.
 struct DaemonStatus {

@@ -1,6 +1,7 @@
 import QuoteBase
 import QuoteCommandLine
 import QuoteConfig
+import QuoteModels
 import QuoteStore
 
 /// `quotectl __complete KIND`: the words a shell offers — sources, lists, characters,

@@ -2,6 +2,7 @@ import QuoteBase
 import QuoteCommandLine
 import QuoteConfig
 import QuoteStore
+import QuoteText
 
 /// Prints rows as JSON lines or text. Nothing to show is answered as `random` answers no
 /// match: one line on stderr saying how to get some, and exit 66 — the same for every command.

@@ -1,3 +1,4 @@
+import QuoteModels
 import QuoteStore
 import QuoteCommandLine
 

@@ -2,7 +2,7 @@ import Glibc
 import QuoteBase
 import QuoteSystem
 import QuoteConfig
-import QuoteStore
+import QuoteText
 import Synchronization
 
 /// Buffered standard output, written with write(2) so a closed pipe is an error

@@ -1,7 +1,9 @@
 import QuoteBase
 import QuoteCommandLine
 import QuoteConfig
+import QuoteModels
 import QuoteStore
+import QuoteText
 
 /// Prints a quote as text, or as one JSON object with `--json`.
 func printQuote(_ quote: Quote, json: Bool) {

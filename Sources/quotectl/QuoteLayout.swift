@@ -1,5 +1,6 @@
 import QuoteCommandLine
-import QuoteStore
+import QuoteModels
+import QuoteText
 
 /// How `random` and `today` print a quote: for a person (wrapped, with its attribution), for a
 /// script (`--json`), on one line (`--oneline`), through the user's template (`--format

@@ -1,7 +1,7 @@
 import Glibc
 import QuoteBase
 import QuoteSystem
-import QuoteStore
+import QuoteModels
 
 /// Which quotes this user has been shown (`random --unseen`): each matching quote once before
 /// any repeats. Kept per user and per store under $XDG_STATE_HOME/quoted (never in the store:

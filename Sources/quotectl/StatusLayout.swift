@@ -1,6 +1,8 @@
 import QuoteBase
 import QuoteCommandLine
+import QuoteModels
 import QuoteStore
+import QuoteText
 
 /// `status --format`: a line per source through the user's template, or the store's freshness
 /// in one piece for a bar (waybar, i3blocks, polybar, tmux) — "quotes: 4/5 fresh" with the

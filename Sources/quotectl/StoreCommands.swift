@@ -2,7 +2,9 @@ import QuoteBase
 import QuoteCommandLine
 import QuoteConfig
 import QuoteScheduling
+import QuoteModels
 import QuoteStore
+import QuoteText
 
 let importSpec = CommandSpec(
     name: Subcommand.import.rawValue,

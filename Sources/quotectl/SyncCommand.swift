@@ -5,7 +5,8 @@ import QuoteSystem
 import QuoteCommandLine
 import QuoteConfig
 import QuoteControl
-import QuoteStore
+import QuoteModels
+import QuoteText
 
 let syncSpec = CommandSpec(
     name: Subcommand.sync.rawValue,

@@ -1,5 +1,5 @@
 import QuoteBase
-import QuoteStore
+import QuoteText
 
 /// A table for a person or a script: on a terminal, laid out in its whole width with a bold
 /// header (TableLayout: rows wrap, never break; the least useful columns go first); piped, the

@@ -3,6 +3,7 @@ import QuoteBase
 import QuoteCommandLine
 import QuoteConfig
 import QuoteStore
+import QuoteText
 
 // quotectl: reads the quoted store. No Foundation, so it starts like a C program.
 

@@ -2,7 +2,6 @@ import QuoteBase
 import QuoteCommandLine
 import QuoteConfig
 import QuoteFeed
-import QuoteStore
 
 /// `quoted publish [--config PATH] [--db PATH]`: writes the whole feed from the store now
 /// (the first time, after a restore, from scripts). After that, every sync that changes a

@@ -5,7 +5,9 @@ import QuoteCommandLine
 import QuoteConfig
 import QuoteFeed
 import QuoteScheduling
+import QuoteModels
 import QuoteStore
+import QuoteText
 import QuoteSync
 import QuoteSystem
 

@@ -1,5 +1,7 @@
 import Foundation
 import QuoteStore
+import QuoteModels
+import QuoteText
 import Testing
 import TestSupport
 

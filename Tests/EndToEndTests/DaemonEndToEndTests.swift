@@ -1,6 +1,8 @@
 import Synchronization
 import Foundation
 import QuoteStore
+import QuoteModels
+import QuoteText
 import Testing
 import TestSupport
 

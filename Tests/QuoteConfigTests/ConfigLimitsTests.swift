@@ -1,7 +1,7 @@
 import Foundation
 import QuoteBase
 @testable import QuoteConfig
-import QuoteStore
+import QuoteModels
 import Testing
 import TestSupport
 

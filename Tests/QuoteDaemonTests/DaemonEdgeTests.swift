@@ -3,6 +3,8 @@ import QuoteConfig
 @testable import QuoteDaemon
 import QuoteScheduling
 import QuoteStore
+import QuoteModels
+import QuoteText
 import Synchronization
 import Testing
 import TestSupport

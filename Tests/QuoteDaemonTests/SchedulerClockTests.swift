@@ -4,6 +4,8 @@ import QuoteConfig
 @testable import QuoteDaemon
 import QuoteScheduling
 import QuoteStore
+import QuoteModels
+import QuoteText
 import QuoteSystem
 import Synchronization
 import Testing

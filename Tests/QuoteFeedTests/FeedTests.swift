@@ -2,6 +2,8 @@ import Foundation
 import QuoteConfig
 @testable import QuoteFeed
 import QuoteStore
+import QuoteModels
+import QuoteText
 import Testing
 import TestSupport
 

@@ -1,5 +1,7 @@
 import Testing
 @testable import QuoteStore
+@testable import QuoteModels
+@testable import QuoteText
 
 /// A first sync of a big list drops the secondary indexes and the full-text trigger, loads,
 /// then fills the full-text index in one pass and puts everything back — in one transaction.

@@ -1,5 +1,7 @@
 import Testing
 @testable import QuoteStore
+@testable import QuoteModels
+@testable import QuoteText
 import TestSupport
 
 /// Names match case-insensitively in every language, the same in every locale (`CaseFolding`).

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import QuoteStore
+@testable import QuoteModels
+@testable import QuoteText
 import TestSupport
 
 @Suite struct CustomListTests {
@@ -112,7 +114,7 @@ import TestSupport
     @Test func aNULOrAQuoteTooLongIsAProblemNamed() throws {
         let nul = try text("a\u{0}b\n")
         #expect(QuoteFile.problem(with: nul[0])?.contains("NUL character") == true)
-        let long = try text(String(repeating: "x", count: QuoteText.maximumLength + 1) + "\n")
+        let long = try text(String(repeating: "x", count: QuoteLength.maximumLength + 1) + "\n")
         #expect(QuoteFile.problem(with: long[0])?.contains("longer than 10000 characters") == true)
         #expect(QuoteFile.problem(with: try text("fine\n")[0]) == nil)
     }

@@ -2,6 +2,8 @@ import CSQLite
 import Foundation
 import Testing
 @testable import QuoteStore
+@testable import QuoteModels
+@testable import QuoteText
 import QuoteBase
 import TestSupport
 

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import QuoteStore
+@testable import QuoteModels
+@testable import QuoteText
 import TestSupport
 
 @Suite struct MigrationTests {

@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import Testing
 @testable import QuoteStore
+@testable import QuoteModels
+@testable import QuoteText
 import QuoteSystem
 import TestSupport
 

@@ -2,6 +2,8 @@ import Foundation
 import QuoteBase
 import Testing
 @testable import QuoteStore
+@testable import QuoteModels
+@testable import QuoteText
 import TestSupport
 
 @Suite struct QuotePickerTests {

@@ -1,5 +1,7 @@
 import Testing
 @testable import QuoteStore
+@testable import QuoteModels
+@testable import QuoteText
 import TestSupport
 
 /// A search is run as an OR of the terms each word starts (see `SearchPlan`) and ranked by

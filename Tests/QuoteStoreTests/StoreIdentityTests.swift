@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import QuoteStore
+@testable import QuoteModels
+@testable import QuoteText
 import TestSupport
 
 /// The store is only ever a quoted store: another program's file is left byte for byte,

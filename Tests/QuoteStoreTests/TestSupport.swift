@@ -1,6 +1,8 @@
 import Foundation
 @_exported import TestSupport
 @testable import QuoteStore
+@testable import QuoteModels
+@testable import QuoteText
 
 /// Pearson's chi-square statistic of observed counts against a uniform expectation.
 func chiSquare(_ counts: [Int]) -> Double {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import QuoteStore
+@testable import QuoteModels
+@testable import QuoteText
 
 @Suite struct JSONTests {
     static let awkward = [

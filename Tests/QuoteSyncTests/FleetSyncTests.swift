@@ -3,6 +3,8 @@ import QuoteBase
 import QuoteConfig
 @testable import QuoteFeed
 import QuoteStore
+import QuoteModels
+import QuoteText
 @testable import QuoteSync
 import Testing
 import TestSupport

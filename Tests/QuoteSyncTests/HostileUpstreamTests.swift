@@ -2,6 +2,8 @@ import Foundation
 import QuoteBase
 import QuoteConfig
 import QuoteStore
+import QuoteModels
+import QuoteText
 @testable import QuoteSync
 import Testing
 import TestSupport
@@ -148,7 +150,7 @@ import TestSupport
         #expect(report.ok, "\(report.summary)")
         #expect(report.counts.skipped == 1)
         #expect(report.counts.inserted == 1)
-        #expect(QuoteText.length("e\u{301}") == 2)
+        #expect(QuoteLength.length("e\u{301}") == 2)
     }
 
     /// The store's write lock held by another process for the whole sync: the failure is

@@ -2,6 +2,8 @@ import Foundation
 import QuoteBase
 import QuoteConfig
 import QuoteStore
+import QuoteModels
+import QuoteText
 @testable import QuoteSync
 import Testing
 import TestSupport

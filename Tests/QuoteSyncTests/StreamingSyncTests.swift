@@ -1,6 +1,8 @@
 import QuoteBase
 import QuoteConfig
 import QuoteStore
+import QuoteModels
+import QuoteText
 @testable import QuoteSync
 import Testing
 import TestSupport

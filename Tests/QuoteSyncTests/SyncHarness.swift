@@ -3,6 +3,8 @@ import QuoteBase
 import QuoteConfig
 import QuoteScheduling
 import QuoteStore
+import QuoteModels
+import QuoteText
 @testable import QuoteSync
 import TestSupport
 

@@ -1,3 +1,5 @@
+import QuoteModels
+import QuoteText
 /// Writes quotes for other tools: JSON (an array of the `--json` objects), CSV
 /// (RFC 4180), fortune's strfile input (quotes separated by `%` lines) or text (a quote per
 /// line). JSON, fortune and text read back with `quotectl import`.

@@ -1,3 +1,4 @@
+import QuoteModels
 /// A custom list read from a file (`quotectl import`), written as its bytes are read: every
 /// record is checked and merged (`ListMerge`) inside one transaction, which commits only when the
 /// whole file was a valid list and rolls back otherwise. One chunk and one record are held at a

@@ -1,3 +1,5 @@
+import QuoteModels
+import QuoteText
 /// The character columns `characters(matching:)` reads, the quote count last.
 enum CharacterColumn: String, ColumnList {
     case character_id = "c.character_id", name = "c.name", full_name = "c.full_name", birthday = "c.birthday"

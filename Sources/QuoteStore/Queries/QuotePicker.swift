@@ -1,3 +1,4 @@
+import QuoteModels
 import QuoteBase
 /// Picks quotes: uniformly at random, or as the quote of the day.
 public struct QuotePicker {

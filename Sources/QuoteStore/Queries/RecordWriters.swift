@@ -1,3 +1,4 @@
+import QuoteModels
 /// Writes the non-quote data (characters, deaths, markets, weather), touching
 /// only rows that changed. Call inside the caller's transaction.
 public struct RecordWriter {

@@ -1,3 +1,4 @@
+import QuoteText
 /// What a user typed to `search`, as FTS5 runs it.
 ///
 /// The text is read as words and "quoted phrases"; every one must match. A word matches as a

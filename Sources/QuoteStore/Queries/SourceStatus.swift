@@ -1,3 +1,5 @@
+import QuoteModels
+import QuoteText
 /// What the store knows of one source: how much it holds and how its syncs went.
 public struct SourceStatus: Sendable {
     public var name: String

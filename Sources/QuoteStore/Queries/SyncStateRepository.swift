@@ -1,3 +1,4 @@
+import QuoteModels
 /// Everything about how a source's syncs went: `sync_state` (when it is next due, its
 /// failures, the upstream's block), `http_validators` (ETag, Last-Modified, body hash per
 /// URL) and `sync_log`. The only code that reads or writes those tables.

@@ -1,3 +1,4 @@
+import QuoteText
 import CSQLite
 import QuoteBase
 

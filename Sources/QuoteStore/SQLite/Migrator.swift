@@ -1,3 +1,4 @@
+import QuoteModels
 import CSQLite
 import QuoteBase
 /// One `Migrations/NNNN_name.sql` file, as compiled into the binary.

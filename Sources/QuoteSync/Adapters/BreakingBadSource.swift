@@ -1,6 +1,8 @@
 import QuoteBase
 import QuoteConfig
+import QuoteModels
 import QuoteStore
+import QuoteText
 
 /// The Breaking Bad API. There is no list of all quotes, only `quotes/random`, so quotes
 /// are sampled, round-robin over the productions; how often each quote was drawn is kept

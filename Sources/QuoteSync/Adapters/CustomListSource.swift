@@ -1,6 +1,7 @@
 import QuoteBase
 import QuoteConfig
 import QuoteFeed
+import QuoteModels
 import QuoteStore
 import QuoteSystem
 import Synchronization

@@ -1,6 +1,8 @@
 import QuoteBase
 import QuoteConfig
+import QuoteModels
 import QuoteStore
+import QuoteText
 
 /// The Korean "happiness" quote of the day. The upstream returns the same quote
 /// all day (row dayOfYear % count, day boundary 00:00 UTC), so one request per run;

@@ -1,6 +1,8 @@
 import QuoteBase
 import QuoteConfig
+import QuoteModels
 import QuoteStore
+import QuoteText
 
 /// The Upbit market list: a full snapshot each run. Pairs missing from it get
 /// `delisted_at` (cleared if they return). 429 backs off; 418 means Upbit has

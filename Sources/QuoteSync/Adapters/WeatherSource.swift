@@ -1,6 +1,8 @@
 import QuoteBase
 import QuoteConfig
+import QuoteModels
 import QuoteStore
+import QuoteText
 
 /// OpenWeatherMap current weather: one observation per run for the configured
 /// place. The API key travels in the query and is never printed or logged:

@@ -1,3 +1,4 @@
+import QuoteModels
 import QuoteStore
 
 /// The ETag and Last-Modified of one URL, kept raw and sent back verbatim, and the

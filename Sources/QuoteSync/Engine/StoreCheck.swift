@@ -1,4 +1,5 @@
 import QuoteStore
+import QuoteText
 import QuoteSystem
 import Synchronization
 

@@ -2,6 +2,7 @@ import QuoteBase
 import QuoteConfig
 import QuoteFeed
 import QuoteStore
+import QuoteText
 import QuoteSystem
 
 /// What a source adapter works with during one sync: its settings, the HTTP client, the

@@ -1,7 +1,9 @@
 import QuoteBase
 import QuoteConfig
 import QuoteFeed
+import QuoteModels
 import QuoteStore
+import QuoteText
 
 /// A source synced from a hub's feed instead of its upstream (a spoke's adapter). The file the
 /// manifest names is fetched only when its SHA-256 differs from the one applied last, checked

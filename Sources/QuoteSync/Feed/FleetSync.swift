@@ -2,7 +2,9 @@ import QuoteBase
 import QuoteConfig
 import QuoteFeed
 import QuoteScheduling
+import QuoteModels
 import QuoteStore
+import QuoteText
 
 /// A spoke's sync: one conditional request for the hub's signed manifest — one file per key,
 /// signature and manifest in one (`manifest.KEYNUMBER.signed`), so a publish between two requests

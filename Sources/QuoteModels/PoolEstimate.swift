@@ -1,3 +1,4 @@
+import QuoteBase
 /// How many distinct items a pool holds, estimated from random draws with replacement
 /// (Breaking Bad's quotes/random): the bias-corrected Chao1 estimator,
 /// S = observed + f1(f1 - 1) / (2(f2 + 1)), where f1 and f2 count the items drawn once

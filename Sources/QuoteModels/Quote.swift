@@ -1,3 +1,5 @@
+import QuoteBase
+import QuoteText
 /// A quote as stored: from any source, with what that source knows of it.
 public struct Quote: Equatable, Sendable {
     public var id: Int
@@ -28,21 +30,6 @@ public struct Quote: Equatable, Sendable {
         self.lastSeen = lastSeen
     }
 
-    /// The columns `init(row:)` reads: select them with `Column.sql()`.
-    enum Column: String, ColumnList {
-        case id, source, upstream_id, text, author, category, production, episode, lang, first_seen, last_seen
-    }
-
-    static let columns = Column.sql()
-
-    init(row: Statement) {
-        self.init(id: row.int(Column.id), source: row.string(Column.source), upstreamID: row.string(Column.upstream_id),
-                  text: row.string(Column.text), author: row.optionalString(Column.author),
-                  category: row.optionalString(Column.category), production: row.optionalString(Column.production),
-                  episode: row.optionalInt(Column.episode), lang: row.optionalString(Column.lang),
-                  firstSeen: row.int(Column.first_seen), lastSeen: row.int(Column.last_seen))
-    }
-
     /// What identifies a change worth writing: every field the upstream controls.
     public var contentHash: Int {
         var hasher = FNV1a()
@@ -55,8 +42,8 @@ public struct Quote: Equatable, Sendable {
         return hasher.signed
     }
 
-    /// Length in characters as QuoteText counts them (the `length` column, `--max-length`).
-    public var length: Int { QuoteText.length(text) }
+    /// Length in characters as QuoteLength counts them (the `length` column, `--max-length`).
+    public var length: Int { QuoteLength.length(text) }
 
     /// One line of `--json` output.
     public var json: String {
@@ -115,7 +102,7 @@ public enum LanguageGuess {
 /// `--max-length`: Unicode code points, which is what SQLite's length() counts. Counting
 /// graphemes instead let "e" + U+0301 x 6,000 pass the check and then fail the CHECK,
 /// taking its whole list down with it.
-public enum QuoteText {
+public enum QuoteLength {
     public static let maximumLength = 10_000
 
     public static func length(_ text: String) -> Int {

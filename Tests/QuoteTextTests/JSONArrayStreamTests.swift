@@ -1,4 +1,4 @@
-@testable import QuoteStore
+@testable import QuoteText
 import Testing
 import TestSupport
 

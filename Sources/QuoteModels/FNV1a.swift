@@ -1,3 +1,4 @@
+import QuoteBase
 /// 64-bit FNV-1a: a fast, stable hash (the same on every run and machine, unlike
 /// Swift's Hasher) for change detection and migration checksums. Not cryptographic.
 public struct FNV1a: Sendable {

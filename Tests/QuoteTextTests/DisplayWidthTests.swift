@@ -1,5 +1,5 @@
 import Testing
-@testable import QuoteStore
+@testable import QuoteText
 
 @Suite struct DisplayWidthTests {
     @Test func widthsAreTerminalColumns() {

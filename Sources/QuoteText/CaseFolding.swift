@@ -35,7 +35,7 @@ public enum CaseFolding {
     /// The spellings of a folded word FTS5's tokenizer may have indexed: it folds case but keeps
     /// ı apart from i, so each i of the word stands for either (at most `limit` spellings; past
     /// that, the word as it is and with every i dotless).
-    static func dotlessSpellings(of word: String, limit: Int = 16) -> [String] {
+    public static func dotlessSpellings(of word: String, limit: Int = 16) -> [String] {
         let scalars = Array(fold(word).unicodeScalars)
         let positions = scalars.indices.filter { scalars[$0] == "i" }
         guard !positions.isEmpty, word.unicodeScalars.contains(where: { $0.value == 0x130 || $0.value == 0x131 || $0 == "I" || $0 == "i" }) else {

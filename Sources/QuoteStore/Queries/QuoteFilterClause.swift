@@ -1,29 +1,8 @@
-/// What `quotectl random` (and `today`) may be narrowed by. Every field maps to an
-/// indexed condition, so the cost of a pick grows with the number of matches only.
-public struct QuoteFilter: Equatable, Sendable {
-    public var source: String?
-    public var author: String?
-    public var category: String?
-    public var lang: String?
-    public var character: String?
-    public var production: String?
-    public var maxLength: Int?
-    public var minLength: Int?
+import QuoteModels
+import QuoteText
 
-    public init(source: String? = nil, author: String? = nil, category: String? = nil, lang: String? = nil,
-                character: String? = nil, production: String? = nil, maxLength: Int? = nil, minLength: Int? = nil) {
-        self.minLength = minLength
-        self.source = source
-        self.author = author
-        self.category = category
-        self.lang = lang
-        self.character = character
-        self.production = production
-        self.maxLength = maxLength
-    }
-
-    public var isEmpty: Bool { self == QuoteFilter() }
-
+/// A filter as SQL: the WHERE clause every query that honours `QuoteFilter` shares.
+extension QuoteFilter {
     /// Whether its statements call `quoted_fold` (`Database.defineCaseFolding`).
     var needsCaseFolding: Bool { character != nil }
 
@@ -76,22 +55,5 @@ private extension String {
             if character == "?" { out += "?\(number)" } else { out.append(character) }
         }
         return out
-    }
-}
-
-/// Turns words into an FTS5 query: each word becomes a quoted prefix term ("행복"* matches
-/// 행복은), so FTS5 syntax in the input is never interpreted. (`search` plans its query against
-/// the index's terms: `SearchPlan`.)
-public enum FullTextQuery {
-    public static func make(_ text: String) -> String {
-        let words = text.split(whereSeparator: { $0.isWhitespace })
-        guard !words.isEmpty else { return "\"\"" }
-        // A word with an i (dotted, dotless, either case) may be indexed with either: `CaseFolding`.
-        let terms = words.map { word in
-            let spellings = SearchPlan.isPlainASCII(String(word)) ? [String(word)] : CaseFolding.dotlessSpellings(of: String(word))
-            return SearchPlan.Group(phrases: spellings.map { SearchPlan.quoted($0) + "*" }).query
-        }
-        let joined = terms.joined(separator: " AND ")
-        return words.count > 1 ? "(" + joined + ")" : joined
     }
 }

@@ -1,3 +1,4 @@
+import QuoteBase
 /// The files `quotectl import` reads besides JSON: fortune files (records between `%` lines,
 /// the kind `quotectl export --format fortune` and strfile use) and plain text (a quote per
 /// line, as `export --format text` and `random --oneline` write them). Each quote's id is a
@@ -98,8 +99,8 @@ public enum QuoteFile {
         for (field, value) in [("text", quote.text), ("author", quote.author ?? "")] {
             if value.unicodeScalars.contains("\u{0}") { return "\"\(excerpt)\": \(field) contains a NUL character (U+0000)" }
         }
-        if QuoteText.length(quote.text) > QuoteText.maximumLength {
-            return "\"\(excerpt)…\": longer than \(QuoteText.maximumLength) characters"
+        if QuoteLength.length(quote.text) > QuoteLength.maximumLength {
+            return "\"\(excerpt)…\": longer than \(QuoteLength.maximumLength) characters"
         }
         return nil
     }

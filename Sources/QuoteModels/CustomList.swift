@@ -1,3 +1,5 @@
+import QuoteBase
+import QuoteText
 import Glibc
 
 /// The custom-list format (a GitHub Gist or a local file):
@@ -229,8 +231,8 @@ public enum RecordText {
         if containsNUL(text) { throw FieldProblem(reason: "\"\(field)\" contains a NUL character (U+0000)") }
         let trimmed = trim(text)
         // Bytes bound code points from above: most texts are decided without counting.
-        if trimmed.utf8.count > QuoteText.maximumLength, QuoteText.length(trimmed) > QuoteText.maximumLength {
-            throw FieldProblem(reason: "\"\(field)\" is longer than \(QuoteText.maximumLength) characters")
+        if trimmed.utf8.count > QuoteLength.maximumLength, QuoteLength.length(trimmed) > QuoteLength.maximumLength {
+            throw FieldProblem(reason: "\"\(field)\" is longer than \(QuoteLength.maximumLength) characters")
         }
         return trimmed.isEmpty ? nil : trimmed
     }

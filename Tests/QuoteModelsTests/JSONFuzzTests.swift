@@ -1,5 +1,6 @@
 import Foundation
-@testable import QuoteStore
+@testable import QuoteModels
+@testable import QuoteText
 import Testing
 import TestSupport
 

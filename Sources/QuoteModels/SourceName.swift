@@ -1,3 +1,4 @@
+import QuoteBase
 /// The kinds of source: THE vocabulary, shared by the store (`sources.kind`), the
 /// configuration (`[source.KIND]`) and the sync engine.
 public enum SourceKind: String, Sendable, CaseIterable {

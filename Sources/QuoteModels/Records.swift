@@ -1,3 +1,5 @@
+import QuoteBase
+import QuoteText
 /// A Breaking Bad character, with its death when the store knows one.
 public struct SeriesCharacter: Equatable, Sendable {
     public var characterID: Int
@@ -67,21 +69,6 @@ public struct Death: Equatable, Sendable {
         self.lastWords = lastWords
         self.production = production
         self.episode = episode
-    }
-
-    /// The columns `init(row:after:)` reads: select them with `Column.sql()`.
-    enum Column: String, ColumnList {
-        case death_id, character, cause, details, responsible, last_words, production, episode
-    }
-
-    /// A death from `row`, its columns starting after `offset` others.
-    init(row: Statement, after offset: Int32 = 0) {
-        self.init(deathID: row.int(Column.death_id, after: offset), character: row.string(Column.character, after: offset),
-                  cause: row.optionalString(Column.cause, after: offset), details: row.optionalString(Column.details, after: offset),
-                  responsible: row.string(Column.responsible, after: offset),
-                  lastWords: row.optionalString(Column.last_words, after: offset),
-                  production: row.optionalString(Column.production, after: offset),
-                  episode: row.optionalInt(Column.episode, after: offset))
     }
 
     public var json: String {
