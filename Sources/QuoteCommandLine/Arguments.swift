@@ -27,7 +27,6 @@ public struct Arguments: Sendable {
         self.command = command
         var index = 0
         var onlyPositionals = false
-        func fail(_ message: String) -> UsageError { UsageError(message: message, command: command) }
         while index < words.count {
             let word = words[index]
             index += 1
@@ -39,35 +38,7 @@ public struct Arguments: Sendable {
                 onlyPositionals = true
                 continue
             }
-            let option: Option
-            var attached: String?
-            if word.hasPrefix("--") {
-                var name = word.dropFirst(2)
-                if let equals = name.firstIndex(of: "=") {
-                    attached = String(name[name.index(after: equals)...])
-                    name = name[..<equals]
-                }
-                guard let found = options.first(where: { $0.long == name }) else {
-                    throw fail("unknown option '--\(name)'" + Suggestion.didYouMean(String(name), among: options.filter { !$0.hidden }.map(\.long), prefix: "--"))
-                }
-                option = found
-            } else {
-                // Short options combine as getopt's do: `-se` is -s -e, and a letter that takes
-                // a value takes the rest of the word (`-n3`, `-sn3`) or the next word (`-sn 3`).
-                var letters = word.dropFirst()
-                while true {
-                    let letter = letters.removeFirst()
-                    guard let found = options.first(where: { $0.short == letter }) else {
-                        throw fail("unknown option '-\(letter)'" + (word.count > 2 ? " (in '\(word)')" : ""))
-                    }
-                    if found.valueName != nil || letters.isEmpty {
-                        option = found
-                        if !letters.isEmpty { attached = String(letters) }
-                        break
-                    }
-                    try record(found, value: nil)
-                }
-            }
+            let (option, attached) = try word.hasPrefix("--") ? longOption(word, among: options) : shortOptions(word, among: options)
             switch option.kind {
             case .flag:
                 if let attached {
@@ -87,16 +58,49 @@ public struct Arguments: Sendable {
                 try record(option, value: value)
             }
         }
+    }
 
-        /// A flag seen, or an option's value.
-        func record(_ option: Option, value: String?) throws(UsageError) {
-            guard let value else {
-                flags.insert(option.long)
-                return
-            }
-            if !option.repeatable, values[option.long] != nil { throw fail("\(option.spelling) given twice") }
-            values[option.long, default: []].append(value)
+    /// `--name` or `--name=value`: the option, and the value attached to it.
+    private func longOption(_ word: String, among options: [Option]) throws(UsageError) -> (Option, attached: String?) {
+        var name = word.dropFirst(2)
+        var attached: String?
+        if let equals = name.firstIndex(of: "=") {
+            attached = String(name[name.index(after: equals)...])
+            name = name[..<equals]
         }
+        guard let found = options.first(where: { $0.long == name }) else {
+            throw fail("unknown option '--\(name)'" + Suggestion.didYouMean(String(name), among: options.filter { !$0.hidden }.map(\.long), prefix: "--"))
+        }
+        return (found, attached)
+    }
+
+    /// Short options combine as getopt's do: `-se` is -s -e, and a letter that takes a value takes
+    /// the rest of the word (`-n3`, `-sn3`) or the next word (`-sn 3`). Records the flags before
+    /// the last letter; returns the last letter's option, and the value attached to it.
+    private mutating func shortOptions(_ word: String, among options: [Option]) throws(UsageError) -> (Option, attached: String?) {
+        var letters = word.dropFirst()
+        while true {
+            let letter = letters.removeFirst()
+            guard let found = options.first(where: { $0.short == letter }) else {
+                throw fail("unknown option '-\(letter)'" + (word.count > 2 ? " (in '\(word)')" : ""))
+            }
+            if found.valueName != nil || letters.isEmpty {
+                return (found, letters.isEmpty ? nil : String(letters))
+            }
+            try record(found, value: nil)
+        }
+    }
+
+    private func fail(_ message: String) -> UsageError { UsageError(message: message, command: command) }
+
+    /// A flag seen, or an option's value.
+    private mutating func record(_ option: Option, value: String?) throws(UsageError) {
+        guard let value else {
+            flags.insert(option.long)
+            return
+        }
+        if !option.repeatable, values[option.long] != nil { throw fail("\(option.spelling) given twice") }
+        values[option.long, default: []].append(value)
     }
 
     public func value(_ option: Option) -> String? { values[option.long]?.last }

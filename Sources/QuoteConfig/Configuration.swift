@@ -97,38 +97,56 @@ public struct Configuration: Sendable {
             case "fleet":
                 configuration.fleet = try reader.fleet(section)
             case let name where name.hasPrefix("source.custom."):
-                guard let sourceName = SourceName.custom(String(name.dropFirst("source.custom.".count))) else {
-                    throw reader.error(section.line, "[\(name)]: a list name takes letters, digits, '-', '_' and '.'")
-                }
-                var settings = SourceSettings(name: sourceName, kind: .custom, enabled: true, url: "", interval: 3_600)
-                try reader.apply(section, to: &settings)
-                customLists.append(settings)
+                customLists.append(try customList(section, reader: reader))
             case let name where name.hasPrefix("source."):
-                let sourceName = String(name.dropFirst("source.".count))
-                guard let index = configuration.sources.firstIndex(where: { $0.name == sourceName }) else {
-                    throw reader.error(section.line, "unknown section [\(name)] (sources: custom.NAME, happiness, breakingbad, upbit, weather)")
-                }
-                try reader.apply(section, to: &configuration.sources[index])
-                if sourceName == SourceName.happiness, let interval = section.entries.first(where: { $0.key == "interval" }) {
-                    // Said, not silently ignored: the schedule follows the upstream's day.
-                    configuration.warnings.append("\(file):\(interval.line): interval does not apply to [source.happiness]: "
-                                                  + "it syncs once a day, a few minutes after 00:00 UTC, when the upstream's quote changes")
-                }
+                try configuration.applySource(section, reader: reader, file: file)
             default:
                 throw reader.error(section.line, "unknown section [\(section.name)] (sections: store, daemon, publish, fleet, source.NAME)")
             }
         }
         configuration.sources = customLists + configuration.sources
+        try configuration.checkAcrossSections(ini, reader: reader)
+        return configuration
+    }
+
+    /// `[source.custom.NAME]`: a custom list's settings.
+    private static func customList(_ section: INIFile.Section, reader: SectionReader) throws(ConfigError) -> SourceSettings {
+        let name = section.name
+        guard let sourceName = SourceName.custom(String(name.dropFirst("source.custom.".count))) else {
+            throw reader.error(section.line, "[\(name)]: a list name takes letters, digits, '-', '_' and '.'")
+        }
+        var settings = SourceSettings(name: sourceName, kind: .custom, enabled: true, url: "", interval: 3_600)
+        try reader.apply(section, to: &settings)
+        return settings
+    }
+
+    /// `[source.NAME]` for a built-in upstream: its settings over the defaults.
+    private mutating func applySource(_ section: INIFile.Section, reader: SectionReader, file: String) throws(ConfigError) {
+        let name = section.name
+        let sourceName = String(name.dropFirst("source.".count))
+        guard let index = sources.firstIndex(where: { $0.name == sourceName }) else {
+            throw reader.error(section.line, "unknown section [\(name)] (sources: custom.NAME, happiness, breakingbad, upbit, weather)")
+        }
+        try reader.apply(section, to: &sources[index])
+        if sourceName == SourceName.happiness, let interval = section.entries.first(where: { $0.key == "interval" }) {
+            // Said, not silently ignored: the schedule follows the upstream's day.
+            warnings.append("\(file):\(interval.line): interval does not apply to [source.happiness]: "
+                            + "it syncs once a day, a few minutes after 00:00 UTC, when the upstream's quote changes")
+        }
+    }
+
+    /// What no single section can say wrong: the manifest's validity against the sources' intervals,
+    /// the socket against the store.
+    private func checkAcrossSections(_ ini: INIFile, reader: SectionReader) throws(ConfigError) {
         // The hub signs a fresh manifest when a sync finds half its validity gone: some source must sync that often.
-        if let publish = configuration.publish, let shortest = configuration.enabledSources.map(\.interval).min(),
+        if let publish = publish, let shortest = enabledSources.map(\.interval).min(),
            publish.validFor < 2 * shortest {
             throw reader.error(ini.sections.first { $0.name == "publish" }?.line ?? 0,
                                "[publish] valid_for (\(ConfigText.duration(publish.validFor))) must be at least twice the shortest enabled source's interval (\(ConfigText.duration(shortest))): a sync re-signs the manifest when half its validity is gone")
         }
-        if let socket = configuration.socketPath, let store = configuration.storePath, socket == store {
+        if let socket = socketPath, let store = storePath, socket == store {
             throw reader.error(ini.sections.first { $0.name == "daemon" }?.line ?? 0,
                                "[daemon] socket is the store's own path \(store): the socket needs a path of its own")
         }
-        return configuration
     }
 }

@@ -32,19 +32,12 @@ public actor Daemon {
     let clock: any MonotonicClock
     let storeBusyTimeout: Int32
 
-    var due: [String: Int] = [:]
-    /// Sources whose due time is the upstream's block (Retry-After), which may lie further ahead than an interval.
-    var blocked: Set<String> = []
+    /// Each source's due time, run, request and recent outcomes, by name.
+    var sourceStates: [String: SourceState] = [:]
+    /// Where the daemon is in its life.
+    var state = State.running
     /// The wall and monotonic clocks at the scheduler's last wake-up: a jump between them is a clock correction.
     var lastWake: (wall: Int, monotonic: Duration)?
-    var running: Set<String> = []
-    /// Sources asked for by `syncNow`, started by the scheduler at its next turn.
-    var requested: [String] = []
-    /// Whether each source's last sync succeeded, its failures in a row, and its last
-    /// failure for STATUS.
-    var lastOK: [String: Bool] = [:]
-    var failures: [String: Int] = [:]
-    var lastFailure: [String: SourceReport] = [:]
     /// Clients waiting for a sync's report, by ticket; a report that arrives before its
     /// client asks is kept under the ticket.
     var tickets: [Int: Ticket] = [:]
@@ -72,6 +65,25 @@ public actor Daemon {
         self.startedAt = clock.now
     }
 
+    /// Where the daemon is in its life, as swift-service-lifecycle's ServiceGroup keeps its own.
+    public enum State: Sendable, Equatable {
+        /// Syncs start when due or asked for.
+        case running
+        /// A stop was asked for: the syncs running may finish, nothing new starts.
+        case stopping
+        /// The scheduler has ended, and every sync with it.
+        case stopped
+    }
+
+    /// Stopping or stopped: nothing new starts, and nobody may wait for a sync that will not run.
+    var isStopping: Bool { state != .running }
+
+    /// What the daemon knows of `name` (nothing yet: a fresh state).
+    func sourceState(_ name: String) -> SourceState { sourceStates[name] ?? SourceState() }
+
+    /// The sources syncing now, sorted.
+    var runningSources: [String] { sourceStates.filter(\.value.running).keys.sorted() }
+
     /// Opens the store (creating it if needed) and plans the first syncs from the
     /// next-due times it holds.
     public func prepare() async throws {
@@ -90,10 +102,10 @@ public actor Daemon {
             } ?? true
             if sameURL, let next = entry.nextDue {
                 stored[entry.source] = next
-                if entry.isBlock { blocked.insert(entry.source) }
+                if entry.isBlock { sourceStates[entry.source, default: SourceState()].blocked = true }
             }
-            lastOK[entry.source] = entry.consecutiveFailures == 0 && entry.lastSuccess != nil
-            failures[entry.source] = entry.consecutiveFailures
+            sourceStates[entry.source, default: SourceState()].lastOK = entry.consecutiveFailures == 0 && entry.lastSuccess != nil
+            sourceStates[entry.source, default: SourceState()].failures = entry.consecutiveFailures
         }
         plan(stored: stored)
     }
@@ -101,20 +113,20 @@ public actor Daemon {
     func plan(stored: [String: Int]) {
         var generator = SystemRandomNumberGenerator()
         let now = wallClock()
-        let fresh = configuration.enabledSources.filter { due[$0.name] == nil }
+        let fresh = configuration.enabledSources.filter { sourceState($0.name).due == nil }
         // A time stored under a wrong clock (a year ahead, 9999) is not trusted.
         var trusted: [String: Int] = [:]
         for settings in fresh {
             if let time = stored[settings.name] {
-                trusted[settings.name] = schedule.trusted(time, of: settings, now: now, blocked: blocked.contains(settings.name))
+                trusted[settings.name] = schedule.trusted(time, of: settings, now: now, blocked: sourceState(settings.name).blocked)
             }
         }
         for (name, time) in schedule.initialDue(stored: trusted, sources: fresh, now: now, using: &generator) {
-            due[name] = time
+            sourceStates[name, default: SourceState()].due = time
             logger.debug("\(name): next sync \(time <= now + 5 ? "now" : "at " + UnixTime.timestamp(time))")
         }
         let enabled = Set(configuration.enabledSources.map(\.name))
-        for name in due.keys where !enabled.contains(name) { due[name] = nil }
+        for name in sourceStates.keys where !enabled.contains(name) { sourceStates[name]?.due = nil }
     }
 
     // MARK: The task tree
@@ -155,27 +167,27 @@ public actor Daemon {
     /// How long a stop waits for running syncs before cancelling them (their children get
     /// SIGTERM, then SIGKILL after 8 s: within the unit's TimeoutStopSec of 15 s).
     public static let shutdownGrace = Duration.seconds(5)
-    var isStopping = false
 
     func stopping(_ stop: Stop) async {
-        isStopping = true
+        if state == .running { state = .stopping }
         notifier.stopping()
         if stop == .signalsLost { logger.error("the signal stream ended: stopping rather than run deaf to SIGTERM") }
         answerWaitingTickets(idleOnly: true)
-        let inFlight = running.count
+        let inFlight = runningSources.count
         guard inFlight > 0, stop != .cancelled else {
             logger.info("stopping: no sync in flight")
             return
         }
         let deadline = clock.now + Self.shutdownGrace
-        while !running.isEmpty && clock.now < deadline {
+        while !runningSources.isEmpty && clock.now < deadline {
             try? await clock.sleep(for: .milliseconds(50))
         }
-        if running.isEmpty {
+        let stillRunning = runningSources
+        if stillRunning.isEmpty {
             logger.info("stopping: the \(inFlight) sync(s) in flight finished within \(Self.shutdownGrace)")
         } else {
-            logger.warning("stopping: \(running.count) of \(inFlight) sync(s) still running after \(Self.shutdownGrace): "
-                           + "stopped (\(running.sorted().joined(separator: ", ")) wrote nothing)")
+            logger.warning("stopping: \(stillRunning.count) of \(inFlight) sync(s) still running after \(Self.shutdownGrace): "
+                           + "stopped (\(stillRunning.joined(separator: ", ")) wrote nothing)")
         }
     }
 
@@ -211,7 +223,7 @@ public actor Daemon {
             }
         }
         // Every sync has ended; nobody may wait for a report that will never come.
-        isStopping = true
+        state = .stopped
         answerWaitingTickets()
     }
 
@@ -229,10 +241,10 @@ public actor Daemon {
         guard abs(jump) >= Self.clockJumpThreshold else { return }
         logger.warning("the wall clock jumped by \(jump) s; re-planning every source")
         for settings in configuration.enabledSources {
-            guard let time = due[settings.name] else { continue }
-            let trusted = schedule.trusted(time, of: settings, now: wall, blocked: blocked.contains(settings.name))
+            guard let time = sourceState(settings.name).due else { continue }
+            let trusted = schedule.trusted(time, of: settings, now: wall, blocked: sourceState(settings.name).blocked)
             if trusted != time {
-                due[settings.name] = trusted
+                sourceStates[settings.name]?.due = trusted
                 logger.info("\(settings.name): next sync \(UnixTime.timestamp(trusted)) (was \(UnixTime.timestamp(time)))")
             }
         }
@@ -245,17 +257,17 @@ public actor Daemon {
         // Stopping: what runs may finish, nothing new starts.
         guard !isStopping else { return }
         let now = wallClock()
-        let asked = Set(requested)
-        requested = []
+        let asked = Set(sourceStates.filter(\.value.requested).keys)
+        for name in asked { sourceStates[name]?.requested = false }
         for settings in configuration.enabledSources + configuration.sources.filter({ !$0.enabled && asked.contains($0.name) })
-        where !running.contains(settings.name) {
+        where !sourceState(settings.name).running {
             // Never two syncs (so never two requests) at once to one host: wait for the other.
-            guard asked.contains(settings.name) || (due[settings.name].map { $0 <= now } ?? false), !hostIsBusy(settings) else {
-                if asked.contains(settings.name) { requested.append(settings.name) }
+            guard asked.contains(settings.name) || (sourceState(settings.name).due.map { $0 <= now } ?? false), !hostIsBusy(settings) else {
+                if asked.contains(settings.name) { sourceStates[settings.name]?.requested = true }
                 continue
             }
-            due[settings.name] = nil
-            running.insert(settings.name)
+            sourceStates[settings.name, default: SourceState()].due = nil
+            sourceStates[settings.name, default: SourceState()].running = true
             logger.debug("\(settings.name): sync started")
             let runner = self.runner, configuration = self.configuration, relay = self.relay
             syncs.addTask {
@@ -270,7 +282,7 @@ public actor Daemon {
     func nextDeadline() -> Duration? {
         let now = wallClock()
         var deadline: Duration?
-        let waiting = configuration.enabledSources.filter { !running.contains($0.name) }.compactMap { due[$0.name] }
+        let waiting = configuration.enabledSources.map { sourceState($0.name) }.filter { !$0.running }.compactMap(\.due)
         if let soonest = waiting.min() { deadline = clock.now + .seconds(max(0, soonest - now)) }
         if let next = nextWatchdog { deadline = deadline.map { min($0, next) } ?? next }
         return deadline
@@ -278,7 +290,7 @@ public actor Daemon {
 
     func hostIsBusy(_ settings: SourceSettings) -> Bool {
         let host = URLText.schemeAndHost(settings.url)?.host
-        return running.contains { name in
+        return runningSources.contains { name in
             name != settings.name && configuration.source(named: name).flatMap { URLText.schemeAndHost($0.url)?.host } == host
         }
     }
@@ -286,26 +298,17 @@ public actor Daemon {
     /// A sync reported; the daemon decides when the source is next due (the same policy
     /// `quoted sync --once` records), keeps that in the store, and hands the report on.
     func finished(_ settings: SourceSettings, report: SourceReport) async {
-        running.remove(settings.name)
+        sourceStates[settings.name]?.running = false
         deliver(report)
         guard !Task.isCancelled else { return }
         let now = wallClock()
         var generator = SystemRandomNumberGenerator()
-        let previous = failures[settings.name] ?? 0
+        let previous = sourceState(settings.name).failures
         let next = schedule.nextDue(after: report, of: settings, previousFailures: previous, at: now, using: &generator)
-        due[settings.name] = next
-        if report.retryAfter == next { blocked.insert(settings.name) } else { blocked.remove(settings.name) }
+        sourceStates[settings.name, default: SourceState()].record(report, nextDue: next)
         if report.ok {
-            failures[settings.name] = 0
-        } else if report.storeExitCode == nil, !report.notContacted {
-            failures[settings.name] = previous + 1
-        }
-        lastOK[settings.name] = report.ok
-        if report.ok {
-            lastFailure[settings.name] = nil
             logger.info(TerminalSanitizer.clean(report.summaryLine))
         } else {
-            lastFailure[settings.name] = report
             logger.log(report.isConfigurationProblem ? .error : .warning,
                        TerminalSanitizer.clean(report.summaryLine) + ", next attempt \(UnixTime.timestamp(next))")
         }
@@ -326,13 +329,14 @@ public actor Daemon {
     /// "4/5 sources fresh; upbit: HTTP 429, retry 12:04" for systemctl status.
     func updateStatus() {
         let enabled = configuration.enabledSources
-        let fresh = enabled.filter { lastOK[$0.name] == true }.count
+        let fresh = enabled.filter { sourceState($0.name).lastOK }.count
         var text = "\(fresh)/\(enabled.count) sources fresh"
-        if !running.isEmpty { text += "; syncing " + running.sorted().joined(separator: ", ") }
+        let running = runningSources
+        if !running.isEmpty { text += "; syncing " + running.joined(separator: ", ") }
         for settings in enabled {
-            guard let failure = lastFailure[settings.name] else { continue }
+            guard let failure = sourceState(settings.name).lastFailure else { continue }
             text += "; \(settings.name): " + (failure.httpStatus.map { "HTTP \($0)" } ?? String(failure.summary.prefix(40)))
-            if let next = due[settings.name] { text += ", retry " + Self.clockTime(next) }
+            if let next = sourceState(settings.name).due { text += ", retry " + Self.clockTime(next) }
         }
         notifier.status(text)
     }

@@ -28,8 +28,8 @@ extension Daemon {
         var unknown: [String] = []
         for name in targets {
             guard configuration.source(named: name) != nil else { unknown.append(name); continue }
-            let joined = running.contains(name)
-            if !joined, !requested.contains(name) { requested.append(name) }
+            let joined = sourceState(name).running
+            if !joined { sourceStates[name, default: SourceState()].requested = true }
             var ticket: Int?
             if wait {
                 nextTicket += 1
@@ -49,7 +49,7 @@ extension Daemon {
             return report
         }
         // A sync asked for while the daemon stops will not run: answer at once, never wait forever.
-        if isStopping, let source = tickets[ticket]?.source, !running.contains(source) {
+        if isStopping, let source = tickets[ticket]?.source, !sourceState(source).running {
             tickets[ticket] = nil
             return SourceReport(source: source, ok: false, summary: "cancelled: the daemon is stopping", seconds: 0)
         }
@@ -77,9 +77,9 @@ extension Daemon {
             configuration = fresh
             // A source pointed at another URL starts afresh: the old URL's block or backoff is not its own.
             for settings in fresh.sources {
-                if let old = previous.source(named: settings.name), old.url != settings.url, !running.contains(settings.name) {
-                    due[settings.name] = nil
-                    failures[settings.name] = 0
+                if let old = previous.source(named: settings.name), old.url != settings.url, !sourceState(settings.name).running {
+                    sourceStates[settings.name]?.due = nil
+                    sourceStates[settings.name]?.failures = 0
                 }
             }
             plan(stored: [:])
@@ -152,8 +152,8 @@ extension Daemon {
             var source = JSONObjectBuilder()
             source.add("source", settings.name)
             source.add("enabled", settings.enabled)
-            source.add("running", running.contains(settings.name))
-            source.add("next_due", due[settings.name])
+            source.add("running", sourceState(settings.name).running)
+            source.add("next_due", sourceState(settings.name).due)
             source.add("interval", settings.interval)
             replies.append(ControlReply(kind: "source", text: source.result))
         }
@@ -174,7 +174,7 @@ extension Daemon {
     /// Answers the tickets still waiting with "cancelled" (the daemon is stopping): with
     /// `idleOnly`, those whose sync is not running (a running one may still finish in the grace).
     func answerWaitingTickets(idleOnly: Bool = false) {
-        for (number, ticket) in tickets where ticket.report == nil && !(idleOnly && running.contains(ticket.source)) {
+        for (number, ticket) in tickets where ticket.report == nil && !(idleOnly && sourceState(ticket.source).running) {
             let cancelled = SourceReport(source: ticket.source, ok: false, summary: "cancelled: the daemon is stopping", seconds: 0)
             if let waiter = ticket.waiter {
                 tickets[number] = nil

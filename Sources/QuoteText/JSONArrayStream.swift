@@ -74,15 +74,7 @@ public struct JSONArrayStream: Sendable {
             let byte = bytes[index]
             switch state {
             case .byteOrderMark(let matched):
-                let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
-                if byte == mark[matched] {
-                    state = matched == 2 ? .beforeArray : .byteOrderMark(matched: matched + 1)
-                    advance(over: byte, &index)
-                    continue
-                }
-                guard matched == 0 else { throw error("unexpected character '\(printable(byte))'") }
-                state = .beforeArray
-                continue
+                try readByteOrderMark(byte, matched: matched, &index)
             case .beforeArray:
                 if isWhitespace(byte) { advance(over: byte, &index); continue }
                 guard byte == UInt8(ascii: "[") else { throw notAnArray(startingWith: byte) }
@@ -128,6 +120,18 @@ public struct JSONArrayStream: Sendable {
         }
         // An element still open keeps what this chunk held of it.
         if state == .element { keep(UnsafeBufferPointer(rebasing: bytes[(elementStart ?? 0)..<bytes.count])) }
+    }
+
+    /// A UTF-8 byte order mark, byte by byte (it may straddle chunks), or none before the array.
+    private mutating func readByteOrderMark(_ byte: UInt8, matched: Int, _ index: inout Int) throws(JSONSyntaxError) {
+        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        if byte == mark[matched] {
+            state = matched == 2 ? .beforeArray : .byteOrderMark(matched: matched + 1)
+            advance(over: byte, &index)
+            return
+        }
+        guard matched == 0 else { throw error("unexpected character '\(printable(byte))'") }
+        state = .beforeArray
     }
 
     /// The body has ended: the array must have been closed.

@@ -45,6 +45,13 @@ enum RunCommand {
             runner: ChildProcessRunner(storePath: storePath),
             logger: logger, notifier: notifier, watchdogInterval: SystemdNotifier.watchdogInterval(),
             loadConfiguration: { try ConfigFile.load(option: configOption) })
+        return await serve(daemon, configuration: configuration, storePath: storePath, logger: logger, notifier: notifier)
+    }
+
+    /// Prepares the daemon's store, opens the control socket and the signals, says it is ready,
+    /// and runs the daemon until it stops.
+    private static func serve(_ daemon: Daemon, configuration: Configuration, storePath: String, logger: Logger,
+                              notifier: SystemdNotifier) async -> ExitCode {
         do {
             try await daemon.prepare()
         } catch let error as StoreError {

@@ -157,6 +157,17 @@ public final class ListMerge {
         if mergesFullText {
             try Self.setFullText("automerge", 4, in: database)
         }
+        try removeUnlisted(removeMissing: removeMissing, shrinkGuard: shrinkGuard)
+        // What `quotectl status` shows, kept here rather than counted there.
+        try database.execute("UPDATE sources SET quote_count = ?2 WHERE name = ?1 AND quote_count IS NOT ?2",
+                             [.text(source), .integer(storedCount + counts.inserted - counts.removed)])
+        if let bulk { try buildIndexes(after: bulk) }
+        return counts
+    }
+
+    /// The stored quotes the list no longer holds, removed (with `removeMissing`) once
+    /// `shrinkGuard` saw (quotes to remove, quotes stored) and did not throw.
+    private func removeUnlisted(removeMissing: Bool, shrinkGuard: (_ toRemove: Int, _ stored: Int) throws -> Void) throws {
         if removeMissing, storedCount > 0 {
             let listed = self.listed, kept = self.kept
             try database.withPredicate("quoted_listed", { listed.contains($0) || kept.contains($0) }) {
@@ -171,61 +182,59 @@ public final class ListMerge {
         } else {
             try shrinkGuard(0, storedCount)
         }
-        // What `quotectl status` shows, kept here rather than counted there.
-        try database.execute("UPDATE sources SET quote_count = ?2 WHERE name = ?1 AND quote_count IS NOT ?2",
-                             [.text(source), .integer(storedCount + counts.inserted - counts.removed)])
-        if let bulk {
-            // One pass over the new rows fills the full-text index far faster than a trigger per
-            // row (3.5 s instead of 15 s for a million quotes), in rowid order: FTS5 flushes its
-            // pending terms whenever a rowid is lower than the last one (`+source` keeps the planner
-            // off the UNIQUE index, whose order is the upstream ids' as text).
-            // FTS5 flushes a segment per megabyte of pending terms and, left to itself, merges
-            // them level by level as they come, rewriting each posting several times. When the new
-            // rows are most of the index, merges are held and done once into one segment
-            // ('optimize', which rewrites the whole index: not worth it for a few rows added to a
-            // big store): a million quotes 3.6 → 3.2 s, ten million 44 → 41 s, and searches then
-            // read one segment instead of dozens.
-            //
-            // During that pass FTS5 flushes every 2 MiB instead of every 1 MiB (half the segments),
-            // and its crisis merge waits for 64 segments on a level instead of 16: below 64 × 64
-            // flushes (~8 GiB of terms) the postings are then rewritten once on their way to
-            // `optimize` rather than once per level, so the pass's cost follows the list's size.
-            // Measured in the sqlite3 shell on the same stores, pass + optimize: a million quotes
-            // 3.03 → 2.70 s, ten million 34.5 → 28.3 s (the 2 MiB flushes 34.5 → 31.8 s alone).
-            // `optimize`'s segment lands on level 3 for both (it follows the levels the pass
-            // built), above where a later resync's merges reach; 8 MiB flushes put a million
-            // quotes' segment on level 1, where a 1% resync's merges rewrote it (docs/benchmarks.md).
-            let mergeOnce = bulk.indexes && counts.inserted >= quotesBefore
-            if mergeOnce {
-                try Self.setFullText("automerge", 0, in: database)
-                try Self.setFullText("hashsize", Self.bulkFullTextFlushBytes, in: database)
-                try Self.setFullText("crisismerge", Self.bulkCrisisMerge, in: database)
-            }
-            try database.execute("""
-                INSERT INTO quotes_fts (rowid, text, author)
-                SELECT id, text, author FROM quotes WHERE id >= ?1 AND +source = ?2 ORDER BY id
-                """, [.integer(bulk.firstID), .text(source)])
-            if mergeOnce {
-                // FTS5's defaults again: they are kept in the store, for every later write.
-                try Self.setFullText("crisismerge", Self.crisisMerge, in: database)
-                try Self.setFullText("hashsize", Self.fullTextFlushBytes, in: database)
-                try Self.setFullText("automerge", 4, in: database)
-                try database.execute("INSERT INTO quotes_fts (quotes_fts) VALUES ('optimize')")
-            }
-            if bulk.indexes {
-                // Sorting runs best in a small cache: on a million rows each index was built 30-40 %
-                // faster in 2 MB than in 24 MB (the sorter's memory follows cache_size), with less memory.
-                try database.setCacheSize(kibibytes: Self.defaultCacheKiB)
-                // SQLite's sorter sorts and merges its runs on helper threads when allowed: the
-                // seven index builds of ten million rows 19.9 → 16.4 s on two processors, of a
-                // million 2.0 → 1.75 s (docs/benchmarks.md). Back to none after: no other statement
-                // of this connection sorts that much.
-                try database.execute("PRAGMA threads = \(min(Processors.available, 4))")
-            }
-            defer { if bulk.indexes { try? database.execute("PRAGMA threads = 0") } }
-            for sql in bulk.recreate { try database.execute(sql) }
+    }
+
+    /// A bulk load's full-text index and secondary indexes, built once its rows are in.
+    private func buildIndexes(after bulk: (firstID: Int, recreate: [String], indexes: Bool)) throws {
+        // One pass over the new rows fills the full-text index far faster than a trigger per
+        // row (3.5 s instead of 15 s for a million quotes), in rowid order: FTS5 flushes its
+        // pending terms whenever a rowid is lower than the last one (`+source` keeps the planner
+        // off the UNIQUE index, whose order is the upstream ids' as text).
+        // FTS5 flushes a segment per megabyte of pending terms and, left to itself, merges
+        // them level by level as they come, rewriting each posting several times. When the new
+        // rows are most of the index, merges are held and done once into one segment
+        // ('optimize', which rewrites the whole index: not worth it for a few rows added to a
+        // big store): a million quotes 3.6 → 3.2 s, ten million 44 → 41 s, and searches then
+        // read one segment instead of dozens.
+        //
+        // During that pass FTS5 flushes every 2 MiB instead of every 1 MiB (half the segments),
+        // and its crisis merge waits for 64 segments on a level instead of 16: below 64 × 64
+        // flushes (~8 GiB of terms) the postings are then rewritten once on their way to
+        // `optimize` rather than once per level, so the pass's cost follows the list's size.
+        // Measured in the sqlite3 shell on the same stores, pass + optimize: a million quotes
+        // 3.03 → 2.70 s, ten million 34.5 → 28.3 s (the 2 MiB flushes 34.5 → 31.8 s alone).
+        // `optimize`'s segment lands on level 3 for both (it follows the levels the pass
+        // built), above where a later resync's merges reach; 8 MiB flushes put a million
+        // quotes' segment on level 1, where a 1% resync's merges rewrote it (docs/benchmarks.md).
+        let mergeOnce = bulk.indexes && counts.inserted >= quotesBefore
+        if mergeOnce {
+            try Self.setFullText("automerge", 0, in: database)
+            try Self.setFullText("hashsize", Self.bulkFullTextFlushBytes, in: database)
+            try Self.setFullText("crisismerge", Self.bulkCrisisMerge, in: database)
         }
-        return counts
+        try database.execute("""
+            INSERT INTO quotes_fts (rowid, text, author)
+            SELECT id, text, author FROM quotes WHERE id >= ?1 AND +source = ?2 ORDER BY id
+            """, [.integer(bulk.firstID), .text(source)])
+        if mergeOnce {
+            // FTS5's defaults again: they are kept in the store, for every later write.
+            try Self.setFullText("crisismerge", Self.crisisMerge, in: database)
+            try Self.setFullText("hashsize", Self.fullTextFlushBytes, in: database)
+            try Self.setFullText("automerge", 4, in: database)
+            try database.execute("INSERT INTO quotes_fts (quotes_fts) VALUES ('optimize')")
+        }
+        if bulk.indexes {
+            // Sorting runs best in a small cache: on a million rows each index was built 30-40 %
+            // faster in 2 MB than in 24 MB (the sorter's memory follows cache_size), with less memory.
+            try database.setCacheSize(kibibytes: Self.defaultCacheKiB)
+            // SQLite's sorter sorts and merges its runs on helper threads when allowed: the
+            // seven index builds of ten million rows 19.9 → 16.4 s on two processors, of a
+            // million 2.0 → 1.75 s (docs/benchmarks.md). Back to none after: no other statement
+            // of this connection sorts that much.
+            try database.execute("PRAGMA threads = \(min(Processors.available, 4))")
+        }
+        defer { if bulk.indexes { try? database.execute("PRAGMA threads = 0") } }
+        for sql in bulk.recreate { try database.execute(sql) }
     }
 
     /// From this many new quotes for an empty source on, the load goes in bulk.

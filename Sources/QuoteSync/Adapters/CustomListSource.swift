@@ -91,7 +91,7 @@ final class ListLoader: HashingBodySink, Sendable {
                     }
                 }
             } catch {
-                side.failure = ListWriter.failure(error, storePath: storePath)
+                side.failure = SourceFailure(classifying: error, storePath: storePath)
                 return nil
             }
             return full
@@ -223,7 +223,7 @@ final class ListWriter: Sendable {
                 }
                 return true
             } catch {
-                state.failure = Self.failure(error, storePath: storePath)
+                state.failure = SourceFailure(classifying: error, storePath: storePath)
                 return false
             }
         }
@@ -258,17 +258,5 @@ final class ListWriter: Sendable {
                 }
         }
         return update
-    }
-
-    /// A record the store refuses is the upstream's fault; a body that is no list is named so.
-    static func failure(_ error: any Error, storePath: String) -> SourceFailure {
-        switch error {
-        case let failure as SourceFailure: return failure
-        case let list as CustomList.Failure: return SourceFailure("the list is \(list)", httpStatus: 200)
-        case let database as DatabaseError where database.resultCode == .constraint:
-            return SourceFailure("the upstream sent data the store refuses (\(database.message)); store left as it was")
-        case let database as DatabaseError: return SourceFailure.local(StoreError(database, path: storePath))
-        default: return SourceFailure("\(error)")
-        }
     }
 }

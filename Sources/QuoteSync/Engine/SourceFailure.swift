@@ -22,6 +22,23 @@ public struct SourceFailure: Error, Sendable, Equatable, CustomStringConvertible
         return failure
     }
 
+    /// Why a sync failed, from whatever it threw. A record the store refuses is the upstream's
+    /// fault; any other store error is the store's (local, without touching the upstream's backoff).
+    public init(classifying error: any Error, storePath: String) {
+        switch error {
+        case let known as SourceFailure: self = known
+        case let list as CustomList.Failure: self.init("the list is \(list)", httpStatus: 200)
+        case let database as DatabaseError where database.resultCode == .constraint:
+            // Only upstream data is written during a sync: a row the store's rules refuse is the
+            // upstream's fault (retried with backoff), not a broken store.
+            self.init("the upstream sent data the store refuses (\(database.message)); store left as it was")
+        case let database as DatabaseError:
+            // The store failed, not the upstream: say what happened in a few words.
+            self = .local(StoreError(database, path: storePath))
+        default: self.init("\(error)")
+        }
+    }
+
     static func shortReason(_ error: StoreError) -> String {
         switch error {
         case .full: return "disk full"

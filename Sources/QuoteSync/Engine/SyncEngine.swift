@@ -65,9 +65,9 @@ public final class SyncEngine: Sendable {
         let started = ContinuousClock.now
         // A list writes into its transaction while it streams in: its turn spans its whole sync.
         // Every other source takes the turn for its commit, or for recording its failure.
-        var holdsTurn = settings.kind == .custom
-        if holdsTurn { await writeTurns.take() }
-        defer { if holdsTurn { writeTurns.give() } }
+        let turn = WriteTurn(of: writeTurns)
+        if settings.kind == .custom { await turn.take() }
+        defer { turn.give() }
         let store: Store
         do {
             store = try Store(path: storePath, access: .write, now: now, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
@@ -81,29 +81,8 @@ public final class SyncEngine: Sendable {
         // first records) and is awaited before the commit.
         let check = Mutex<StoreCheck?>(nil)
         let transaction = SourceTransaction(database: store.database) { check.withLock { $0 = $0 ?? self.startCheck() } }
-        func elapsed() -> Double {
-            let duration = ContinuousClock.now - started
-            return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        }
-        // A block is the upstream's word about the URL it was recorded for: a source pointed
-        // at another URL starts afresh.
-        let urls = [settings.url, URLText.redacted(settings.url)]
-        if let stored = try? transaction.withConnection({ try SyncStateRepository(database: $0.database).block(source: settings.name, urls: urls) }),
-           case let until = schedule.trusted(stored, of: settings, now: now, blocked: true), until > now {
-            // A block stored under a wrong clock is cut to one interval, and kept so, so that it ends.
-            if until != stored {
-                transaction.withConnection { connection in
-                    let database = connection.database
-                    try? database.transaction { try SyncStateRepository(database: database).shortenBlock(source: settings.name, until: until) }
-                }
-            }
-            // The upstream asked us to wait (Retry-After, or an Upbit 418 block): no request at all.
-            var report = SourceReport(source: settings.name, ok: false,
-                                      summary: "not contacted: the upstream asked to wait until \(UnixTime.timestamp(until)) (\(until - now) s)",
-                                      retryAfter: until, nextDue: until, seconds: 0)
-            report.notContacted = true
-            return report
-        }
+        let run = SourceRun(settings: settings, now: now, started: started, transaction: transaction, turn: turn)
+        if let report = honourBlock(of: run) { return report }
         let context = SyncContext(settings: settings, client: client, gate: gate, storePath: storePath,
                                   transaction: transaction, now: now, clock: clock, progress: progress)
         do {
@@ -117,66 +96,83 @@ public final class SyncEngine: Sendable {
                 try (check.withLock { $0 } ?? startCheck())?.verdict()
                 storeChecked.withLock { $0 = true }
             }
-            var counts = ChangeCounts()
-            var summary = ""
-            let nextDue = nextDueAfterSuccess(settings, now: now)
-            if !holdsTurn {
-                await writeTurns.take()
-                holdsTurn = true
-            }
-            // A shutdown interrupts even a long apply: SQLite stops, the transaction rolls back.
-            let cancel = CancelFlag()
-            try await withTaskCancellationHandler {
-                try transaction.commit(interruptibleBy: cancel) { connection in
-                    if Task.isCancelled { throw SourceFailure("cancelled") }
-                    progress("writing to the store")
-                    counts = try update.apply(&connection, now)
-                    phases.mark("write (rows, full-text, indexes)")
-                    counts.skipped += update.skipped
-                    summary = update.describe(counts)
-                    let outcome = SyncStateRepository.Outcome(ok: true, httpStatus: update.httpStatus, counts: counts,
-                                                              message: summary, started: now, finished: now + Int(elapsed()))
-                    try SyncStateRepository(database: connection.database).recordSuccess(
-                        source: settings.name, url: URLText.redacted(settings.url), validators: update.validators,
-                        outcome: outcome, nextDue: nextDue)
-                }
-            } onCancel: {
-                cancel.set()
-            }
-            phases.mark("commit")
-            // Readers that open the store later must not each recover a big WAL.
-            if checkpoint { transaction.withConnection { connection in connection.database.checkpointAndTruncate() } }
-            phases.mark("checkpoint")
-            var report = SourceReport(source: settings.name, ok: true, httpStatus: update.httpStatus, counts: counts,
-                                      summary: summary, nextDue: nextDue, seconds: elapsed())
-            report.phases = phases.phases
-            return report
+            return try await commit(update, of: run, phases: &phases, checkpoint: checkpoint, progress: progress)
         } catch {
-            // Whatever a streaming adapter wrote goes: a failed sync leaves every stored row as it was.
-            transaction.rollBack()
-            let failure: SourceFailure
-            switch error {
-            case let known as SourceFailure: failure = known
-            case let database as DatabaseError where database.resultCode == .constraint:
-                // Only upstream data is written here: a row the store's rules refuse is the
-                // upstream's fault (retried with backoff), not a broken store.
-                failure = SourceFailure("the upstream sent data the store refuses (\(database.message)); store left as it was")
-            case let database as DatabaseError:
-                // The store failed, not the upstream: say what happened in a few words.
-                failure = SourceFailure.local(StoreError(database, path: storePath))
-            default: failure = SourceFailure("\(error)")
+            return await fail(run, with: error)
+        }
+    }
+
+    /// A block is the upstream's word about the URL it was recorded for: a source pointed at
+    /// another URL starts afresh. The report of a source not contacted, or nil to go ahead.
+    private func honourBlock(of run: SourceRun) -> SourceReport? {
+        let (settings, now) = (run.settings, run.now)
+        let urls = [settings.url, URLText.redacted(settings.url)]
+        guard let stored = try? run.transaction.withConnection({ try SyncStateRepository(database: $0.database).block(source: settings.name, urls: urls) }),
+              case let until = schedule.trusted(stored, of: settings, now: now, blocked: true), until > now else { return nil }
+        // A block stored under a wrong clock is cut to one interval, and kept so, so that it ends.
+        if until != stored {
+            run.transaction.withConnection { connection in
+                let database = connection.database
+                try? database.transaction { try SyncStateRepository(database: database).shortenBlock(source: settings.name, until: until) }
             }
-            // A sync abandoned at shutdown is not a failure of the upstream: record nothing.
-            if Task.isCancelled { return SourceReport(source: settings.name, ok: false, summary: "cancelled", seconds: elapsed()) }
-            let seconds = elapsed()
-            if !holdsTurn {
-                await writeTurns.take()
-                holdsTurn = true
+        }
+        // The upstream asked us to wait (Retry-After, or an Upbit 418 block): no request at all.
+        var report = SourceReport(source: settings.name, ok: false,
+                                  summary: "not contacted: the upstream asked to wait until \(UnixTime.timestamp(until)) (\(until - now) s)",
+                                  retryAfter: until, nextDue: until, seconds: 0)
+        report.notContacted = true
+        return report
+    }
+
+    /// Writes `update` and the source's success in ONE transaction, then checkpoints.
+    private func commit(_ update: SourceUpdate, of run: SourceRun, phases: inout PhaseClock, checkpoint: Bool,
+                        progress: @escaping @Sendable (String) -> Void) async throws -> SourceReport {
+        let (settings, now) = (run.settings, run.now)
+        var counts = ChangeCounts()
+        var summary = ""
+        let nextDue = nextDueAfterSuccess(settings, now: now)
+        await run.turn.take()
+        // A shutdown interrupts even a long apply: SQLite stops, the transaction rolls back.
+        let cancel = CancelFlag()
+        try await withTaskCancellationHandler {
+            try run.transaction.commit(interruptibleBy: cancel) { connection in
+                if Task.isCancelled { throw SourceFailure("cancelled") }
+                progress("writing to the store")
+                counts = try update.apply(&connection, now)
+                phases.mark("write (rows, full-text, indexes)")
+                counts.skipped += update.skipped
+                summary = update.describe(counts)
+                let outcome = SyncStateRepository.Outcome(ok: true, httpStatus: update.httpStatus, counts: counts,
+                                                          message: summary, started: now, finished: now + Int(run.elapsed()))
+                try SyncStateRepository(database: connection.database).recordSuccess(
+                    source: settings.name, url: URLText.redacted(settings.url), validators: update.validators,
+                    outcome: outcome, nextDue: nextDue)
             }
-            return transaction.withConnection { connection in
-                failure.isLocal ? recordLocalFailure(failure, of: settings, in: connection.database, now: now, seconds: seconds)
-                    : recordFailure(failure, of: settings, in: connection.database, now: now, seconds: seconds)
-            }
+        } onCancel: {
+            cancel.set()
+        }
+        phases.mark("commit")
+        // Readers that open the store later must not each recover a big WAL.
+        if checkpoint { run.transaction.withConnection { connection in connection.database.checkpointAndTruncate() } }
+        phases.mark("checkpoint")
+        var report = SourceReport(source: settings.name, ok: true, httpStatus: update.httpStatus, counts: counts,
+                                  summary: summary, nextDue: nextDue, seconds: run.elapsed())
+        report.phases = phases.phases
+        return report
+    }
+
+    /// Leaves every stored row as it was and records why the sync failed.
+    private func fail(_ run: SourceRun, with error: any Error) async -> SourceReport {
+        // Whatever a streaming adapter wrote goes: a failed sync leaves every stored row as it was.
+        run.transaction.rollBack()
+        let failure = SourceFailure(classifying: error, storePath: storePath)
+        // A sync abandoned at shutdown is not a failure of the upstream: record nothing.
+        if Task.isCancelled { return SourceReport(source: run.settings.name, ok: false, summary: "cancelled", seconds: run.elapsed()) }
+        let seconds = run.elapsed()
+        await run.turn.take()
+        return run.transaction.withConnection { connection in
+            failure.isLocal ? recordLocalFailure(failure, of: run.settings, in: connection.database, now: run.now, seconds: seconds)
+                : recordFailure(failure, of: run.settings, in: connection.database, now: run.now, seconds: seconds)
         }
     }
 

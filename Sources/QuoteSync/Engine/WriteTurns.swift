@@ -40,3 +40,24 @@ final class WriteTurns: Sendable {
         next?.resume()
     }
 }
+
+/// One source's hold on its process's write turn: taken at most once, given back once at the end
+/// of its sync, whichever step took it.
+final class WriteTurn {
+    private let turns: WriteTurns
+    private var held = false
+
+    init(of turns: WriteTurns) { self.turns = turns }
+
+    func take() async {
+        guard !held else { return }
+        await turns.take()
+        held = true
+    }
+
+    func give() {
+        guard held else { return }
+        turns.give()
+        held = false
+    }
+}

@@ -106,17 +106,8 @@ public struct FleetSync: Sendable {
             chosen = taken
         }
         let manifest = chosen.manifest
-        // The floor moves with the verified manifest, whatever its sources do next.
-        do {
-            try store.database.transaction {
-                try trustRepository.record(FeedTrustRepository.Trust(name: manifest.name, serial: manifest.serial, generated: manifest.generated,
-                                                                     validUntil: manifest.validUntil, checkedAt: now))
-                if !keys.isEmpty { try trustRepository.adopt(keys: manifest.nextKeys, name: manifest.name, serial: manifest.serial) }
-            }
-        } catch let error as DatabaseError {
-            return await failEvery(expectedNames, with: storeFailure(error), now: now, finished: finished)
-        } catch {
-            return await failEvery(expectedNames, with: SourceFailure("feed: \(error)"), now: now, finished: finished)
+        if let failure = trust(manifest, adoptingKeys: !keys.isEmpty, in: store, now: now) {
+            return await failEvery(expectedNames, with: failure, now: now, finished: finished)
         }
         // 2. Each source it lists, from its file; 3. each it does not, reported.
         let entries = manifest.sources.filter { wanted($0.name, only: only) }
@@ -124,16 +115,42 @@ public struct FleetSync: Sendable {
         reports += await notInFeed(expectedNames, published: manifest.sources.map(\.name), now: now, finished: finished)
         if reports.contains(where: \.ok) { store.database.checkpointAndTruncate() }
         // 4. The manifest counts as applied only when all of it was.
-        if reports.allSatisfy(\.ok) && only == nil {
-            do throws(DatabaseError) {
-                try validators.record(hub: chosen.url, FeedStateRepository.State(
-                    etag: chosen.etag, lastModified: chosen.lastModified, serial: manifest.serial, generated: manifest.generated, checkedAt: now))
-            } catch {
-                let failure = StoreError(error, path: store.path)
-                reports.append(SourceReport(source: "fleet", ok: false, summary: "store: \(failure)", seconds: 0, storeExitCode: failure.exitCode))
-            }
+        if reports.allSatisfy(\.ok) && only == nil, let failed = recordApplied(chosen, in: validators, storePath: store.path, now: now) {
+            reports.append(failed)
         }
         return Outcome(reports: reports, fed: Set(expectedNames + entries.map(\.name)))
+    }
+
+    /// The floor moves with the verified manifest, whatever its sources do next: its serial and
+    /// validity are recorded, and (when keys are configured) the keys it announces adopted.
+    private func trust(_ manifest: Manifest, adoptingKeys: Bool, in store: Store, now: Int) -> SourceFailure? {
+        let trustRepository = FeedTrustRepository(database: store.database)
+        do {
+            try store.database.transaction {
+                try trustRepository.record(FeedTrustRepository.Trust(name: manifest.name, serial: manifest.serial, generated: manifest.generated,
+                                                                     validUntil: manifest.validUntil, checkedAt: now))
+                if adoptingKeys { try trustRepository.adopt(keys: manifest.nextKeys, name: manifest.name, serial: manifest.serial) }
+            }
+            return nil
+        } catch let error as DatabaseError {
+            return SourceFailure.local(StoreError(error, path: store.path))
+        } catch {
+            return SourceFailure("feed: \(error)")
+        }
+    }
+
+    /// Keeps the manifest's validators, so that the next request is conditional; the report of
+    /// a store that refused, or nil.
+    private func recordApplied(_ chosen: Chosen, in validators: FeedStateRepository, storePath: String, now: Int) -> SourceReport? {
+        do throws(DatabaseError) {
+            try validators.record(hub: chosen.url, FeedStateRepository.State(
+                etag: chosen.etag, lastModified: chosen.lastModified, serial: chosen.manifest.serial,
+                generated: chosen.manifest.generated, checkedAt: now))
+            return nil
+        } catch {
+            let failure = StoreError(error, path: storePath)
+            return SourceReport(source: "fleet", ok: false, summary: "store: \(failure)", seconds: 0, storeExitCode: failure.exitCode)
+        }
     }
 
     private func readTrust(_ validators: FeedStateRepository, _ repository: FeedTrustRepository) throws(DatabaseError) -> Trusted {
