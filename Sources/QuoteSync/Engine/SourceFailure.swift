@@ -1,4 +1,5 @@
 import QuoteBase
+import QuoteModels
 import QuoteStore
 /// Why one source's sync failed: one line for status and logs, with the HTTP
 /// status and the earliest next attempt when the upstream said.
