@@ -61,7 +61,7 @@ public final class SyncEngine: Sendable {
     public func sync(_ settings: SourceSettings, now: Int = UnixTime.now(),
                      progress: @escaping @Sendable (String) -> Void = { _ in }, checkpoint: Bool = true,
                      from prepared: Adapter? = nil) async -> SourceReport {
-        let started = ContinuousClock.now
+        let started = clock.now
         // A list writes into its transaction while it streams in: its turn spans its whole sync.
         // Every other source takes the turn for its commit, or for recording its failure.
         var holdsTurn = settings.kind == .custom
@@ -81,7 +81,7 @@ public final class SyncEngine: Sendable {
         let check = Mutex<StoreCheck?>(nil)
         let transaction = SourceTransaction(database: store.database) { check.withLock { $0 = $0 ?? self.startCheck() } }
         func elapsed() -> Double {
-            let duration = ContinuousClock.now - started
+            let duration = clock.now - started
             return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         }
         // A block is the upstream's word about the URL it was recorded for: a source pointed
@@ -106,7 +106,7 @@ public final class SyncEngine: Sendable {
         let context = SyncContext(settings: settings, client: client, gate: gate, storePath: storePath,
                                   transaction: transaction, now: now, clock: clock, progress: progress)
         do {
-            var phases = PhaseClock()
+            var phases = PhaseClock(clock: clock)
             var update = try await (prepared ?? fetch)(settings, context)
             update.validators = await context.completed(update.validators)
             if let received = context.lastResponseAt { phases.mark("fetch", at: received) }
