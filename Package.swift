@@ -24,13 +24,13 @@ let package = Package(
             dependencies: ["migration-embedder"]
         ),
         // What every module needs and none owns: environment, paths and the ONE search order
-        // for the store, configuration and socket, capped file reads, Unix socket addresses,
+        // for the store, configuration and socket, capped file reads,
         // exit codes, the version, URL facts, Unix time. Glibc only: no Foundation.
         // Linux calls Swift's Glibc module leaves out (they need _GNU_SOURCE): SO_PEERCRED,
         // accept4, pipe2, the signal pipe, the terminal's size. Used through QuoteSystem.
         .target(name: "CSystem"),
         // The system layer: descriptors that close once, errno with the EINTR retry in one place,
-        // poll, child processes, the one runner for blocking work. Glibc and CSystem only.
+        // files, poll, child processes, the one runner for blocking work. Glibc and CSystem only.
         .target(name: "QuoteSystem", dependencies: ["CSystem"]),
         .target(name: "QuoteBase", dependencies: ["QuoteSystem"]),
         // Text tools every module may need and none owns: strict JSON (whole and streamed) and its

@@ -1,4 +1,5 @@
 import Glibc
+import QuoteSystem
 
 /// The process environment, without Foundation (quotectl must start like a C program).
 public enum Environment {
@@ -38,7 +39,7 @@ public enum Environment {
     /// static binary it would need glibc's NSS modules at run time.
     public static func home() -> String {
         if let home = absolutePath("HOME") { return home }
-        let uid = String(getuid())
+        let uid = String(CurrentProcess.userID)
         if let passwd = try? FileReader.read("/etc/passwd", limit: 16 << 20) {
             for line in String(decoding: passwd, as: UTF8.self).split(separator: "\n") {
                 let fields = line.split(separator: ":", omittingEmptySubsequences: false)

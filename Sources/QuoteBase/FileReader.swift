@@ -44,17 +44,17 @@ public enum FileReader {
 
     /// The size of the file at `path` in bytes, or nil when there is none (or it cannot be seen).
     public static func size(_ path: String) -> Int? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return Int(status.st_size)
+        (try? FileSystem.status(path))?.size
     }
 
     /// Why `path` is not a regular file this process can see (missing, a folder, a FIFO, a
     /// device), from stat(2) alone: nothing is opened. Nil for a regular file.
     public static func regularFileProblem(_ path: String) -> FileError? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return failure(path, Errno.current) }
-        return kindProblem(path, status)
+        do throws(FileSystemError) {
+            return kindProblem(path, try FileSystem.status(path).kind)
+        } catch {
+            return failure(path, error.errno)
+        }
     }
 
     /// Standard input (a pipe, a terminal or a redirected file), up to `limit` bytes:
@@ -133,15 +133,14 @@ public enum FileReader {
         let file: FileDescriptor
         do { file = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY) } catch { throw failure(path, error) }
         do { status = try file.io.status() } catch { throw failure(path, error) }
-        if let problem = kindProblem(path, status) { throw problem }
+        if let problem = kindProblem(path, FileStatus(status).kind) { throw problem }
         file.io.setNonBlocking(false)
         return file
     }
 
-    private static func kindProblem(_ path: String, _ status: stat) -> FileError? {
-        let kind = status.st_mode & S_IFMT
-        if kind == S_IFREG { return nil }
-        if kind == S_IFDIR { return FileError(path: path, reason: "is a folder, not a file", code: EISDIR) }
+    private static func kindProblem(_ path: String, _ kind: FileKind) -> FileError? {
+        if kind == .regular { return nil }
+        if kind == .directory { return FileError(path: path, reason: "is a folder, not a file", code: EISDIR) }
         return FileError(path: path, reason: "not a regular file (a pipe, socket or device)", code: EINVAL)
     }
 

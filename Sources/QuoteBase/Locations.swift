@@ -1,4 +1,4 @@
-import Glibc
+import QuoteSystem
 
 /// Where quoted keeps things, in ONE search order per thing, shared by quoted and quotectl:
 /// an explicit option first, then the environment variable, then the configuration, then
@@ -19,7 +19,7 @@ public enum Locations {
         if let environment = Environment.variable("QUOTED_DB") { return environment }
         if let configured { return configured }
         if let state = Environment.systemdDirectory("STATE_DIRECTORY") { return Path.join(state, "quotes.db") }
-        if !writing, access(systemStore, R_OK) == 0 { return systemStore }
+        if !writing, FileSystem.isAccessible(systemStore, for: .read) { return systemStore }
         return Path.join(dataHome(), "quoted/quotes.db")
     }
 
@@ -35,7 +35,7 @@ public enum Locations {
     public static func configuration(option: String?) -> (path: String, explicit: Bool)? {
         if let option { return (option, true) }
         if let environment = Environment.variable("QUOTED_CONFIG") { return (environment, true) }
-        return configurationCandidates().first { access($0, F_OK) == 0 }.map { ($0, false) }
+        return configurationCandidates().first { FileSystem.exists($0) }.map { ($0, false) }
     }
 
     /// Where a configuration file is looked for when none is named, in order (the paths as

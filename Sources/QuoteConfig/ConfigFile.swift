@@ -62,9 +62,8 @@ public enum ConfigFile {
     /// everyone) may read it.
     static func readableKeyWarning(path: String, configuration: Configuration) -> String? {
         guard configuration.sources.contains(where: \.apiKeyIsInline) else { return nil }
-        var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & 0o044 != 0 else { return nil }
-        let who = status.st_mode & 0o004 != 0 ? "every user" : "its group"
+        guard let status = try? FileSystem.status(path), status.permissions & 0o044 != 0 else { return nil }
+        let who = status.permissions & 0o004 != 0 ? "every user" : "its group"
         return "\(path) holds an inline api_key that \(who) can read: chmod go-r \(path), or move the key to an "
             + "api_key_file only the daemon's user can read (chown quoted; chmod 0400)"
     }

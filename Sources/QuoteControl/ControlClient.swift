@@ -43,7 +43,7 @@ public final class ControlClient {
             let failure = Errno.current
             if failure == .interrupted { continue }
             if failure.isWouldBlock, clock.now < deadline {
-                usleep(20_000)
+                CurrentProcess.pause(for: .milliseconds(20))
                 continue
             }
             switch failure.code {
@@ -81,7 +81,7 @@ public final class ControlClient {
             try client.send(request)
             let first = try client.nextReply()
             if let first, first.kind == "error", first.text.hasPrefix("busy"), waited < patience {
-                usleep(useconds_t(pause * 1_000_000))
+                CurrentProcess.pause(for: .microseconds(Int64(pause * 1_000_000)))
                 waited += pause
                 pause = min(pause * 2, 0.5)
                 continue

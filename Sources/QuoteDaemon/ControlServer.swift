@@ -150,7 +150,7 @@ public final class ControlServer: Sendable {
         if Path.exists(path) {
             // A live daemon answers; a stale socket from a crash is removed.
             if (try? ControlClient(path: path)) != nil { throw .alreadyRunning(path) }
-            unlink(path)
+            try? FileSystem.unlink(path)
         }
         let listener: FileDescriptor
         do { listener = try FileDescriptor.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue)) } catch {
@@ -160,7 +160,7 @@ public final class ControlServer: Sendable {
             throw .notASocket("socket path too long (\(path.utf8.count) bytes, at most \(ConfigLimits.socketPathBytes)): \(path)")
         }
         guard address.bind(listener.rawValue) == 0 else { throw .system("cannot listen on \(path): \(Errno.current)") }
-        chmod(path, 0o660)
+        try? FileSystem.setPermissions(path, 0o660)
         do { try listener.io.listen() } catch { throw .system("listen: \(error)") }
         let pipe: Pipe
         do { pipe = try FileDescriptor.pipe() } catch { throw .system("pipe: \(error)") }
@@ -179,7 +179,7 @@ public final class ControlServer: Sendable {
     public func stop() {
         incoming.finish()
         // The loop closes the listener and every pending connection when it sees this.
-        if poke(stopping: true) { unlink(path) }
+        if poke(stopping: true) { try? FileSystem.unlink(path) }
     }
 
     /// Wakes the serving thread (to stop, or to look at its deadlines again); false when it is

@@ -142,7 +142,7 @@ extension Daemon {
     /// `daemon {...}` then one `source {...}` per configured source.
     public func statusReplies() -> [ControlReply] {
         var daemon = JSONObjectBuilder()
-        daemon.add("pid", Int(getpid()))
+        daemon.add("pid", Int(CurrentProcess.id))
         daemon.add("uptime", Int((clock.now - startedAt).components.seconds))
         daemon.add("version", QuotedVersion.current)
         daemon.add("config", configuration.file)

@@ -77,14 +77,13 @@ public final class Logger: Sendable {
     }
 
     static func timestamp() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
+        let now = ClockReading.wallClock()
         var parts = tm()
-        var seconds = now.tv_sec
+        var seconds = time_t(now.seconds)
         localtime_r(&seconds, &parts)
         // Plain padding, not String(format:): that one wakes up Foundation's locale machinery,
         // megabytes of resident memory in a daemon that otherwise never needs it.
         return "\(parts.tm_year + 1900)-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday)) "
-            + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec)).\(pad(Int32(now.tv_nsec / 1_000_000), width: 3))"
+            + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec)).\(pad(Int32(now.nanoseconds / 1_000_000), width: 3))"
     }
 }

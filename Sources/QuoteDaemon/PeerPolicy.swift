@@ -1,4 +1,5 @@
 import Glibc
+import QuoteSystem
 
 /// Who may use the control socket: root, the daemon's own user, and members of
 /// the daemon's group (primary or supplementary). Everyone else is refused.
@@ -6,7 +7,7 @@ public struct PeerPolicy: Sendable {
     public let uid: uid_t
     public let gid: gid_t
 
-    public init(uid: uid_t = getuid(), gid: gid_t = getgid()) {
+    public init(uid: uid_t = CurrentProcess.userID, gid: gid_t = CurrentProcess.groupID) {
         self.uid = uid
         self.gid = gid
     }

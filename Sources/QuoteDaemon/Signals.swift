@@ -1,4 +1,3 @@
-import CSystem
 import Glibc
 import QuoteBase
 import QuoteSystem
@@ -18,10 +17,9 @@ public enum Signals {
     /// The signals as they arrive. Throws when the handlers or their reader cannot be set up:
     /// a daemon that cannot hear SIGTERM must not start.
     public static func install(_ numbers: [Int32] = watched) throws(InstallError) -> AsyncStream<Int32> {
-        let raw = numbers.withUnsafeBufferPointer { quoted_signal_pipe($0.baseAddress, Int32($0.count)) }
-        guard raw >= 0 else { throw InstallError(reason: Errno.current.description) }
         // The pipe's read end lives as long as the reading thread (the process, in practice).
-        let readEnd = Descriptor(raw)
+        let readEnd: Descriptor
+        do { readEnd = try CurrentProcess.signalPipe(numbers) } catch { throw InstallError(reason: error.description) }
         let (stream, continuation) = AsyncStream<Int32>.makeStream()
         let started = BlockingWork.start {
             var byte: [UInt8] = [0]
@@ -30,7 +28,7 @@ public enum Signals {
             }
         }
         guard started else {
-            FileDescriptor(adopting: raw).close()
+            FileDescriptor(adopting: readEnd.rawValue).close()
             throw InstallError(reason: "no thread to read them on")
         }
         return stream

@@ -24,27 +24,27 @@ public protocol SyncRunner: Sendable {
 public struct ChildProcessRunner: SyncRunner {
     public let executable: String
     public let storePath: String
+    /// The daemon's clock: a sync's duration and a stopping child's grace are read off it.
+    public let clock: any MonotonicClock
 
-    public init(executable: String = ChildProcessRunner.ownExecutable(), storePath: String) {
+    public init(executable: String = ChildProcessRunner.ownExecutable(), storePath: String, clock: any MonotonicClock = SystemClock()) {
         self.executable = executable
         self.storePath = storePath
+        self.clock = clock
     }
 
     public static func ownExecutable() -> String {
-        var buffer = [CChar](repeating: 0, count: 4_096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return CommandLine.arguments[0] }
-        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        CurrentProcess.executablePath() ?? CommandLine.arguments[0]
     }
 
     public func sync(_ settings: SourceSettings, configuration: Configuration,
                      progress: @escaping @Sendable (String) -> Void) async -> SourceReport {
         let arguments = [executable, "sync", "--once", "--source", settings.name, "--json", "--quiet", "--progress",
                          "--db", storePath, "--config", "-", "--config-name", configuration.file ?? "(built-in defaults)"]
-        let started = ContinuousClock.now
+        let started = clock.now
         // Progress lines come first on the child's stdout ("progress<TAB>SOURCE<TAB>TEXT"); the
         // JSON report is the last line.
-        let child = ChildProcess(arguments: arguments, input: Array(configuration.text.utf8)) { line in
+        let child = ChildProcess(arguments: arguments, input: Array(configuration.text.utf8), clock: clock) { line in
             let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
             if fields.count == 3, fields[0] == "progress" { progress(String(fields[2])) }
         }
@@ -53,7 +53,7 @@ public struct ChildProcessRunner: SyncRunner {
         } onCancel: {
             child.terminate()
         }
-        let seconds = Double((ContinuousClock.now - started).components.seconds)
+        let seconds = Double((clock.now - started).components.seconds)
         switch outcome {
         case .failedToStart(let reason):
             return SourceReport(source: settings.name, ok: false, summary: "cannot start \(executable): \(reason)", seconds: seconds)
@@ -81,6 +81,7 @@ final class ChildProcess: Sendable {
 
     private let arguments: [String]
     private let input: [UInt8]
+    private let clock: any MonotonicClock
     /// Lines of stdout that start with "progress\t", as they come; they are left out of the output.
     private let onProgressLine: @Sendable (String) -> Void
     /// The child while it runs, and whether it was told to stop (perhaps before it started).
@@ -88,9 +89,11 @@ final class ChildProcess: Sendable {
     /// How long a child told to stop (SIGTERM) has before it is killed (SIGKILL).
     static let stopGrace: Duration = .seconds(8)
 
-    init(arguments: [String], input: [UInt8], onProgressLine: @escaping @Sendable (String) -> Void = { _ in }) {
+    init(arguments: [String], input: [UInt8], clock: any MonotonicClock = SystemClock(),
+         onProgressLine: @escaping @Sendable (String) -> Void = { _ in }) {
         self.arguments = arguments
         self.input = input
+        self.clock = clock
         self.onProgressLine = onProgressLine
     }
 
@@ -101,7 +104,7 @@ final class ChildProcess: Sendable {
             state.terminated = true
             return state.process
         }
-        process?.terminate(grace: Self.stopGrace)
+        process?.terminate(grace: Self.stopGrace, clock: clock)
     }
 
     /// Spawns the child, feeds it its input, collects its report and waits for it to end.

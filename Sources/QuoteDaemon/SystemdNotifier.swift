@@ -22,7 +22,7 @@ public final class SystemdNotifier: Sendable {
         "WATCHDOG_USEC": Environment.variable("WATCHDOG_USEC"), "WATCHDOG_PID": Environment.variable("WATCHDOG_PID"),
     ].compactMapValues { $0 }) -> Duration? {
         guard let text = environment["WATCHDOG_USEC"], let microseconds = Int64(text), microseconds > 0 else { return nil }
-        if let pid = environment["WATCHDOG_PID"], Int32(pid) != getpid() { return nil }
+        if let pid = environment["WATCHDOG_PID"], Int32(pid) != CurrentProcess.id { return nil }
         return .microseconds(microseconds)
     }
 
@@ -34,9 +34,7 @@ public final class SystemdNotifier: Sendable {
 
     @discardableResult
     public func reloading() -> Bool {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let microseconds = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1_000
+        let microseconds = ClockReading.monotonicMicroseconds()
         return send("RELOADING=1\nMONOTONIC_USEC=\(microseconds)")
     }
 
@@ -55,10 +53,7 @@ public final class SystemdNotifier: Sendable {
             // An abstract socket is written '@name'; the address type turns the '@' into a NUL.
             guard var address = UnixSocketAddress(socketPath) else { return false }
             let bytes = Array(message.utf8)
-            let sent = address.withSocketAddress { address, length in
-                bytes.withUnsafeBytes { sendto(socket.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), address, length) }
-            }
-            return sent == bytes.count
+            return address.send(bytes, from: socket.rawValue) == bytes.count
         }
     }
 }

@@ -1,83 +1,46 @@
 import CZlib
-import Glibc
 import QuoteBase
 import QuoteSystem
 
-/// A file written whole or not at all: bytes go to a temporary name in the same folder, are
-/// fsync'd, and only then renamed into place — a reader sees the old file or the new one,
-/// never part of one.
-final class AtomicFile {
-    let folder: String
-    private let temporary: String
-    /// The temporary file while it is being written; nil once committed or abandoned.
-    private var file: FileDescriptor?
+/// A file of the feed, written whole or not at all (an `AtomicFile`, mode 0644: the web server
+/// serving the feed reads it as another user), its failures said as the publisher says them.
+final class FeedFile {
+    private let file: AtomicFile
 
     init(folder: String, prefix: String) throws(FeedFailure) {
-        self.folder = folder
-        temporary = Path.join(folder, ".\(prefix).\(getpid()).\(UInt32.random(in: 0 ... .max)).tmp")
-        do {
-            file = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
-        } catch {
-            throw FeedFailure("cannot write in \(folder): \(error)")
+        do { file = try AtomicFile(in: folder, prefix: prefix, mode: 0o644) } catch {
+            throw FeedFailure("cannot write in \(folder): \(error.errno)")
         }
-        // 0644 whatever the umask (a service's UMask=0007 would make it 0640): the web server
-        // serving the feed reads it as another user.
-        if let raw = file?.rawValue { fchmod(raw, 0o644) }
     }
 
-    deinit { abandon() }
-
     func write(_ bytes: UnsafeRawBufferPointer) throws(FeedFailure) {
-        guard let io = file?.io else { throw FeedFailure("cannot write \(temporary): already closed") }
-        do { try io.writeAll(bytes) } catch { throw FeedFailure("cannot write \(temporary): \(error)") }
+        do { try file.write(bytes) } catch { throw FeedFailure("cannot write \(file.temporaryPath): \(error.errno)") }
     }
 
     func write(_ bytes: [UInt8]) throws(FeedFailure) {
-        var failure: FeedFailure?
-        bytes.withUnsafeBytes { raw in
-            do throws(FeedFailure) { try write(raw) } catch { failure = error }
-        }
-        if let failure { throw failure }
+        do { try file.write(bytes) } catch { throw FeedFailure("cannot write \(file.temporaryPath): \(error.errno)") }
     }
 
-    /// Flushes to disk and renames to `name`; `adjust` may touch the descriptor first (its times).
-    func commit(as name: String, adjust: (Int32) -> Void = { _ in }) throws(FeedFailure) {
-        guard let written = file.take() else { throw FeedFailure("cannot commit \(temporary): already closed") }
-        adjust(written.rawValue)
-        do { try written.io.sync() } catch {
-            written.close()
-            unlink(temporary)
-            throw FeedFailure("cannot flush \(temporary): \(error)")
-        }
-        written.close()
-        guard rename(temporary, Path.join(folder, name)) == 0 else {
-            let reason = Errno.current
-            unlink(temporary)
-            throw FeedFailure("cannot rename into \(Path.join(folder, name)): \(reason)")
+    /// Flushes to disk and renames to `name`; `adjust` may touch the file first (its times). The
+    /// folder is flushed once by the publisher, after its last rename into it.
+    func commit(as name: String, adjust: (Descriptor) -> Void = { _ in }) throws(FeedFailure) {
+        do { try file.commit(as: name, syncingFolder: false, adjust: adjust) } catch {
+            if error.call == "rename" { throw FeedFailure("cannot rename into \(error.path): \(error.errno)") }
+            throw FeedFailure("cannot flush \(file.temporaryPath): \(error.errno)")
         }
     }
 
     /// Drops the temporary file (a file of that name was there already, or a failure).
-    func abandon() {
-        guard let open = file.take() else { return }
-        open.close()
-        unlink(temporary)
-    }
-
-    /// Makes the renames in `folder` durable.
-    static func syncFolder(_ folder: String) {
-        guard let directory = try? FileDescriptor.open(folder, O_RDONLY | O_DIRECTORY) else { return }
-        try? directory.io.sync()
-    }
+    func abandon() { file.abandon() }
 }
 
-/// A gzip stream (zlib's deflate with a gzip header) into an AtomicFile: nginx's gzip_static twin.
+/// A gzip stream (zlib's deflate with a gzip header) into a FeedFile: nginx's gzip_static twin.
 final class GzipWriter {
     private var stream = z_stream()
-    private let output: AtomicFile
+    private let output: FeedFile
     private var buffer = [UInt8](repeating: 0, count: 1 << 16)
 
-    init(into output: AtomicFile) throws(FeedFailure) {
+    init(into output: FeedFile) throws(FeedFailure) {
         self.output = output
         // windowBits 15 + 16: a gzip header and trailer instead of zlib's.
         guard deflateInit2_(&stream, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(),

@@ -48,8 +48,12 @@ public struct Publisher {
         let folder = settings.dir
         let byHash = Path.join(folder, "by-hash")
         for path in [folder, byHash] where !Path.exists(path) {
-            guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw FeedFailure("cannot create \(path): \(Errno.current)") }
-            chmod(path, 0o755)  // whatever the umask: the web server reads it as another user
+            do throws(FileSystemError) {
+                try FileSystem.makeDirectory(path, mode: 0o755)
+            } catch where error.errno.code != EEXIST {
+                throw FeedFailure("cannot create \(path): \(error.errno)")
+            } catch {}
+            try? FileSystem.setPermissions(path, 0o755)  // whatever the umask: the web server reads it as another user
         }
         let secrets = try Self.signingKeys(settings.signingKeys)
         let nextKeys = try Self.publicKeys(settings.nextKeys, key: "next_keys")
@@ -96,8 +100,8 @@ public struct Publisher {
 
     /// One source's document, streamed through SHA-256 and gzip into `by-hash/`.
     private func write(_ source: FeedQueries.PublishedSource, queries: FeedQueries, into byHash: String) throws(FeedFailure) -> Manifest.Entry? {
-        let plain = try AtomicFile(folder: byHash, prefix: "json")
-        let compressed = try AtomicFile(folder: byHash, prefix: "gz")
+        let plain = try FeedFile(folder: byHash, prefix: "json")
+        let compressed = try FeedFile(folder: byHash, prefix: "gz")
         let gzip = try GzipWriter(into: compressed)
         var digest = FeedDigest()
         var size = 0
@@ -150,9 +154,8 @@ public struct Publisher {
     static func signingKeys(_ paths: [String]) throws(FeedFailure) -> [Signify.SecretKey] {
         var keys: [Signify.SecretKey] = []
         for path in paths {
-            var status = stat()
-            if stat(path, &status) == 0, status.st_mode & 0o077 != 0 {
-                let mode = String(status.st_mode & 0o777, radix: 8)
+            if let status = try? FileSystem.status(path), status.permissions & 0o077 != 0 {
+                let mode = String(status.permissions & 0o777, radix: 8)
                 throw FeedFailure("signing_key: \(path) may be read by others (mode 0\(mode)): chmod 0600 \(path), owned by the user that publishes")
             }
             do {
@@ -174,10 +177,8 @@ public struct Publisher {
 
     /// The feed's name when [publish] gives none: this host's.
     static func hostName() -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "quoted" }
-        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return name.isEmpty ? "quoted" : String(name.prefix(200))
+        guard let name = CurrentProcess.hostName(), !name.isEmpty else { return "quoted" }
+        return String(name.prefix(200))
     }
 
     private func rowsOf(_ source: FeedQueries.PublishedSource, _ queries: FeedQueries) throws(FeedFailure) -> Int {
@@ -191,73 +192,64 @@ public struct Publisher {
     /// second by one of the same length would keep its ETag, and a spoke asking "changed?"
     /// would hear "304". So a new manifest's time is moved past the old one's when they share a second.
     private func writeManifest(_ manifest: Manifest, signedWith secrets: [Signify.SecretKey], in folder: String) throws(FeedFailure) {
-        AtomicFile.syncFolder(Path.join(folder, "by-hash"))
+        try? FileSystem.syncDirectory(Path.join(folder, "by-hash"))
         let bytes = Array(manifest.json.utf8)
         for secret in secrets {
-            let signed = try AtomicFile(folder: folder, prefix: "signed")
+            let signed = try FeedFile(folder: folder, prefix: "signed")
             try signed.write(Signify.embed(bytes, with: secret, comment: "signify -V -e -p hub.pub -x manifest.\(secret.number).signed -m -"))
             try Self.commitWithANewETag(signed, as: "manifest.\(secret.number).signed", in: folder)
         }
         Self.removeSignedFiles(in: folder, except: Set(secrets.map { "manifest.\($0.number).signed" }))
         if let secret = secrets.first {
-            let signature = try AtomicFile(folder: folder, prefix: "sig")
+            let signature = try FeedFile(folder: folder, prefix: "sig")
             try signature.write(Array(Signify.sign(bytes, with: secret, comment: "verify with the hub's public key").utf8))
             try signature.commit(as: "manifest.json.sig")
         }
-        let file = try AtomicFile(folder: folder, prefix: "manifest")
+        let file = try FeedFile(folder: folder, prefix: "manifest")
         try file.write(bytes)
         try Self.commitWithANewETag(file, as: "manifest.json", in: folder)
-        AtomicFile.syncFolder(folder)
+        try? FileSystem.syncDirectory(folder)
     }
 
     /// Renames `file` to `name`, its modification time moved one second past the file it replaces
     /// when they share a second: nginx's ETag (time in seconds, size) must change with the bytes.
-    private static func commitWithANewETag(_ file: AtomicFile, as name: String, in folder: String) throws(FeedFailure) {
-        var old = stat()
-        let hadOld = stat(Path.join(folder, name), &old) == 0
+    private static func commitWithANewETag(_ file: FeedFile, as name: String, in folder: String) throws(FeedFailure) {
+        let old = try? FileSystem.status(Path.join(folder, name))
         try file.commit(as: name) { descriptor in
-            var new = stat()
-            guard hadOld, fstat(descriptor, &new) == 0, new.st_mtim.tv_sec <= old.st_mtim.tv_sec else { return }
-            // The access time stays (UTIME_OMIT); the modification time moves one second past the old one's.
-            let times = [timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2), timespec(tv_sec: old.st_mtim.tv_sec + 1, tv_nsec: 0)]
-            _ = times.withUnsafeBufferPointer { futimens(descriptor, $0.baseAddress) }
+            guard let old, let new = try? FileStatus(descriptor.status()), new.modified <= old.modified else { return }
+            // The access time stays; the modification time moves one second past the old one's.
+            try? descriptor.setModificationTime(seconds: old.modified + 1)
         }
     }
 
     /// A key that no longer signs leaves no manifest behind that would stay valid until it expires.
     private static func removeSignedFiles(in folder: String, except kept: Set<String>) {
-        guard let directory = opendir(folder) else { return }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix("manifest."), name.hasSuffix(".signed"), !kept.contains(name) { unlink(Path.join(folder, name)) }
+        guard let names = try? FileSystem.contentsOfDirectory(folder) else { return }
+        for name in names where name.hasPrefix("manifest.") && name.hasSuffix(".signed") && !kept.contains(name) {
+            try? FileSystem.unlink(Path.join(folder, name))
         }
     }
 
     /// A file a manifest names is touched (its time is when it was last named); one unnamed
     /// for `retention` seconds goes, and so do temporary files a crash left behind.
     private func prune(_ byHash: String, keeping named: Set<String>, now: Int) -> Int {
-        guard let directory = opendir(byHash) else { return 0 }
-        defer { closedir(directory) }
+        guard let names = try? FileSystem.contentsOfDirectory(byHash) else { return 0 }
         var removed = 0
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name != ".", name != ".." else { continue }
+        for name in names {
             let path = Path.join(byHash, name)
             let base = name.hasSuffix(".gz") ? String(name.dropLast(3)) : name
             if named.contains(base) {
                 touch(path)
                 continue
             }
-            var status = stat()
-            guard stat(path, &status) == 0, now - status.st_mtim.tv_sec > (name.hasPrefix(".") ? 3_600 : retention) else { continue }
-            if unlink(path) == 0 { removed += 1 }
+            guard let status = try? FileSystem.status(path), now - status.modified > (name.hasPrefix(".") ? 3_600 : retention) else { continue }
+            if (try? FileSystem.unlink(path)) != nil { removed += 1 }
         }
         return removed
     }
 
     private func touch(_ path: String) {
-        utimensat(AT_FDCWD, path, nil, 0)
+        try? FileSystem.touch(path)
     }
 
     static func readManifest(in folder: String) -> Manifest? {

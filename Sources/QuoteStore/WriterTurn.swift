@@ -66,9 +66,8 @@ public enum WriterTurn {
     /// The lock file gets the store's permissions, and its owner when root makes it (as SQLite
     /// does for -wal and -shm), so that the store's owner can take it after root did.
     private static func creation(for store: String) -> ProcessLock.Creation {
-        var status = stat()
-        guard stat(store, &status) == 0 else { return ProcessLock.Creation(mode: 0o644) }
-        return ProcessLock.Creation(mode: status.st_mode & 0o666,
-                                    owner: geteuid() == 0 ? (status.st_uid, status.st_gid) : nil)
+        guard let status = try? FileSystem.status(store) else { return ProcessLock.Creation(mode: 0o644) }
+        return ProcessLock.Creation(mode: status.permissions & 0o666,
+                                    owner: CurrentProcess.effectiveUserID == 0 ? (status.owner, status.group) : nil)
     }
 }

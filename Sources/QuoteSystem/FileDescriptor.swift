@@ -128,6 +128,13 @@ public struct Descriptor: Sendable, Equatable {
 
     public func sync() throws(Errno) { _ = try Errno.retrying { fsync(rawValue) } }
 
+    /// futimens(2): the modification time set to `seconds`, the access time left as it is.
+    public func setModificationTime(seconds: Int) throws(Errno) {
+        // UTIME_OMIT ((1 << 30) - 2), which Glibc's module does not import.
+        let times = [timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2), timespec(tv_sec: seconds, tv_nsec: 0)]
+        _ = try Errno.retrying { times.withUnsafeBufferPointer { futimens(rawValue, $0.baseAddress) } }
+    }
+
     /// An exclusive flock(2), waiting for it.
     public func lockExclusively() throws(Errno) { _ = try Errno.retrying { flock(rawValue, LOCK_EX) } }
 

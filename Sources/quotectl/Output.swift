@@ -41,9 +41,9 @@ enum Output {
         }
         guard let failure else { return }
         // The reader went away (quotectl export | head): stop quietly, as cat does.
-        if failure == .brokenPipe { exit(0) }
+        if failure == .brokenPipe { CurrentProcess.exit(0) }
         error("cannot write to standard output: \(failure)")
-        exit(ExitCode.ioError.rawValue)
+        CurrentProcess.exit(ExitCode.ioError.rawValue)
     }
 
     /// One line on standard error, prefixed with the program name.

@@ -1,4 +1,3 @@
-import Glibc
 import QuoteBase
 import QuoteSystem
 import QuoteModels
@@ -33,16 +32,14 @@ struct SeenQuotes {
 
     mutating func remove(_ key: UInt64) { keys.remove(key) }
 
-    /// Writes the state (0600, through a temporary file and a rename: never half a file).
+    /// Writes the state (0600, replaced whole: never half a file, not even after a crash).
     func save() {
-        guard Path.makeDirectories(Path.parent(of: path)) == nil else { return }
-        let temporary = path + ".new"
-        guard let file = try? FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600) else { return }
+        let folder = Path.parent(of: path), name = path.split(separator: "/").last.map(String.init) ?? path
+        guard Path.makeDirectories(folder) == nil, let file = try? AtomicFile(in: folder, prefix: name, mode: 0o600) else { return }
         var text = ""
         text.reserveCapacity(keys.count * 17)
         for key in keys { text += String(key, radix: 16) + "\n" }
-        let written = (try? file.io.writeAll(text)) != nil
-        file.close()
-        if written { rename(temporary, path) } else { unlink(temporary) }
+        guard (try? file.write(Array(text.utf8))) != nil else { return }
+        try? file.commit(as: name)
     }
 }

@@ -1,4 +1,3 @@
-import CSystem
 import Glibc
 import QuoteBase
 import QuoteSystem
@@ -41,7 +40,7 @@ let syncCommand = Command(syncSpec) { arguments, context in
         }
         // On a terminal, a live line per running source (relayed by the daemon), each replaced by
         // its summary; otherwise exactly the summaries.
-        let columns = Int(quoted_terminal_columns(2))
+        let columns = Descriptor.standardError.terminalColumns
         let lines = columns > 0 ? LiveLines(descriptor: 2, width: columns) : nil
         do {
             while let reply = try client.nextReply() {
@@ -81,16 +80,13 @@ func controlFailureText(_ failure: ControlClient.Failure) -> String {
 /// from PATH). quotectl itself never links the networking code.
 func runSyncOnce(sources: [String], context: inout Context) -> ExitCode {
     var candidates: [String] = []
-    var buffer = [CChar](repeating: 0, count: 4_096)
-    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    if length > 0 {
-        let own = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    if let own = CurrentProcess.executablePath() {
         candidates.append(Path.join(Path.parent(of: own), "quoted"))
     }
     for folder in (Environment.variable("PATH") ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
         candidates.append(Path.join(String(folder), "quoted"))
     }
-    guard let quoted = candidates.first(where: { access($0, X_OK) == 0 }) else {
+    guard let quoted = candidates.first(where: { FileSystem.isAccessible($0, for: .execute) }) else {
         Output.error("daemon not running, and no quoted binary beside quotectl or in PATH to sync with")
         return .unavailable
     }

@@ -1,4 +1,3 @@
-import CSystem
 import Glibc
 import QuoteBase
 import QuoteSystem
@@ -8,7 +7,7 @@ import Synchronization
 /// pager may be used) or a pipe or file (then output stays plain and stable for scripts).
 enum Terminal {
     /// Columns of the terminal on stdout; 0 when stdout is not a terminal.
-    static let columns = Int(quoted_terminal_columns(1))
+    static let columns = Descriptor.standardOutput.terminalColumns
     static var isTerminal: Bool { columns > 0 }
     /// Quotes are read best at most 80 columns wide, however wide the terminal.
     static var readingWidth: Int { min(columns, 80) }

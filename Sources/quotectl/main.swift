@@ -3,6 +3,7 @@ import QuoteBase
 import QuoteCommandLine
 import QuoteConfig
 import QuoteStore
+import QuoteSystem
 import QuoteText
 
 // quotectl: reads the quoted store. No Foundation, so it starts like a C program.
@@ -54,7 +55,7 @@ func usageFailure(_ error: UsageError) -> ExitCode {
 }
 
 @MainActor func runMain() -> ExitCode {
-    signal(SIGPIPE, SIG_IGN)
+    CurrentProcess.ignoreBrokenPipe()
     let words = Environment.arguments()
     // The subcommand is the first word that is neither an option nor a global option's value.
     var commandIndex: Int?
@@ -127,4 +128,4 @@ func usageFailure(_ error: UsageError) -> ExitCode {
 let status = runMain()
 Output.flush()
 Pager.current.withLock { $0 }?.finish()
-exit(status.rawValue)
+CurrentProcess.exit(status.rawValue)

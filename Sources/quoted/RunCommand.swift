@@ -5,6 +5,7 @@ import QuoteConfig
 import QuoteDaemon
 import QuoteStore
 import QuoteSync
+import QuoteSystem
 
 /// `quoted [run] [--config PATH] [--db PATH] [--log-level LEVEL]`: the daemon, in the foreground.
 enum RunCommand {
@@ -40,18 +41,20 @@ enum RunCommand {
         }
         let storePath = Locations.store(option: arguments.value(Options.db), configured: configuration.storePath, writing: true)
         let notifier = SystemdNotifier()
+        // Every deadline of the daemon, its control socket and its children's stops, on one clock.
+        let clock = SystemClock()
         let daemon = Daemon(
             configuration: configuration, storePath: storePath,
-            runner: ChildProcessRunner(storePath: storePath),
+            runner: ChildProcessRunner(storePath: storePath, clock: clock),
             logger: logger, notifier: notifier, watchdogInterval: SystemdNotifier.watchdogInterval(),
-            loadConfiguration: { try ConfigFile.load(option: configOption) })
-        return await serve(daemon, configuration: configuration, storePath: storePath, logger: logger, notifier: notifier)
+            loadConfiguration: { try ConfigFile.load(option: configOption) }, clock: clock)
+        return await serve(daemon, configuration: configuration, storePath: storePath, logger: logger, notifier: notifier, clock: clock)
     }
 
     /// Prepares the daemon's store, opens the control socket and the signals, says it is ready,
     /// and runs the daemon until it stops.
     private static func serve(_ daemon: Daemon, configuration: Configuration, storePath: String, logger: Logger,
-                              notifier: SystemdNotifier) async -> ExitCode {
+                              notifier: SystemdNotifier, clock: any MonotonicClock) async -> ExitCode {
         do {
             try await daemon.prepare()
         } catch let error as StoreError {
@@ -62,12 +65,12 @@ enum RunCommand {
             return .ioError
         }
         let socketPath = Locations.sockets(configured: configuration.socketPath)[0]
-        let server = ControlServer(path: socketPath, logger: logger)
+        let server = ControlServer(path: socketPath, logger: logger, clock: clock)
         do {
             try server.start()
         } catch {
             // A user's daemon that fell back on the system service's folder: say what to set.
-            let hint = socketPath.hasPrefix(Locations.systemSocketFolder + "/") && getuid() != 0
+            let hint = socketPath.hasPrefix(Locations.systemSocketFolder + "/") && CurrentProcess.userID != 0
                 ? " (as a user, run it where XDG_RUNTIME_DIR is set — a login session, systemctl --user — or set [daemon] socket)" : ""
             logger.error("control socket: \(error)\(hint)")
             return error.exitCode

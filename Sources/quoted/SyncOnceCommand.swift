@@ -1,4 +1,3 @@
-import CSystem
 import Glibc
 import QuoteBase
 import QuoteCommandLine
@@ -116,7 +115,7 @@ enum SyncOnceCommand {
                              arguments: Arguments) async -> [SourceReport] {
         let quiet = arguments.has(Options.quiet)
         // On a terminal, a live line per running source; otherwise only the summaries, as ever.
-        let columns = Int(quoted_terminal_columns(2))
+        let columns = Descriptor.standardError.terminalColumns
         let lines = !quiet && columns > 0 ? LiveLines(descriptor: 2, width: columns) : nil
         // For the daemon (--progress): progress as "progress<TAB>SOURCE<TAB>TEXT" lines on stdout.
         let relay = arguments.has(Options.progress)

@@ -5,7 +5,7 @@ import QuoteSystem
 
 // quoted: the sync daemon. `quoted sync --once` runs the sync engine once.
 
-signal(SIGPIPE, SIG_IGN)
+CurrentProcess.ignoreBrokenPipe()
 let words = Array(CommandLine.arguments.dropFirst())
 let status: ExitCode
 switch words.first {
@@ -41,6 +41,6 @@ default:
 // for a reader that went away (| head), which `cat` would not complain about either.
 if let failure = standardOutputFailure.withLock({ $0 }), failure != EPIPE {
     printError("quoted: cannot write to standard output: \(Errno.describe(failure))")
-    exit(status == .success ? ExitCode.ioError.rawValue : status.rawValue)
+    CurrentProcess.exit(status == .success ? ExitCode.ioError.rawValue : status.rawValue)
 }
-exit(status.rawValue)
+CurrentProcess.exit(status.rawValue)

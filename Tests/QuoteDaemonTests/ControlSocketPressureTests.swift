@@ -3,6 +3,7 @@ import QuoteBase
 import QuoteConfig
 import QuoteControl
 @testable import QuoteDaemon
+import QuoteSystem
 import Synchronization
 import Testing
 import TestSupport

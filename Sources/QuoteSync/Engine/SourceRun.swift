@@ -1,17 +1,20 @@
 import QuoteConfig
+import QuoteSystem
 
 /// One source's sync as the engine runs it, from its store's opening to its report.
 struct SourceRun {
     let settings: SourceSettings
     /// The Unix time the sync counts as its start (recorded, and due times counted from).
     let now: Int
-    let started: ContinuousClock.Instant
+    /// When it started, on the engine's clock.
+    let started: Duration
+    let clock: any MonotonicClock
     let transaction: SourceTransaction
     let turn: WriteTurn
 
     /// Seconds since the sync started.
     func elapsed() -> Double {
-        let duration = ContinuousClock.now - started
+        let duration = clock.now - started
         return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

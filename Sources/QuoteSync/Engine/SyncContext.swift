@@ -42,8 +42,8 @@ public final class SyncContext {
         return result
     }
 
-    /// When the last response arrived whole (for the phase times of a benchmark).
-    public private(set) var lastResponseAt: ContinuousClock.Instant?
+    /// When the last response arrived whole, on `clock` (for the phase times of a benchmark).
+    public private(set) var lastResponseAt: Duration?
     /// Where progress goes ("receiving 12 of 172 MB"): a live line on a terminal, else nowhere.
     public let progress: @Sendable (String) -> Void
 
@@ -125,7 +125,7 @@ public final class SyncContext {
         requests += 1
         do {
             let response = try await client.send(request)
-            lastResponseAt = .now
+            lastResponseAt = clock.now
             await gate.release(host, remainingHeader: response.header("remaining-req"))
             return response
         } catch {

@@ -62,7 +62,7 @@ public final class SyncEngine: Sendable {
     public func sync(_ settings: SourceSettings, now: Int = UnixTime.now(),
                      progress: @escaping @Sendable (String) -> Void = { _ in }, checkpoint: Bool = true,
                      from prepared: Adapter? = nil) async -> SourceReport {
-        let started = ContinuousClock.now
+        let started = clock.now
         // A list writes into its transaction while it streams in: its turn spans its whole sync.
         // Every other source takes the turn for its commit, or for recording its failure.
         let turn = WriteTurn(of: writeTurns)
@@ -81,12 +81,12 @@ public final class SyncEngine: Sendable {
         // first records) and is awaited before the commit.
         let check = Mutex<StoreCheck?>(nil)
         let transaction = SourceTransaction(database: store.database) { check.withLock { $0 = $0 ?? self.startCheck() } }
-        let run = SourceRun(settings: settings, now: now, started: started, transaction: transaction, turn: turn)
+        let run = SourceRun(settings: settings, now: now, started: started, clock: clock, transaction: transaction, turn: turn)
         if let report = honourBlock(of: run) { return report }
         let context = SyncContext(settings: settings, client: client, gate: gate, storePath: storePath,
                                   transaction: transaction, now: now, clock: clock, progress: progress)
         do {
-            var phases = PhaseClock()
+            var phases = PhaseClock(clock: clock)
             var update = try await (prepared ?? fetch)(settings, context)
             update.validators = await context.completed(update.validators)
             if let received = context.lastResponseAt { phases.mark("fetch", at: received) }

@@ -52,10 +52,12 @@ public final class HTTPClient: Sendable {
     /// `timeout`, not a fresh one (five slow hops would otherwise take six timeouts).
     private func followRedirects(_ request: HTTPRequest, cancel: CancelFlag) throws(HTTPFailure) -> HTTPResponse {
         var url = request.url
-        let deadline = ContinuousClock.now + .seconds(max(1, request.timeout))
+        // The system's clock, not an injected one: libcurl's own timeouts run on real time.
+        let clock = SystemClock()
+        let deadline = clock.now + .seconds(max(1, request.timeout))
         var redirects = 0
         while true {
-            let left = deadline - ContinuousClock.now
+            let left = deadline - clock.now
             let milliseconds = left.components.seconds.multipliedReportingOverflow(by: 1_000)
             guard left > .zero, !milliseconds.overflow else { throw .timedOut(seconds: request.timeout) }
             let budget = max(1, Int(milliseconds.partialValue) + Int(left.components.attoseconds / 1_000_000_000_000_000))
@@ -281,12 +283,14 @@ final class TransferState {
         return String(cString: errorBuffer).trimmingASCIIWhitespace()
     }
     var onProgress: (@Sendable (Int, Int) -> Void)?
-    private var lastReport = ContinuousClock.now
+    /// Progress is throttled in real time (libcurl calls back on it): the system's clock.
+    private let clock = SystemClock()
+    private var lastReport = SystemClock().now
 
     /// Reports progress at most every quarter of a second.
     func reportProgress(received: Int, total: Int) {
-        guard let onProgress, ContinuousClock.now - lastReport >= .milliseconds(250) else { return }
-        lastReport = .now
+        guard let onProgress, clock.now - lastReport >= .milliseconds(250) else { return }
+        lastReport = clock.now
         onProgress(received, total)
     }
 

@@ -36,11 +36,14 @@ public struct UnixSocketAddress {
         }
     }
 
-    /// For sendto(2) (sd_notify's datagrams).
-    public mutating func withSocketAddress<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    /// sendto(2) of one datagram to this address (sd_notify's), never raising SIGPIPE: the count
+    /// sent, or -1.
+    public mutating func send(_ bytes: [UInt8], from descriptor: Int32) -> Int {
         let length = self.length
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bytes.withUnsafeBytes { sendto(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), address, length) }
+            }
         }
     }
 }
