@@ -28,7 +28,7 @@ func printQuote(_ quote: Quote, json: Bool) {
 }
 
 /// `--source NAME`, checked against the known source names.
-func sourceOption(_ arguments: Arguments, _ option: Option) throws(UsageError) -> String? {
+func sourceOption(_ arguments: Arguments, _ option: TypedOption<String?>) throws(UsageError) -> String? {
     guard let source = arguments.value(option) else { return nil }
     guard SourceName.isValidFilter(source) else {
         let known = SourceName.fixed + ["custom"]
@@ -73,7 +73,7 @@ func nothingMatches(_ filter: QuoteFilter, store: Store) -> String {
 
 /// `--max-width N` (with a one-line layout only: a person's quote wraps to the terminal).
 func maxWidthOption(_ arguments: Arguments, layout: QuoteLayout) throws(UsageError) -> Int? {
-    guard let width = try arguments.positiveInt(Options.maxWidth) else { return nil }
+    guard let width = try arguments.value(Options.maxWidth) else { return nil }
     if layout == .plain || layout == .json {
         throw UsageError(message: "--max-width needs --oneline or --format", command: arguments.command)
     }
@@ -99,21 +99,21 @@ let randomSpec = CommandSpec(
     overview: "Print a random quote from the store, uniformly among those that match. As fortune does, sources may be weighed: 'quotectl random 30% happiness 70% custom.stoics' (sources without a percentage share what is left), and -e weighs every matching source equally.",
     positionals: [Positional("[N%] SOURCE...", optional: true, completion: .sourceName,
                              help: "Pick among these sources, each with the share given (fortune's percentages).")],
-    options: [Options.source, Options.author, Options.category, Options.lang, Options.character, Options.production,
-              Options.maxLength, Options.short, Options.long, Options.count, Options.equal, Options.unseen] + Options.quoteOutput)
+    options: [Options.source.option, Options.author.option, Options.category.option, Options.lang.option, Options.character.option, Options.production.option,
+              Options.maxLength.option, Options.short, Options.long, Options.count.option, Options.equal, Options.unseen] + Options.quoteOutput)
 
 /// fortune's short/long threshold, in characters.
 let shortQuoteLength = 160
 
 let randomCommand = Command(randomSpec) { arguments, context in
-    let lang = try arguments.value(Options.lang, as: Language.self)?.rawValue
+    let lang = try arguments.value(Options.lang)?.rawValue
     if arguments.has(Options.short), arguments.has(Options.long) {
         throw UsageError(message: "--short and --long exclude each other", command: "random")
     }
     var filter = QuoteFilter(
         source: try sourceOption(arguments, Options.source), author: arguments.value(Options.author),
         category: arguments.value(Options.category), lang: lang, character: arguments.value(Options.character),
-        production: arguments.value(Options.production), maxLength: try arguments.positiveInt(Options.maxLength))
+        production: arguments.value(Options.production), maxLength: try arguments.value(Options.maxLength))
     if arguments.has(Options.short) { filter.maxLength = filter.maxLength ?? shortQuoteLength }
     if arguments.has(Options.long) {
         filter.minLength = (filter.maxLength ?? shortQuoteLength) + 1
@@ -123,7 +123,7 @@ let randomCommand = Command(randomSpec) { arguments, context in
     if !shares.isEmpty, filter.source != nil {
         throw UsageError(message: "give sources either as --source or as [N%] SOURCE words, not both", command: "random")
     }
-    let asked = try arguments.positiveInt(Options.count) ?? 1
+    let asked = try arguments.value(Options.count)
     let layout = try QuoteLayout.from(arguments, command: "random")
     let maxWidth = try maxWidthOption(arguments, layout: layout)
     let store = try context.store()
@@ -255,7 +255,7 @@ struct SourceShares {
 let todaySpec = CommandSpec(
     name: Subcommand.today.rawValue,
     overview: "Print the quote of the day: the same all day, another one tomorrow.",
-    options: [Options.todaySource] + Options.quoteOutput)
+    options: [Options.todaySource.option] + Options.quoteOutput)
 
 let todayCommand = Command(todaySpec) { arguments, context in
         _ = try arguments.positionals(for: todaySpec)
@@ -271,12 +271,12 @@ let searchSpec = CommandSpec(
     name: Subcommand.search.rawValue,
     overview: "Search quote texts and authors (full-text, best matches first; words match as prefixes, so 행복 finds 행복은).",
     positionals: [Positional("TEXT...", help: "The words to look for; every word must match. Words in double quotes (\"light ocean\") must stand side by side, as written.")],
-    options: [Options.limit, Options.json])
+    options: [Options.limit.option, Options.json])
 
 let searchCommand = Command(searchSpec, pages: true) { arguments, context in
         guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing TEXT", command: "search") }
         let text = arguments.positionals.joined(separator: " ")
-        let limit = try arguments.positiveInt(Options.limit) ?? 10
+        let limit = try arguments.value(Options.limit)
         let store = try context.store()
         let found = try store.withStoreErrors { try QuotePicker(database: store.database).find(text, limit: limit) }
         let results = found.quotes

@@ -10,24 +10,17 @@ let importSpec = CommandSpec(
     name: Subcommand.import.rawValue,
     overview: "Load a local file as the list custom.NAME: the custom-list JSON ([{id, category, text, source}]), quotectl's own JSON export, a fortune file (with or without its .dat) or plain text (a quote per line). The file is the whole list: importing it again changes nothing; quotes missing from a new version are removed. A malformed file changes nothing.",
     positionals: [Positional("FILE", completion: .file, help: "The file to read (a regular file, or - for standard input).")],
-    options: [Options.name, Options.importFormat, Options.maxBytes])
+    options: [Options.name.option, Options.importFormat.option, Options.maxBytes.option])
 
 let importCommand = Command(importSpec) { arguments, context in
         var file = try arguments.positionals(for: importSpec)[0]
-        let name = try arguments.required(Options.name)
+        let name = try arguments.value(Options.name)
         guard let source = SourceName.custom(name) else {
             throw UsageError(message: "'\(name)' is not a valid list name (letters, digits, '-', '_', '.'; at most 64)",
                              command: "import")
         }
-        var kind = try arguments.value(Options.importFormat, as: QuoteFile.Kind.self) ?? .auto
-        var limit = importDefaultLimit
-        if let text = arguments.value(Options.maxBytes) {
-            guard let size = ConfigValue.size(text), ConfigLimits.maxBytes.contains(size) else {
-                throw UsageError(message: "--max-bytes takes a size from \(ConfigText.sizes(ConfigLimits.maxBytes)) (such as 64M), not '\(text)'",
-                                 command: "import")
-            }
-            limit = size
-        }
+        var kind = try arguments.value(Options.importFormat)
+        let limit = try arguments.value(Options.maxBytes)
         // strfile's index names the fortune file it indexes: read that one.
         if file.hasSuffix(".dat"), FileReader.size(String(file.dropLast(4))) != nil {
             file = String(file.dropLast(4))
@@ -142,13 +135,11 @@ let importWholeFileLimit = 1 << 30
 let exportSpec = CommandSpec(
     name: Subcommand.export.rawValue,
     overview: "Write the store's quotes for other tools. fortune writes strfile's input: `quotectl export --format fortune > q && strfile q && fortune q`.",
-    options: [Options.exportSource, Options.format])
+    options: [Options.exportSource.option, Options.format.option])
 
 let exportCommand = Command(exportSpec) { arguments, context in
         _ = try arguments.positionals(for: exportSpec)
-        guard let format = try arguments.value(Options.format, as: ExportFormat.self) else {
-            throw UsageError(message: "missing --format \(ExportFormat.placeholder)", command: "export")
-        }
+        let format = try arguments.value(Options.format)
         let source = try sourceOption(arguments, Options.exportSource)
         let store = try context.store()
         let count = try store.withStoreErrors { try Exporter(database: store.database).export(source: source, format: format, write: Output.write) }
@@ -163,7 +154,7 @@ let exportCommand = Command(exportSpec) { arguments, context in
 let statusSpec = CommandSpec(
     name: Subcommand.status.rawValue,
     overview: "Show what the store holds per source and what is known of each source's last sync.",
-    options: [Options.json, Options.statusFormat, Options.maxWidth])
+    options: [Options.json, Options.statusFormat.option, Options.maxWidth.option])
 
 /// `status --format`: a template per source, or a bar's summary.
 enum StatusFormat {
@@ -188,7 +179,7 @@ enum StatusFormat {
 let statusCommand = Command(statusSpec, pages: true) { arguments, context in
         _ = try arguments.positionals(for: statusSpec)
         let format = try StatusFormat.from(arguments)
-        let maxWidth = try arguments.positiveInt(Options.maxWidth)
+        let maxWidth = try arguments.value(Options.maxWidth)
         let store = try context.store()
         let now = UnixTime.now()
         let configuration = try context.configuration()

@@ -98,7 +98,7 @@ func usageFailure(_ error: UsageError) -> ExitCode {
         let arguments = try Arguments(rest, options: command.spec.options + Options.global, command: name)
         if arguments.has(Options.help) { Output.write(HelpText.command(command.spec, in: program, width: helpWidth)); return .success }
         if arguments.has(Options.version) { Output.line("quotectl \(version)"); return .success }
-        Style.configure(try arguments.value(Options.color, as: Style.When.self) ?? .auto)
+        Style.configure(try arguments.value(Options.color))
         if command.pages, !arguments.has(Options.noPager), let started = Pager.start() { Pager.current.withLock { $0 = started } }
         var context = Context(configOption: arguments.value(Options.config), dbOption: arguments.value(Options.db))
         context.noCreate = arguments.has(Options.noCreate)

@@ -27,11 +27,11 @@ enum RunCommand {
         }
         let chosen: LogLevel?
         do {
-            chosen = try arguments.value(Options.logLevel, as: LogLevel.self)
+            chosen = try arguments.given(Options.logLevel)
         } catch {
             return usageFailure(error)
         }
-        let logger = Logger(level: Logger.Level(chosen ?? configuration.logLevel.flatMap(LogLevel.init(rawValue:)) ?? .info))
+        let logger = Logger(level: Logger.Level(chosen ?? configuration.logLevel ?? .standard))
         for warning in configuration.warnings { logger.warning(warning) }
         if configuration.fleet != nil, configuration.enabledSources.isEmpty {
             // The daemon schedules the feed through the sources it syncs: with none, nothing would.
