@@ -99,99 +99,18 @@ let randomSpec = CommandSpec(
     overview: "Print a random quote from the store, uniformly among those that match. As fortune does, sources may be weighed: 'quotectl random 30% happiness 70% custom.stoics' (sources without a percentage share what is left), and -e weighs every matching source equally.",
     positionals: [Positional("[N%] SOURCE...", optional: true, completion: .sourceName,
                              help: "Pick among these sources, each with the share given (fortune's percentages).")],
-    options: [Options.source.option, Options.author.option, Options.category.option, Options.lang.option, Options.character.option, Options.production.option,
-              Options.maxLength.option, Options.short, Options.long, Options.count.option, Options.equal, Options.unseen] + Options.quoteOutput)
-
-/// fortune's short/long threshold, in characters.
-let shortQuoteLength = 160
+    options: [Options.source.option, Options.author.option, Options.category.option, Options.lang.option, Options.character.option,
+              Options.production.option, Options.maxLength.option, Options.short, Options.long, Options.count.option, Options.equal,
+              Options.unseen] + Options.quoteOutput)
 
 let randomCommand = Command(randomSpec) { arguments, context in
-    let lang = try arguments.value(Options.lang)?.rawValue
-    if arguments.has(Options.short), arguments.has(Options.long) {
-        throw UsageError(message: "--short and --long exclude each other", command: "random")
-    }
-    var filter = QuoteFilter(
-        source: try sourceOption(arguments, Options.source), author: arguments.value(Options.author),
-        category: arguments.value(Options.category), lang: lang, character: arguments.value(Options.character),
-        production: arguments.value(Options.production), maxLength: try arguments.value(Options.maxLength))
-    if arguments.has(Options.short) { filter.maxLength = filter.maxLength ?? shortQuoteLength }
-    if arguments.has(Options.long) {
-        filter.minLength = (filter.maxLength ?? shortQuoteLength) + 1
-        filter.maxLength = nil
-    }
-    let shares = try SourceShares.parse(arguments.positionals)
-    if !shares.isEmpty, filter.source != nil {
-        throw UsageError(message: "give sources either as --source or as [N%] SOURCE words, not both", command: "random")
-    }
-    let asked = try arguments.value(Options.count)
+    let request = try RandomRequest(arguments)
     let layout = try QuoteLayout.from(arguments, command: "random")
     let maxWidth = try maxWidthOption(arguments, layout: layout)
     let store = try context.store()
-    let picker = QuotePicker(database: store.database)
-    var generator = SystemRandomNumberGenerator()
-    var seen = arguments.has(Options.unseen) ? SeenQuotes(storePath: store.path) : nil
-
-    // The sources to draw from, with their weights (none: uniform over every match).
-    var weights: [(String, Double)] = []
-    if !shares.isEmpty || arguments.has(Options.equal) {
-        let counts = try store.withStoreErrors { try picker.sourceCounts(filter) }
-        weights = try shares.weights(available: counts, equal: arguments.has(Options.equal))
-    }
-    func pickOne() throws -> Quote? {
-        var narrowed = filter
-        if !weights.isEmpty { narrowed.source = SourceShares.draw(weights, using: &generator) }
-        return try store.withStoreErrors { try picker.random(narrowed, using: &generator) }
-    }
-
-    // More than a few asked for: never more than match (-n 1000000000 on 284 quotes costs
-    // what 284 cost), and when most of the matches are wanted, a shuffle of them beats
-    // drawing at random and throwing repeats away.
-    var wanted = asked
-    var matches: Int?
-    if asked > 64 {
-        let total = try store.withStoreErrors { try picker.count(filter) }
-        wanted = min(asked, total)
-        matches = total
-    }
-    var quotes: [Quote] = []
-    var chosen = Set<Int>()
-    var attempts = 0
-    // Asked for most of the matches, weights or not, every one of them is shown: shuffle them.
-    let drawAtRandom = matches.map { wanted * 2 < $0 } ?? true
-    while drawAtRandom, quotes.count < wanted, attempts < wanted * 32 + 64 {
-        attempts += 1
-        guard let quote = try pickOne() else { break }
-        if chosen.contains(quote.id) || (seen?.contains(quote) ?? false) { continue }
-        chosen.insert(quote.id)
-        quotes.append(quote)
-    }
-    if seen == nil, quotes.count < wanted {
-        var rest = try store.withStoreErrors { try picker.matchingKeys(filter) }.filter { !chosen.contains($0.id) }
-        rest.shuffle(using: &generator)
-        for key in rest.prefix(wanted - quotes.count) {
-            if let quote = try store.withStoreErrors({ try picker.quote(id: key.id) }) { quotes.append(quote) }
-        }
-    }
-    // Random picks keep landing on what was seen: choose among the unseen ones directly, and
-    // once every match has been seen, start a new round for these matches.
-    if var state = seen, quotes.count < wanted {
-        let keys = try store.withStoreErrors { try picker.matchingKeys(filter) }
-        var unseen = keys.filter { !state.keys.contains(SeenQuotes.key(source: $0.source, upstreamID: $0.upstreamID)) && !chosen.contains($0.id) }
-        if unseen.isEmpty, quotes.isEmpty {
-            for key in keys { state.remove(SeenQuotes.key(source: key.source, upstreamID: key.upstreamID)) }
-            unseen = keys
-        }
-        unseen.shuffle(using: &generator)
-        for key in unseen.prefix(wanted - quotes.count) {
-            if let quote = try store.withStoreErrors({ try picker.quote(id: key.id) }) { quotes.append(quote) }
-        }
-        seen = state
-    }
-    if var state = seen, !quotes.isEmpty {
-        for quote in quotes { state.insert(quote) }
-        state.save()
-    }
-    return answer(quotes, filter: filter, store: store, layout: layout, maxWidth: maxWidth)
+    var draw = RandomDraw(store: store)
+    let quotes = try draw.quotes(for: request)
+    return answer(quotes, filter: request.filter, store: store, layout: layout, maxWidth: maxWidth)
 }
 
 /// fortune's "30% happiness 70% custom.stoics": sources with the share of picks each gets.
