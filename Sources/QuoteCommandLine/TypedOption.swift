@@ -65,6 +65,14 @@ extension TypedOption {
     }
 }
 
+extension TypedOption where Value == Int {
+    /// A positive whole number with a default its help does not name.
+    public static func positiveInt(_ long: String, _ valueName: String = "N", short: Character? = nil, default value: Int,
+                                   help: String) -> TypedOption<Int> {
+        positiveInt(long, valueName, short: short, default: value, help: { _ in help })
+    }
+}
+
 private let positiveWholeNumber = "a positive whole number"
 
 private func positive(_ text: String) -> Int? {
@@ -78,6 +86,12 @@ extension TypedOption where Value: OptionValue {
                                          help: (_ defaultText: String) -> String) -> TypedOption<Value> {
         TypedOption<Value>({ .choice(long, Value.self, short: short, hidden: hidden, help: $0) }, absent: .value(value),
                            describedAs: value.rawValue, expected: Value.choicesText, help: help, parse: Value.named)
+    }
+
+    /// One of `Value`'s cases, with a default its help does not name.
+    @inlinable public static func choice(_ long: String, short: Character? = nil, hidden: Bool = false, default value: Value,
+                                         help: String) -> TypedOption<Value> {
+        choice(long, short: short, hidden: hidden, default: value, help: { _ in help })
     }
 
     /// One of `Value`'s cases, which the command cannot run without.

@@ -14,7 +14,7 @@ enum Options {
     static let help = Option.flag("help", short: "h", help: "Show help information.")
     static let version = Option.flag("version", short: "V", help: "Show the version.")
     static let color = TypedOption.choice("color", default: Style.When.auto,
-                                          help: { _ in "Colour: auto (on a terminal, unless NO_COLOR is set), always or never." })
+                                          help: "Colour: auto (on a terminal, unless NO_COLOR is set), always or never.")
     static let noPager = Option.flag("no-pager", help: "Do not send long output through $PAGER (less -FRX) on a terminal.")
     static let noCreate = Option.flag("no-create",
                                       help: "Never create a store (not even the starter set at the default place): with none, exit 66. For login scripts and bars.")
@@ -32,8 +32,8 @@ enum Options {
                                               help: "Only quotes from this production (Breaking Bad, Better Call Saul, El Camino).")
     static let maxLength = TypedOption.positiveInt("max-length", help: "Only quotes of at most N characters.")
     static let json = Option.flag("json", help: "Print JSON: one object per line.")
-    static let count = TypedOption.positiveInt("count", short: "n", default: 1, help: { _ in
-        "N different quotes (as many as match, if fewer). Not fortune's -n, which sets the short/long threshold: that is --max-length here." })
+    static let count = TypedOption.positiveInt("count", short: "n", default: 1,
+        help: "N different quotes (as many as match, if fewer). Not fortune's -n, which sets the short/long threshold: that is --max-length here.")
     static let equal = Option.flag("equal", short: "e",
                                    help: "Weigh every matching source equally (fortune's -e): a 10,000-quote list does not drown the built-ins.")
     static let short = Option.flag("short", short: "s", help: "Only short quotes: at most \(shortQuoteLength) characters, or --max-length N.")
@@ -65,7 +65,8 @@ enum Options {
     static let maxBytes = TypedOption<Int>(
         { .value("max-bytes", "SIZE", help: $0) }, absent: .value(importDefaultLimit), describedAs: ConfigText.size(importDefaultLimit),
         expected: "a size from \(ConfigText.sizes(ConfigLimits.maxBytes)) (such as 64M)",
-        help: { "Refuse a file larger than this (default \($0), at most 16G; a fortune or text file at most 1G): reading stops at the cap." },
+        help: { "Refuse a file larger than this (default \($0), at most \(ConfigText.size(ConfigLimits.maxBytes.upperBound)); "
+            + "a fortune or text file at most \(ConfigText.size(importWholeFileLimit))): reading stops at the cap." },
         parse: { text in ConfigValue.size(text).flatMap { ConfigLimits.maxBytes.contains($0) ? $0 : nil } })
     static let format = TypedOption<ExportFormat>.requiredChoice(
         "format", help: "json (an array of objects, which import reads back), csv (with a header row; cells a spreadsheet would take for a formula are neutralised), fortune (quotes separated by % lines) or text (a quote per line: its text, a dash, its author).")
