@@ -101,12 +101,6 @@ public struct Arguments: Sendable {
 
     public func value(_ option: Option) -> String? { values[option.long]?.last }
 
-    /// The value of an option the command cannot do without, or "missing --name NAME".
-    public func required(_ option: Option) throws(UsageError) -> String {
-        guard let value = value(option) else { throw missing(option) }
-        return value
-    }
-
     /// "missing --name NAME".
     func missing(_ option: Option) -> UsageError {
         UsageError(message: "missing \(option.spelling)" + (option.valueName.map { " " + $0 } ?? ""), command: command)
