@@ -105,26 +105,14 @@ public struct Arguments: Sendable {
 
     public func value(_ option: Option) -> String? { values[option.long]?.last }
 
-    /// The value of an option the command cannot do without, or "missing --name NAME".
-    public func required(_ option: Option) throws(UsageError) -> String {
-        guard let value = value(option) else {
-            throw UsageError(message: "missing \(option.spelling)" + (option.valueName.map { " " + $0 } ?? ""), command: command)
-        }
-        return value
+    /// "missing --name NAME".
+    func missing(_ option: Option) -> UsageError {
+        UsageError(message: "missing \(option.spelling)" + (option.valueName.map { " " + $0 } ?? ""), command: command)
     }
 
     public func all(_ option: Option) -> [String] { values[option.long] ?? [] }
 
     public func has(_ option: Option) -> Bool { flags.contains(option.long) || values[option.long] != nil }
-
-    /// A positive whole number, or a usage error naming the option.
-    public func positiveInt(_ option: Option) throws(UsageError) -> Int? {
-        guard let text = value(option) else { return nil }
-        guard let number = Int(text), number > 0 else {
-            throw UsageError(message: "\(option.spelling) takes a positive whole number, not '\(text)'", command: command)
-        }
-        return number
-    }
 
     /// The positionals a command declares: required ones must be there, no extra ones.
     public func positionals(for spec: CommandSpec) throws(UsageError) -> [String] {

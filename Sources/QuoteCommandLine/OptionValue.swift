@@ -30,15 +30,3 @@ extension Option {
                required: required, help: help)
     }
 }
-
-extension Arguments {
-    /// The option's value as `type`, or nil when not given; a value that is none of its cases is a usage error.
-    public func value<Value: OptionValue>(_ option: Option, as type: Value.Type) throws(UsageError) -> Value? {
-        guard let text = value(option) else { return nil }
-        // Any case: --quote krw is KRW.
-        guard let parsed = Value(rawValue: text) ?? Value.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
-            throw UsageError(message: "\(option.spelling) takes \(type.choicesText), not '\(text)'", command: command)
-        }
-        return parsed
-    }
-}

@@ -30,7 +30,7 @@ public struct Option: Sendable, Hashable {
     /// Parsed and honoured, but left out of help, manuals and completions.
     public let hidden: Bool
     /// The command cannot run without it: usage shows it without brackets, and
-    /// `Arguments.required(_:)` says it is missing.
+    /// reading it (`TypedOption`) says it is missing.
     public var required = false
 
     public static func flag(_ long: String, short: Character? = nil, hidden: Bool = false, help: String) -> Option {

@@ -21,7 +21,7 @@ public struct ConfigKey: Sendable {
         ConfigKey(name: "socket", section: .daemon,
                   meaning: "The control socket (an absolute path of at most \(ConfigLimits.socketPathBytes) bytes); only a socket is ever replaced there.",
                   defaultValue: "$RUNTIME_DIRECTORY/control.sock, else $XDG_RUNTIME_DIR/quoted/control.sock, else /run/quoted/control.sock"),
-        ConfigKey(name: "log_level", section: .daemon, meaning: LogLevel.choicesText + ".", defaultValue: LogLevel.info.rawValue),
+        ConfigKey(name: "log_level", section: .daemon, meaning: LogLevel.choicesText + ".", defaultValue: LogLevel.standard.rawValue),
         ConfigKey(name: "dir", section: .publish,
                   meaning: "Turns this host into a hub: after each sync that changed a source, its data is written to this folder as a feed (manifest.json and by-hash files) for other hosts to sync from; an absolute path.",
                   defaultValue: "none (no feed)"),
@@ -180,6 +180,9 @@ public struct FleetSettings: Sendable, Equatable {
 /// How much the daemon logs: `[daemon] log_level` and `quoted run --log-level`, declared once.
 public enum LogLevel: String, CaseIterable, Sendable {
     case error, warning, info, debug
+
+    /// Unless `--log-level` or `log_level` says otherwise.
+    public static let standard = LogLevel.info
 
     /// "error, warning, info or debug".
     public static var choicesText: String {

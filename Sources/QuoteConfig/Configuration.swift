@@ -18,7 +18,7 @@ public struct Configuration: Sendable {
     public var file: String?
     public var storePath: String?
     public var socketPath: String?
-    public var logLevel: String?
+    public var logLevel: LogLevel?
     /// A hub: where the feed is written.
     public var publish: PublishSettings?
     /// A spoke: where the feed comes from.
@@ -87,10 +87,10 @@ public struct Configuration: Sendable {
                     try reader.checkSocketPath(socket, line: entry.line)
                 }
                 if let level = section.entries.first(where: { $0.key == "log_level" }) {
-                    guard LogLevel(rawValue: level.value) != nil else {
+                    guard let parsed = LogLevel(rawValue: level.value) else {
                         throw reader.error(level.line, "log_level must be \(LogLevel.choicesText), not '\(level.value)'")
                     }
-                    configuration.logLevel = level.value
+                    configuration.logLevel = parsed
                 }
             case "publish":
                 configuration.publish = try reader.publish(section)

@@ -82,11 +82,11 @@ let deathsCommand = Command(deathsSpec, pages: true) { arguments, context in
 let marketsSpec = CommandSpec(
     name: Subcommand.markets.rawValue,
     overview: "List the Upbit markets in the store (pairs still listed).",
-    options: [Options.quoteCurrency, Options.warning, Options.json])
+    options: [Options.quoteCurrency.option, Options.warning, Options.json])
 
 let marketsCommand = Command(marketsSpec, pages: true) { arguments, context in
         _ = try arguments.positionals(for: marketsSpec)
-        let quote = try arguments.value(Options.quoteCurrency, as: QuoteCurrency.self)?.rawValue
+        let quote = try arguments.value(Options.quoteCurrency)?.rawValue
         let store = try context.store()
         let markets = try store.withStoreErrors {
             try Listings(database: store.database).markets(quoteCurrency: quote, warningOnly: arguments.has(Options.warning))

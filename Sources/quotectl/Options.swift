@@ -1,3 +1,4 @@
+import QuoteConfig
 import QuoteModels
 import QuoteStore
 import QuoteCommandLine
@@ -6,67 +7,72 @@ import QuoteCommandLine
 /// manual and the completions read them, and code asks for them by these names.
 enum Options {
     // Global: every command takes these.
-    static let db = Option.value("db", "PATH", completion: .file,
-                                 help: "The store (env QUOTED_DB; default: [store] path of the configuration, /var/lib/quoted/quotes.db if readable, else $XDG_DATA_HOME/quoted/quotes.db).")
-    static let config = Option.value("config", "PATH", completion: .file,
-                                     help: "The daemon's configuration, for the store and the control socket (env QUOTED_CONFIG).")
+    static let db = TypedOption.text("db", "PATH", completion: .file,
+                                      help: "The store (env QUOTED_DB; default: [store] path of the configuration, /var/lib/quoted/quotes.db if readable, else $XDG_DATA_HOME/quoted/quotes.db).")
+    static let config = TypedOption.text("config", "PATH", completion: .file,
+                                          help: "The daemon's configuration, for the store and the control socket (env QUOTED_CONFIG).")
     static let help = Option.flag("help", short: "h", help: "Show help information.")
     static let version = Option.flag("version", short: "V", help: "Show the version.")
-    static let color = Option.choice("color", Style.When.self,
-                                     help: "Colour: auto (on a terminal, unless NO_COLOR is set), always or never.")
+    static let color = TypedOption.choice("color", default: Style.When.auto,
+                                          help: "Colour: auto (on a terminal, unless NO_COLOR is set), always or never.")
     static let noPager = Option.flag("no-pager", help: "Do not send long output through $PAGER (less -FRX) on a terminal.")
     static let noCreate = Option.flag("no-create",
                                       help: "Never create a store (not even the starter set at the default place): with none, exit 66. For login scripts and bars.")
-    static let global = [db, config, color, noPager, noCreate, version, help]
+    static let global = [db.option, config.option, color.option, noPager, noCreate, version, help]
 
     // Quotes.
-    static let source = Option.value("source", "NAME", completion: .sourceName,
-                                     help: "Only quotes from NAME: builtin, happiness, breakingbad, custom.NAME, or custom for every custom list.")
-    static let author = Option.value("author", "TEXT",
-                                     help: "Only quotes by this author (any case); if none has that exact name, authors whose name contains these words.")
-    static let category = Option.value("category", "TEXT", completion: .asked("categories"), help: "Only quotes in this category (any case).")
-    static let lang = Option.choice("lang", Language.self, help: "Only Korean or English quotes.")
-    static let character = Option.value("character", "NAME", completion: .asked("characters"), help: "Only Breaking Bad quotes spoken by this character.")
-    static let production = Option.value("production", "NAME", completion: .asked("productions"),
-                                         help: "Only quotes from this production (Breaking Bad, Better Call Saul, El Camino).")
-    static let maxLength = Option.value("max-length", "N", help: "Only quotes of at most N characters.")
+    static let source = TypedOption.text("source", "NAME", completion: .sourceName,
+                                          help: "Only quotes from NAME: builtin, happiness, breakingbad, custom.NAME, or custom for every custom list.")
+    static let author = TypedOption.text("author", "TEXT",
+                                          help: "Only quotes by this author (any case); if none has that exact name, authors whose name contains these words.")
+    static let category = TypedOption.text("category", "TEXT", completion: .asked("categories"), help: "Only quotes in this category (any case).")
+    static let lang: TypedOption<Language?> = .choice("lang", help: "Only Korean or English quotes.")
+    static let character = TypedOption.text("character", "NAME", completion: .asked("characters"), help: "Only Breaking Bad quotes spoken by this character.")
+    static let production = TypedOption.text("production", "NAME", completion: .asked("productions"),
+                                              help: "Only quotes from this production (Breaking Bad, Better Call Saul, El Camino).")
+    static let maxLength = TypedOption.positiveInt("max-length", help: "Only quotes of at most N characters.")
     static let json = Option.flag("json", help: "Print JSON: one object per line.")
-    static let count = Option.value("count", "N", short: "n",
-                                    help: "N different quotes (as many as match, if fewer). Not fortune's -n, which sets the short/long threshold: that is --max-length here.")
+    static let count = TypedOption.positiveInt("count", short: "n", default: 1,
+        help: "N different quotes (as many as match, if fewer). Not fortune's -n, which sets the short/long threshold: that is --max-length here.")
     static let equal = Option.flag("equal", short: "e",
                                    help: "Weigh every matching source equally (fortune's -e): a 10,000-quote list does not drown the built-ins.")
-    static let short = Option.flag("short", short: "s", help: "Only short quotes: at most 160 characters, or --max-length N.")
-    static let long = Option.flag("long", short: "l", help: "Only long quotes: more than 160 characters, or than --max-length N.")
+    static let short = Option.flag("short", short: "s", help: "Only short quotes: at most \(shortQuoteLength) characters, or --max-length N.")
+    static let long = Option.flag("long", short: "l", help: "Only long quotes: more than \(shortQuoteLength) characters, or than --max-length N.")
     static let unseen = Option.flag("unseen", short: "u",
                                     help: "Each matching quote once before any repeats (per user; remembered under $XDG_STATE_HOME/quoted).")
-    static let limit = Option.value("limit", "N", help: "At most N results (default 10).")
-    static let quoteFormat = Option.value(
+    static let limit = TypedOption.positiveInt("limit", default: 10, help: { "At most N results (default \($0))." })
+    static let quoteFormat = TypedOption.text(
         "format", "TEMPLATE|BAR",
         help: "A template such as '{text} — {author}' (fields: \(FieldTemplate<QuoteField>.fieldList); {{ and }} are literal braces), "
             + "or what a bar reads: waybar (JSON), i3blocks (full and short text), polybar or tmux (one line). One line per quote.")
     static let oneline = Option.flag("oneline", help: "Each quote on one line: its text, a dash, its author.")
-    static let maxWidth = Option.value("max-width", "N",
-                                       help: "With --oneline or --format: at most N columns, shortened at a word with '…'.")
-    static let quoteOutput = [json, oneline, quoteFormat, maxWidth]
-    static let statusFormat = Option.value(
+    static let maxWidth = TypedOption.positiveInt("max-width",
+                                                   help: "With --oneline or --format: at most N columns, shortened at a word with '…'.")
+    static let quoteOutput = [json, oneline, quoteFormat.option, maxWidth.option]
+    static let statusFormat = TypedOption.text(
         "format", "TEMPLATE|BAR",
         help: "A line per source through a template such as '{source}: {state}' (fields: \(FieldTemplate<StatusField>.fieldList)), "
             + "or the store's freshness for a bar: waybar (JSON with class fresh, stale or failing), i3blocks, polybar or tmux.")
-    static let todaySource = Option.value("source", "NAME", completion: .sourceName,
-                                          help: "The quote of the day from NAME; for happiness, the upstream's own quote of the day once synced.")
+    static let todaySource = TypedOption.text("source", "NAME", completion: .sourceName,
+                                               help: "The quote of the day from NAME; for happiness, the upstream's own quote of the day once synced.")
 
     // Lists.
-    static let quoteCurrency = Option.choice("quote", QuoteCurrency.self, help: "Only pairs quoted in this currency.")
+    static let quoteCurrency: TypedOption<QuoteCurrency?> = .choice("quote", help: "Only pairs quoted in this currency.")
     static let warning = Option.flag("warning", help: "Only pairs under an investment warning or a caution.")
 
     // The store.
-    static let name = Option.value("name", "NAME", required: true, help: "The list's name (letters, digits, '-', '_', '.'); its quotes are source custom.NAME.")
-    static let maxBytes = Option.value("max-bytes", "SIZE", help: "Refuse a file larger than this (default 64M, at most 16G; a fortune or text file at most 1G): reading stops at the cap.")
-    static let format = Option.choice("format", ExportFormat.self, required: true,
-                                      help: "json (an array of objects, which import reads back), csv (with a header row; cells a spreadsheet would take for a formula are neutralised), fortune (quotes separated by % lines) or text (a quote per line: its text, a dash, its author).")
-    static let importFormat = Option.choice("format", QuoteFile.Kind.self,
-                                            help: "What FILE is: json (the custom-list format, or quotectl's JSON export), fortune (records between % lines), text (a quote per line, with an optional ' — author'), or auto (the default: by its content).")
-    static let exportSource = Option.value("source", "NAME", completion: .sourceName, help: "Only quotes from NAME (custom for every custom list).")
+    static let name = TypedOption.requiredText("name", "NAME", help: "The list's name (letters, digits, '-', '_', '.'); its quotes are source custom.NAME.")
+    static let maxBytes = TypedOption<Int>(
+        { .value("max-bytes", "SIZE", help: $0) }, absent: .value(importDefaultLimit), describedAs: ConfigText.size(importDefaultLimit),
+        expected: "a size from \(ConfigText.sizes(ConfigLimits.maxBytes)) (such as 64M)",
+        help: { "Refuse a file larger than this (default \($0), at most \(ConfigText.size(ConfigLimits.maxBytes.upperBound)); "
+            + "a fortune or text file at most \(ConfigText.size(importWholeFileLimit))): reading stops at the cap." },
+        parse: { text in ConfigValue.size(text).flatMap { ConfigLimits.maxBytes.contains($0) ? $0 : nil } })
+    static let format = TypedOption<ExportFormat>.requiredChoice(
+        "format", help: "json (an array of objects, which import reads back), csv (with a header row; cells a spreadsheet would take for a formula are neutralised), fortune (quotes separated by % lines) or text (a quote per line: its text, a dash, its author).")
+    static let importFormat = TypedOption.choice("format", default: QuoteFile.Kind.auto, help: {
+        "What FILE is: json (the custom-list format, or quotectl's JSON export), fortune (records between % lines), text (a quote per line, with an optional ' — author'), or \($0) (the default: by its content)." })
+    static let exportSource = TypedOption.text("source", "NAME", completion: .sourceName, help: "Only quotes from NAME (custom for every custom list).")
 
     // Syncing.
     static let now = Option.flag("now", help: "Sync now (the only mode).")

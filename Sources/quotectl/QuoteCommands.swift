@@ -28,7 +28,7 @@ func printQuote(_ quote: Quote, json: Bool) {
 }
 
 /// `--source NAME`, checked against the known source names.
-func sourceOption(_ arguments: Arguments, _ option: Option) throws(UsageError) -> String? {
+func sourceOption(_ arguments: Arguments, _ option: TypedOption<String?>) throws(UsageError) -> String? {
     guard let source = arguments.value(option) else { return nil }
     guard SourceName.isValidFilter(source) else {
         let known = SourceName.fixed + ["custom"]
@@ -73,7 +73,7 @@ func nothingMatches(_ filter: QuoteFilter, store: Store) -> String {
 
 /// `--max-width N` (with a one-line layout only: a person's quote wraps to the terminal).
 func maxWidthOption(_ arguments: Arguments, layout: QuoteLayout) throws(UsageError) -> Int? {
-    guard let width = try arguments.positiveInt(Options.maxWidth) else { return nil }
+    guard let width = try arguments.value(Options.maxWidth) else { return nil }
     if layout == .plain || layout == .json {
         throw UsageError(message: "--max-width needs --oneline or --format", command: arguments.command)
     }
@@ -99,99 +99,18 @@ let randomSpec = CommandSpec(
     overview: "Print a random quote from the store, uniformly among those that match. As fortune does, sources may be weighed: 'quotectl random 30% happiness 70% custom.stoics' (sources without a percentage share what is left), and -e weighs every matching source equally.",
     positionals: [Positional("[N%] SOURCE...", optional: true, completion: .sourceName,
                              help: "Pick among these sources, each with the share given (fortune's percentages).")],
-    options: [Options.source, Options.author, Options.category, Options.lang, Options.character, Options.production,
-              Options.maxLength, Options.short, Options.long, Options.count, Options.equal, Options.unseen] + Options.quoteOutput)
-
-/// fortune's short/long threshold, in characters.
-let shortQuoteLength = 160
+    options: [Options.source.option, Options.author.option, Options.category.option, Options.lang.option, Options.character.option,
+              Options.production.option, Options.maxLength.option, Options.short, Options.long, Options.count.option, Options.equal,
+              Options.unseen] + Options.quoteOutput)
 
 let randomCommand = Command(randomSpec) { arguments, context in
-    let lang = try arguments.value(Options.lang, as: Language.self)?.rawValue
-    if arguments.has(Options.short), arguments.has(Options.long) {
-        throw UsageError(message: "--short and --long exclude each other", command: "random")
-    }
-    var filter = QuoteFilter(
-        source: try sourceOption(arguments, Options.source), author: arguments.value(Options.author),
-        category: arguments.value(Options.category), lang: lang, character: arguments.value(Options.character),
-        production: arguments.value(Options.production), maxLength: try arguments.positiveInt(Options.maxLength))
-    if arguments.has(Options.short) { filter.maxLength = filter.maxLength ?? shortQuoteLength }
-    if arguments.has(Options.long) {
-        filter.minLength = (filter.maxLength ?? shortQuoteLength) + 1
-        filter.maxLength = nil
-    }
-    let shares = try SourceShares.parse(arguments.positionals)
-    if !shares.isEmpty, filter.source != nil {
-        throw UsageError(message: "give sources either as --source or as [N%] SOURCE words, not both", command: "random")
-    }
-    let asked = try arguments.positiveInt(Options.count) ?? 1
+    let request = try RandomRequest(arguments)
     let layout = try QuoteLayout.from(arguments, command: "random")
     let maxWidth = try maxWidthOption(arguments, layout: layout)
     let store = try context.store()
-    let picker = QuotePicker(database: store.database)
-    var generator = SystemRandomNumberGenerator()
-    var seen = arguments.has(Options.unseen) ? SeenQuotes(storePath: store.path) : nil
-
-    // The sources to draw from, with their weights (none: uniform over every match).
-    var weights: [(String, Double)] = []
-    if !shares.isEmpty || arguments.has(Options.equal) {
-        let counts = try store.withStoreErrors { try picker.sourceCounts(filter) }
-        weights = try shares.weights(available: counts, equal: arguments.has(Options.equal))
-    }
-    func pickOne() throws -> Quote? {
-        var narrowed = filter
-        if !weights.isEmpty { narrowed.source = SourceShares.draw(weights, using: &generator) }
-        return try store.withStoreErrors { try picker.random(narrowed, using: &generator) }
-    }
-
-    // More than a few asked for: never more than match (-n 1000000000 on 284 quotes costs
-    // what 284 cost), and when most of the matches are wanted, a shuffle of them beats
-    // drawing at random and throwing repeats away.
-    var wanted = asked
-    var matches: Int?
-    if asked > 64 {
-        let total = try store.withStoreErrors { try picker.count(filter) }
-        wanted = min(asked, total)
-        matches = total
-    }
-    var quotes: [Quote] = []
-    var chosen = Set<Int>()
-    var attempts = 0
-    // Asked for most of the matches, weights or not, every one of them is shown: shuffle them.
-    let drawAtRandom = matches.map { wanted * 2 < $0 } ?? true
-    while drawAtRandom, quotes.count < wanted, attempts < wanted * 32 + 64 {
-        attempts += 1
-        guard let quote = try pickOne() else { break }
-        if chosen.contains(quote.id) || (seen?.contains(quote) ?? false) { continue }
-        chosen.insert(quote.id)
-        quotes.append(quote)
-    }
-    if seen == nil, quotes.count < wanted {
-        var rest = try store.withStoreErrors { try picker.matchingKeys(filter) }.filter { !chosen.contains($0.id) }
-        rest.shuffle(using: &generator)
-        for key in rest.prefix(wanted - quotes.count) {
-            if let quote = try store.withStoreErrors({ try picker.quote(id: key.id) }) { quotes.append(quote) }
-        }
-    }
-    // Random picks keep landing on what was seen: choose among the unseen ones directly, and
-    // once every match has been seen, start a new round for these matches.
-    if var state = seen, quotes.count < wanted {
-        let keys = try store.withStoreErrors { try picker.matchingKeys(filter) }
-        var unseen = keys.filter { !state.keys.contains(SeenQuotes.key(source: $0.source, upstreamID: $0.upstreamID)) && !chosen.contains($0.id) }
-        if unseen.isEmpty, quotes.isEmpty {
-            for key in keys { state.remove(SeenQuotes.key(source: key.source, upstreamID: key.upstreamID)) }
-            unseen = keys
-        }
-        unseen.shuffle(using: &generator)
-        for key in unseen.prefix(wanted - quotes.count) {
-            if let quote = try store.withStoreErrors({ try picker.quote(id: key.id) }) { quotes.append(quote) }
-        }
-        seen = state
-    }
-    if var state = seen, !quotes.isEmpty {
-        for quote in quotes { state.insert(quote) }
-        state.save()
-    }
-    return answer(quotes, filter: filter, store: store, layout: layout, maxWidth: maxWidth)
+    var draw = RandomDraw(store: store)
+    let quotes = try draw.quotes(for: request)
+    return answer(quotes, filter: request.filter, store: store, layout: layout, maxWidth: maxWidth)
 }
 
 /// fortune's "30% happiness 70% custom.stoics": sources with the share of picks each gets.
@@ -255,7 +174,7 @@ struct SourceShares {
 let todaySpec = CommandSpec(
     name: Subcommand.today.rawValue,
     overview: "Print the quote of the day: the same all day, another one tomorrow.",
-    options: [Options.todaySource] + Options.quoteOutput)
+    options: [Options.todaySource.option] + Options.quoteOutput)
 
 let todayCommand = Command(todaySpec) { arguments, context in
         _ = try arguments.positionals(for: todaySpec)
@@ -271,12 +190,12 @@ let searchSpec = CommandSpec(
     name: Subcommand.search.rawValue,
     overview: "Search quote texts and authors (full-text, best matches first; words match as prefixes, so 행복 finds 행복은).",
     positionals: [Positional("TEXT...", help: "The words to look for; every word must match. Words in double quotes (\"light ocean\") must stand side by side, as written.")],
-    options: [Options.limit, Options.json])
+    options: [Options.limit.option, Options.json])
 
 let searchCommand = Command(searchSpec, pages: true) { arguments, context in
         guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing TEXT", command: "search") }
         let text = arguments.positionals.joined(separator: " ")
-        let limit = try arguments.positiveInt(Options.limit) ?? 10
+        let limit = try arguments.value(Options.limit)
         let store = try context.store()
         let found = try store.withStoreErrors { try QuotePicker(database: store.database).find(text, limit: limit) }
         let results = found.quotes

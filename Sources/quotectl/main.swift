@@ -57,36 +57,10 @@ func usageFailure(_ error: UsageError) -> ExitCode {
 @MainActor func runMain() -> ExitCode {
     CurrentProcess.ignoreBrokenPipe()
     let words = Environment.arguments()
-    // The subcommand is the first word that is neither an option nor a global option's value.
-    var commandIndex: Int?
-    var index = 0
-    while index < words.count {
-        let word = words[index]
-        if let global = Options.global.first(where: { $0.spelling == word || $0.short.map { "-\($0)" } == word }), global.valueName != nil {
-            index += 2
-            continue
-        }
-        if !word.hasPrefix("-") { commandIndex = index; break }
-        index += 1
-    }
-    guard let commandIndex else {
-        do {
-            let arguments = try Arguments(words, options: Options.global, command: nil)
-            if arguments.has(Options.version) { Output.line("quotectl \(version)"); return .success }
-            Output.write(HelpText.program(program, width: helpWidth))
-            return arguments.has(Options.help) ? .success : usageFailure(UsageError(message: "missing subcommand", command: nil))
-        } catch {
-            return usageFailure(error)
-        }
-    }
+    guard let commandIndex = subcommandIndex(in: words) else { return runWithoutSubcommand(words) }
     let name = words[commandIndex]
     if name == "help" {
-        let topic = words.dropFirst(commandIndex + 1).first
-        if let topic, let command = program.command(named: topic) {
-            Output.write(HelpText.command(command, in: program, width: helpWidth))
-        } else {
-            Output.write(HelpText.program(program, width: helpWidth))
-        }
+        printHelp(topic: words.dropFirst(commandIndex + 1).first)
         return .success
     }
     guard let command = Subcommand(rawValue: name)?.command else {
@@ -96,30 +70,75 @@ func usageFailure(_ error: UsageError) -> ExitCode {
     var rest = words
     rest.remove(at: commandIndex)
     do {
-        let arguments = try Arguments(rest, options: command.spec.options + Options.global, command: name)
-        if arguments.has(Options.help) { Output.write(HelpText.command(command.spec, in: program, width: helpWidth)); return .success }
+        return try run(command, named: name, rest)
+    } catch {
+        return failure(error)
+    }
+}
+
+/// The subcommand is the first word that is neither an option nor a global option's value.
+func subcommandIndex(in words: [String]) -> Int? {
+    var index = 0
+    while index < words.count {
+        let word = words[index]
+        if let global = Options.global.first(where: { $0.spelling == word || $0.short.map { "-\($0)" } == word }), global.valueName != nil {
+            index += 2
+            continue
+        }
+        if !word.hasPrefix("-") { return index }
+        index += 1
+    }
+    return nil
+}
+
+/// `quotectl --version`, `quotectl --help`, or a missing subcommand (the help, then exit 64).
+@MainActor func runWithoutSubcommand(_ words: [String]) -> ExitCode {
+    do {
+        let arguments = try Arguments(words, options: Options.global, command: nil)
         if arguments.has(Options.version) { Output.line("quotectl \(version)"); return .success }
-        Style.configure(try arguments.value(Options.color, as: Style.When.self) ?? .auto)
-        if command.pages, !arguments.has(Options.noPager), let started = Pager.start() { Pager.current.withLock { $0 = started } }
-        var context = Context(configOption: arguments.value(Options.config), dbOption: arguments.value(Options.db))
-        context.noCreate = arguments.has(Options.noCreate)
-        return try command.run(arguments, &context)
-    } catch let error as UsageError {
+        Output.write(HelpText.program(program, width: helpWidth))
+        return arguments.has(Options.help) ? .success : usageFailure(UsageError(message: "missing subcommand", command: nil))
+    } catch {
         return usageFailure(error)
-    } catch let error as NoMatch {
-        Output.flush()
+    }
+}
+
+/// `quotectl help [COMMAND]`: the command's help when it names one, else the program's.
+@MainActor func printHelp(topic: String?) {
+    if let topic, let command = program.command(named: topic) {
+        Output.write(HelpText.command(command, in: program, width: helpWidth))
+    } else {
+        Output.write(HelpText.program(program, width: helpWidth))
+    }
+}
+
+/// One subcommand with its arguments: help and version first, then the colour, the pager and the store's context.
+@MainActor func run(_ command: Command, named name: String, _ words: [String]) throws -> ExitCode {
+    let arguments = try Arguments(words, options: command.spec.options + Options.global, command: name)
+    if arguments.has(Options.help) { Output.write(HelpText.command(command.spec, in: program, width: helpWidth)); return .success }
+    if arguments.has(Options.version) { Output.line("quotectl \(version)"); return .success }
+    Style.configure(try arguments.value(Options.color))
+    if command.pages, !arguments.has(Options.noPager), let started = Pager.start() { Pager.current.withLock { $0 = started } }
+    var context = Context(configOption: arguments.value(Options.config), dbOption: arguments.value(Options.db))
+    context.noCreate = arguments.has(Options.noCreate)
+    return try command.run(arguments, &context)
+}
+
+/// What a command's error prints on stderr (after what it printed on stdout), and its exit status.
+func failure(_ error: any Error) -> ExitCode {
+    if let error = error as? UsageError { return usageFailure(error) }
+    Output.flush()
+    switch error {
+    case let error as NoMatch:
         Output.error(error.message)
         return .noInput
-    } catch let error as ConfigError {
-        Output.flush()
+    case let error as ConfigError:
         Output.error(error.description)
         return .configuration
-    } catch let error as StoreError {
-        Output.flush()
+    case let error as StoreError:
         Output.error(error.description)
         return error.exitCode
-    } catch {
-        Output.flush()
+    default:
         Output.error("\(error)")
         return .software
     }

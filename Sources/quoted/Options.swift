@@ -4,12 +4,12 @@ import QuoteSystem
 
 /// Every option quoted takes, each declared once.
 enum Options {
-    static let config = Option.value("config", "PATH", completion: .file,
-                                     help: "The configuration file (env QUOTED_CONFIG; default: $XDG_CONFIG_HOME/quoted/quoted.conf, then /etc/quoted/quoted.conf; without one, built-in defaults). For sync, - reads it from standard input.")
-    static let db = Option.value("db", "PATH", completion: .file,
-                                 help: "The store (env QUOTED_DB; default: [store] path, the service's StateDirectory, else $XDG_DATA_HOME/quoted/quotes.db).")
-    static let logLevel = Option.choice("log-level", LogLevel.self,
-                                        help: "\(LogLevel.choicesText) (default \(LogLevel.info.rawValue)); also [daemon] log_level.")
+    static let config = TypedOption.text("config", "PATH", completion: .file,
+                                          help: "The configuration file (env QUOTED_CONFIG; default: $XDG_CONFIG_HOME/quoted/quoted.conf, then /etc/quoted/quoted.conf; without one, built-in defaults). For sync, - reads it from standard input.")
+    static let db = TypedOption.text("db", "PATH", completion: .file,
+                                      help: "The store (env QUOTED_DB; default: [store] path, the service's StateDirectory, else $XDG_DATA_HOME/quoted/quotes.db).")
+    static let logLevel = TypedOption.choice("log-level", default: LogLevel.standard,
+                                             help: { "\(LogLevel.choicesText) (default \($0)); also [daemon] log_level." })
     static let help = Option.flag("help", short: "h", help: "Show help information.")
     static let version = Option.flag("version", short: "V", help: "Show the version.")
     static let once = Option.flag("once", help: "Sync once and exit (the only mode of this command).")
@@ -20,7 +20,7 @@ enum Options {
     static let progress = Option.flag("progress", hidden: true,
                                       help: "Progress lines on stdout, for the daemon to relay (progress<TAB>SOURCE<TAB>TEXT).")
     static let timings = Option.flag("timings", hidden: true, help: "Print where each sync's time went (for benchmarks).")
-    static let configName = Option.value("config-name", "NAME", hidden: true, help: "The name --config - is known by in messages.")
+    static let configName = TypedOption.text("config-name", "NAME", hidden: true, help: "The name --config - is known by in messages.")
 
     static let global = [version, help]
 }
@@ -28,18 +28,18 @@ enum Options {
 let runSpec = CommandSpec(
     name: "run",
     overview: "Run the daemon in the foreground: sync each source when due, answer the control socket. SIGTERM and SIGINT stop it (exit 0), SIGHUP reloads the configuration, SIGUSR1 syncs every source now. Under systemd it speaks sd_notify (READY, STATUS, RELOADING, STOPPING, WATCHDOG) and logs with priorities.",
-    options: [Options.config, Options.db, Options.logLevel])
+    options: [Options.config.option, Options.db.option, Options.logLevel.option])
 
 let syncSpec = CommandSpec(
     name: "sync",
     overview: "Sync every enabled source (or the named ones) once, then exit. Progress goes to stderr, one line per source. Exit status: 0 when every source succeeded, 75 when any failed (or the store was busy), 74 when the store could not be written, 78 on a configuration error.",
-    options: [Options.once, Options.source, Options.config, Options.configName, Options.db, Options.json, Options.quiet,
+    options: [Options.once, Options.source, Options.config.option, Options.configName.option, Options.db.option, Options.json, Options.quiet,
               Options.progress, Options.timings])
 
 let publishSpec = CommandSpec(
     name: "publish",
     overview: "Write the whole feed of a hub ([publish] dir) from the store now: manifest.json, by-hash files and, with [publish] signing_key, manifest.json.sig. After this, every sync that changes a source publishes it. Exit 78 without [publish], 74 when the feed cannot be written.",
-    options: [Options.config, Options.db])
+    options: [Options.config.option, Options.db.option])
 
 let completionSpec = CommandSpec(
     name: "completion",
@@ -54,7 +54,7 @@ let manualSpec = CommandSpec(
 
 let completeSpec = CommandSpec(
     name: "__complete", overview: "Print completion candidates: the configured sources.",
-    positionals: [Positional("KIND", help: "sources")], options: [Options.config], hidden: true)
+    positionals: [Positional("KIND", help: "sources")], options: [Options.config.option], hidden: true)
 
 /// Help is wrapped at the terminal's width (80 when piped).
 let helpWidth: Int = {

@@ -28,17 +28,12 @@ enum RunCommand {
         }
         let chosen: LogLevel?
         do {
-            chosen = try arguments.value(Options.logLevel, as: LogLevel.self)
+            chosen = try arguments.given(Options.logLevel)
         } catch {
             return usageFailure(error)
         }
-        let logger = Logger(level: Logger.Level(chosen ?? configuration.logLevel.flatMap(LogLevel.init(rawValue:)) ?? .info))
-        for warning in configuration.warnings { logger.warning(warning) }
-        if configuration.fleet != nil, configuration.enabledSources.isEmpty {
-            // The daemon schedules the feed through the sources it syncs: with none, nothing would.
-            logger.warning("[fleet] is set but no source is enabled: the feed is synced with each source's sync, so nothing "
-                           + "will sync; enable a source (it comes from the hub) or run quoted sync --once from a timer")
-        }
+        let logger = Logger(level: Logger.Level(chosen ?? configuration.logLevel ?? .standard))
+        warn(about: configuration, to: logger)
         let storePath = Locations.store(option: arguments.value(Options.db), configured: configuration.storePath, writing: true)
         let notifier = SystemdNotifier()
         // Every deadline of the daemon, its control socket and its children's stops, on one clock.
@@ -48,33 +43,10 @@ enum RunCommand {
             runner: ChildProcessRunner(storePath: storePath, clock: clock),
             logger: logger, notifier: notifier, watchdogInterval: SystemdNotifier.watchdogInterval(),
             loadConfiguration: { try ConfigFile.load(option: configOption) }, clock: clock)
-        return await serve(daemon, configuration: configuration, storePath: storePath, logger: logger, notifier: notifier, clock: clock)
-    }
-
-    /// Prepares the daemon's store, opens the control socket and the signals, says it is ready,
-    /// and runs the daemon until it stops.
-    private static func serve(_ daemon: Daemon, configuration: Configuration, storePath: String, logger: Logger,
-                              notifier: SystemdNotifier, clock: any MonotonicClock) async -> ExitCode {
-        do {
-            try await daemon.prepare()
-        } catch let error as StoreError {
-            logger.error("\(error)")  // it names the store's path itself
-            return error.exitCode
-        } catch {
-            logger.error("store \(storePath): \(error)")
-            return .ioError
-        }
+        if let failure = await prepare(daemon, storePath: storePath, logger: logger) { return failure }
         let socketPath = Locations.sockets(configured: configuration.socketPath)[0]
         let server = ControlServer(path: socketPath, logger: logger, clock: clock)
-        do {
-            try server.start()
-        } catch {
-            // A user's daemon that fell back on the system service's folder: say what to set.
-            let hint = socketPath.hasPrefix(Locations.systemSocketFolder + "/") && CurrentProcess.userID != 0
-                ? " (as a user, run it where XDG_RUNTIME_DIR is set — a login session, systemctl --user — or set [daemon] socket)" : ""
-            logger.error("control socket: \(error)\(hint)")
-            return error.exitCode
-        }
+        if let failure = start(server, socketPath: socketPath, logger: logger) { return failure }
         // Handlers are in place before readiness is announced: an early signal is neither lost nor fatal.
         let signals: AsyncStream<Int32>
         do {
@@ -90,6 +62,44 @@ enum RunCommand {
         switch await daemon.run(signals: signals, server: server) {
         case .signal, .cancelled: return .success
         case .signalsLost: return .software
+        }
+    }
+
+    /// The configuration's warnings, and a fleet that nothing would sync.
+    private static func warn(about configuration: Configuration, to logger: Logger) {
+        for warning in configuration.warnings { logger.warning(warning) }
+        if configuration.fleet != nil, configuration.enabledSources.isEmpty {
+            // The daemon schedules the feed through the sources it syncs: with none, nothing would.
+            logger.warning("[fleet] is set but no source is enabled: the feed is synced with each source's sync, so nothing "
+                           + "will sync; enable a source (it comes from the hub) or run quoted sync --once from a timer")
+        }
+    }
+
+    /// Opens (or creates) the store and reads what the daemon keeps there; the exit status if that fails.
+    private static func prepare(_ daemon: Daemon, storePath: String, logger: Logger) async -> ExitCode? {
+        do {
+            try await daemon.prepare()
+            return nil
+        } catch let error as StoreError {
+            logger.error("\(error)")  // it names the store's path itself
+            return error.exitCode
+        } catch {
+            logger.error("store \(storePath): \(error)")
+            return .ioError
+        }
+    }
+
+    /// Listens on the control socket; the exit status if it cannot.
+    private static func start(_ server: ControlServer, socketPath: String, logger: Logger) -> ExitCode? {
+        do {
+            try server.start()
+            return nil
+        } catch {
+            // A user's daemon that fell back on the system service's folder: say what to set.
+            let hint = socketPath.hasPrefix(Locations.systemSocketFolder + "/") && CurrentProcess.userID != 0
+                ? " (as a user, run it where XDG_RUNTIME_DIR is set — a login session, systemctl --user — or set [daemon] socket)" : ""
+            logger.error("control socket: \(error)\(hint)")
+            return error.exitCode
         }
     }
 }

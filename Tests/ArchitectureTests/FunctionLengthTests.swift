@@ -5,15 +5,6 @@ import Testing
 @Suite struct FunctionLengthTests {
     static let limit = 60
 
-    /// Known offenders not yet split, as "Module/File.swift: declaration". The quotectl command
-    /// closures and `runMain` are split in their own step of issue 27; that step empties this list.
-    static let notYetSplit: Set<String> = [
-        "quotectl/StoreCommands.swift: let importCommand",
-        "quotectl/StoreCommands.swift: let statusCommand",
-        "quotectl/QuoteCommands.swift: let randomCommand",
-        "quotectl/main.swift: func runMain",
-    ]
-
     static func measured() throws -> [(key: String, place: String, length: Int)] {
         try SourceTree.swiftFiles().flatMap { file in
             try FunctionLengths.declarations(in: SourceTree.text(file)).map { declaration in
@@ -25,15 +16,8 @@ import Testing
     @Test func noFunctionIsLongerThanAScreen() throws {
         let all = try Self.measured()
         #expect(all.count > 500)
-        let long = all.filter { $0.length > Self.limit && !Self.notYetSplit.contains($0.key) }.sorted { $0.length > $1.length }
+        let long = all.filter { $0.length > Self.limit }.sorted { $0.length > $1.length }
         #expect(long.isEmpty, "over \(Self.limit) lines:\n\(long.map { "\($0.place): \($0.length) lines" }.joined(separator: "\n"))")
-    }
-
-    /// An entry of the allow-list that is gone or short now must leave it.
-    @Test func theAllowListNamesOnlyLongFunctions() throws {
-        let long = Set(try Self.measured().filter { $0.length > Self.limit }.map(\.key))
-        let stale = Self.notYetSplit.subtracting(long)
-        #expect(stale.isEmpty, "no longer over \(Self.limit) lines, remove from notYetSplit: \(stale.sorted())")
     }
 
     // MARK: The counter itself

@@ -1,0 +1,95 @@
+import QuoteModels
+import QuoteStore
+
+/// Answers a `RandomRequest` from the store: draws at random (by the sources' weights, if any),
+/// shuffles the matches when most of them are wanted, and with `--unseen` keeps to the quotes
+/// this user has not been shown, starting a new round once every match has been.
+struct RandomDraw {
+    let store: Store
+    private let picker: QuotePicker
+    private var generator = SystemRandomNumberGenerator()
+    /// The quotes drawn so far, and their ids (a quote is shown once per answer).
+    private var quotes: [Quote] = []
+    private var chosen = Set<Int>()
+
+    init(store: Store) {
+        self.store = store
+        picker = QuotePicker(database: store.database)
+    }
+
+    mutating func quotes(for request: RandomRequest) throws -> [Quote] {
+        let filter = request.filter
+        var seen = request.unseen ? SeenQuotes(storePath: store.path) : nil
+        let weights = try self.weights(for: request)
+        // More than a few asked for: never more than match (-n 1000000000 on 284 quotes costs
+        // what 284 cost), and when most of the matches are wanted, a shuffle of them beats
+        // drawing at random and throwing repeats away.
+        var wanted = request.count
+        var matches: Int?
+        if request.count > 64 {
+            let total = try store.withStoreErrors { try picker.count(filter) }
+            wanted = min(request.count, total)
+            matches = total
+        }
+        // Asked for most of the matches, weights or not, every one of them is shown: shuffle them.
+        if matches.map({ wanted * 2 < $0 }) ?? true {
+            try drawAtRandom(filter, weights: weights, wanted: wanted, skipping: seen)
+        }
+        if seen == nil, quotes.count < wanted { try addShuffled(filter, wanted: wanted) }
+        if var state = seen, quotes.count < wanted {
+            try addUnseen(filter, wanted: wanted, seen: &state)
+            seen = state
+        }
+        if var state = seen, !quotes.isEmpty {
+            for quote in quotes { state.insert(quote) }
+            state.save()
+        }
+        return quotes
+    }
+
+    /// The sources to draw from, with their weights (none: uniform over every match).
+    private func weights(for request: RandomRequest) throws -> [(String, Double)] {
+        guard !request.shares.isEmpty || request.equal else { return [] }
+        let counts = try store.withStoreErrors { try picker.sourceCounts(request.filter) }
+        return try request.shares.weights(available: counts, equal: request.equal)
+    }
+
+    /// Random picks until enough are drawn, repeats and seen ones thrown away (a bounded number of tries).
+    private mutating func drawAtRandom(_ filter: QuoteFilter, weights: [(String, Double)], wanted: Int,
+                                       skipping seen: SeenQuotes?) throws {
+        var attempts = 0
+        while quotes.count < wanted, attempts < wanted * 32 + 64 {
+            attempts += 1
+            var narrowed = filter
+            if !weights.isEmpty { narrowed.source = SourceShares.draw(weights, using: &generator) }
+            guard let quote = try store.withStoreErrors({ try picker.random(narrowed, using: &generator) }) else { break }
+            if chosen.contains(quote.id) || (seen?.contains(quote) ?? false) { continue }
+            chosen.insert(quote.id)
+            quotes.append(quote)
+        }
+    }
+
+    /// The rest, from a shuffle of every match not drawn yet.
+    private mutating func addShuffled(_ filter: QuoteFilter, wanted: Int) throws {
+        var rest = try store.withStoreErrors { try picker.matchingKeys(filter) }.filter { !chosen.contains($0.id) }
+        rest.shuffle(using: &generator)
+        for key in rest.prefix(wanted - quotes.count) {
+            if let quote = try store.withStoreErrors({ try picker.quote(id: key.id) }) { quotes.append(quote) }
+        }
+    }
+
+    /// Random picks keep landing on what was seen: choose among the unseen ones directly, and
+    /// once every match has been seen, start a new round for these matches.
+    private mutating func addUnseen(_ filter: QuoteFilter, wanted: Int, seen state: inout SeenQuotes) throws {
+        let keys = try store.withStoreErrors { try picker.matchingKeys(filter) }
+        var unseen = keys.filter { !state.keys.contains(SeenQuotes.key(source: $0.source, upstreamID: $0.upstreamID)) && !chosen.contains($0.id) }
+        if unseen.isEmpty, quotes.isEmpty {
+            for key in keys { state.remove(SeenQuotes.key(source: key.source, upstreamID: key.upstreamID)) }
+            unseen = keys
+        }
+        unseen.shuffle(using: &generator)
+        for key in unseen.prefix(wanted - quotes.count) {
+            if let quote = try store.withStoreErrors({ try picker.quote(id: key.id) }) { quotes.append(quote) }
+        }
+    }
+}
