@@ -8,26 +8,34 @@ public struct Vocabulary {
     }
 
     /// The custom lists, by their NAME (what `forget` and `import --name` take).
-    public func listNames() throws(DatabaseError) -> [String] {
-        try strings("SELECT substr(name, 8) FROM sources WHERE kind = 'custom' ORDER BY name")
+    public func listNames() throws(StoreError) -> [String] {
+        try database.storeOperation { () throws(DatabaseError) in
+            try strings("SELECT substr(name, 8) FROM sources WHERE kind = 'custom' ORDER BY name")
+        }
     }
 
     /// Breaking Bad's characters: those with quotes, then those known from the characters table.
-    public func characters(limit: Int = 500) throws(DatabaseError) -> [String] {
-        try strings("""
-            SELECT author FROM quotes WHERE source = 'breakingbad' AND author IS NOT NULL
-            GROUP BY author ORDER BY count(*) DESC, author LIMIT ?1
-            """, [.integer(limit)])
+    public func characters(limit: Int = 500) throws(StoreError) -> [String] {
+        try database.storeOperation { () throws(DatabaseError) in
+            try strings("""
+                SELECT author FROM quotes WHERE source = 'breakingbad' AND author IS NOT NULL
+                GROUP BY author ORDER BY count(*) DESC, author LIMIT ?1
+                """, [.integer(limit)])
+        }
     }
 
-    public func productions() throws(DatabaseError) -> [String] {
-        try strings("SELECT production FROM quotes WHERE production IS NOT NULL GROUP BY production ORDER BY count(*) DESC, production")
+    public func productions() throws(StoreError) -> [String] {
+        try database.storeOperation { () throws(DatabaseError) in
+            try strings("SELECT production FROM quotes WHERE production IS NOT NULL GROUP BY production ORDER BY count(*) DESC, production")
+        }
     }
 
-    public func categories(limit: Int = 500) throws(DatabaseError) -> [String] {
-        try strings("""
-            SELECT category FROM quotes WHERE category IS NOT NULL GROUP BY category ORDER BY count(*) DESC, category LIMIT ?1
-            """, [.integer(limit)])
+    public func categories(limit: Int = 500) throws(StoreError) -> [String] {
+        try database.storeOperation { () throws(DatabaseError) in
+            try strings("""
+                SELECT category FROM quotes WHERE category IS NOT NULL GROUP BY category ORDER BY count(*) DESC, category LIMIT ?1
+                """, [.integer(limit)])
+        }
     }
 
     private func strings(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> [String] {
