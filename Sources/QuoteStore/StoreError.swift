@@ -44,9 +44,16 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     /// `.interrupted`, `.busy`), as they would on the `DatabaseError` itself.
     public var resultCode: DatabaseError.ResultCode? {
         switch self {
-        case .database(_, let error), .migrationFailed(_, let error): return error.resultCode
         case .busy: return .busy
         case .full: return .full
+        default: return databaseError?.resultCode
+        }
+    }
+
+    /// SQLite's own error, when this failure carries it (its message, its extended code).
+    public var databaseError: DatabaseError? {
+        switch self {
+        case .database(_, let error), .migrationFailed(_, let error): return error
         default: return nil
         }
     }

@@ -62,7 +62,7 @@ func nothingMatches(_ filter: QuoteFilter, store: Store) -> String {
     if filter.isEmpty { return "the store at \(store.path) holds no quotes (quotectl sync --now fetches some)" }
     var message = "no quote matches \(describe(filter))"
     if let source = filter.source, source != SourceName.builtin,
-       (try? store.withStoreErrors { try QuotePicker(database: store.database).count(QuoteFilter(source: source)) }) == 0 {
+       (try? QuotePicker(database: store.database).count(QuoteFilter(source: source))) == 0 {
         message += " (nothing from \(source) in the store yet: quotectl sync --now"
             + (source == "custom" ? "" : " --source \(source)") + " fetches it)"
     }
@@ -132,13 +132,13 @@ let randomCommand = Command(randomSpec) { arguments, context in
     // The sources to draw from, with their weights (none: uniform over every match).
     var weights: [(String, Double)] = []
     if !shares.isEmpty || arguments.has(Options.equal) {
-        let counts = try store.withStoreErrors { try picker.sourceCounts(filter) }
+        let counts = try picker.sourceCounts(filter)
         weights = try shares.weights(available: counts, equal: arguments.has(Options.equal))
     }
     func pickOne() throws -> Quote? {
         var narrowed = filter
         if !weights.isEmpty { narrowed.source = SourceShares.draw(weights, using: &generator) }
-        return try store.withStoreErrors { try picker.random(narrowed, using: &generator) }
+        return try picker.random(narrowed, using: &generator)
     }
 
     // More than a few asked for: never more than match (-n 1000000000 on 284 quotes costs
@@ -147,7 +147,7 @@ let randomCommand = Command(randomSpec) { arguments, context in
     var wanted = asked
     var matches: Int?
     if asked > 64 {
-        let total = try store.withStoreErrors { try picker.count(filter) }
+        let total = try picker.count(filter)
         wanted = min(asked, total)
         matches = total
     }
@@ -164,16 +164,16 @@ let randomCommand = Command(randomSpec) { arguments, context in
         quotes.append(quote)
     }
     if seen == nil, quotes.count < wanted {
-        var rest = try store.withStoreErrors { try picker.matchingKeys(filter) }.filter { !chosen.contains($0.id) }
+        var rest = try picker.matchingKeys(filter).filter { !chosen.contains($0.id) }
         rest.shuffle(using: &generator)
         for key in rest.prefix(wanted - quotes.count) {
-            if let quote = try store.withStoreErrors({ try picker.quote(id: key.id) }) { quotes.append(quote) }
+            if let quote = try picker.quote(id: key.id) { quotes.append(quote) }
         }
     }
     // Random picks keep landing on what was seen: choose among the unseen ones directly, and
     // once every match has been seen, start a new round for these matches.
     if var state = seen, quotes.count < wanted {
-        let keys = try store.withStoreErrors { try picker.matchingKeys(filter) }
+        let keys = try picker.matchingKeys(filter)
         var unseen = keys.filter { !state.keys.contains(SeenQuotes.key(source: $0.source, upstreamID: $0.upstreamID)) && !chosen.contains($0.id) }
         if unseen.isEmpty, quotes.isEmpty {
             for key in keys { state.remove(SeenQuotes.key(source: key.source, upstreamID: key.upstreamID)) }
@@ -181,7 +181,7 @@ let randomCommand = Command(randomSpec) { arguments, context in
         }
         unseen.shuffle(using: &generator)
         for key in unseen.prefix(wanted - quotes.count) {
-            if let quote = try store.withStoreErrors({ try picker.quote(id: key.id) }) { quotes.append(quote) }
+            if let quote = try picker.quote(id: key.id) { quotes.append(quote) }
         }
         seen = state
     }
@@ -261,7 +261,7 @@ let todayCommand = Command(todaySpec) { arguments, context in
         let layout = try QuoteLayout.from(arguments, command: "today")
         let maxWidth = try maxWidthOption(arguments, layout: layout)
         let store = try context.store()
-        let quote = try store.withStoreErrors { try QuotePicker(database: store.database).today(now: UnixTime.now(), filter: filter) }
+        let quote = try QuotePicker(database: store.database).today(now: UnixTime.now(), filter: filter)
         return answer(quote.map { [$0] } ?? [], filter: filter, store: store, layout: layout, maxWidth: maxWidth)
 }
 
@@ -276,7 +276,7 @@ let searchCommand = Command(searchSpec, pages: true) { arguments, context in
         let text = arguments.positionals.joined(separator: " ")
         let limit = try arguments.positiveInt(Options.limit) ?? 10
         let store = try context.store()
-        let found = try store.withStoreErrors { try QuotePicker(database: store.database).find(text, limit: limit) }
+        let found = try QuotePicker(database: store.database).find(text, limit: limit)
         let results = found.quotes
         if results.isEmpty {
             // The words as typed, cut short: a message is one line, whatever was pasted.

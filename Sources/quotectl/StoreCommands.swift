@@ -69,9 +69,6 @@ let importCommand = Command(importSpec) { arguments, context in
             } catch let error as CustomList.Failure {
                 Output.error("\(file): \(error); nothing imported")
                 return .dataError
-            } catch {
-                try store.withStoreErrors { throw error }  // the store's own failure, named as such
-                return .software
             }
             switch outcome {
             case .imported(let changes, let quotes):
@@ -110,7 +107,7 @@ let importCommand = Command(importSpec) { arguments, context in
                 return .dataError
             }
             store = try context.store(.write)
-            counts = try write(to: source, in: store) { visit in for quote in quotes { try visit(quote) } }
+            counts = try write(to: source, in: store) { visit throws(StoreError) in for quote in quotes { try visit(quote) } }
             total = quotes.count
         }
         Output.line("\(source): \(Plural.count(total, "quote")) (\(counts.inserted) inserted, \(counts.updated) updated, "
@@ -119,14 +116,13 @@ let importCommand = Command(importSpec) { arguments, context in
 }
 
 /// The whole list in one transaction: what is missing from it goes.
-private func write(to source: String, in store: Store, _ quotes: ((Quote) throws -> Void) throws -> Void) throws(StoreError) -> ChangeCounts {
+private func write(to source: String, in store: Store,
+                   _ quotes: ((Quote) throws(StoreError) -> Void) throws(StoreError) -> Void) throws(StoreError) -> ChangeCounts {
     let now = UnixTime.now()
-    return try store.withStoreErrors {
-        try store.database.transaction {
-            let writer = QuoteWriter(database: store.database)
-            try writer.ensureSource(source, now: now)
-            return try writer.apply(to: source, removeMissing: true, now: now, quotes)
-        }
+    return try store.database.transaction { () throws(StoreError) in
+        let writer = QuoteWriter(database: store.database)
+        try writer.ensureSource(source, now: now)
+        return try writer.apply(to: source, removeMissing: true, now: now, quotes)
     }
 }
 
@@ -149,7 +145,7 @@ let exportCommand = Command(exportSpec) { arguments, context in
         }
         let source = try sourceOption(arguments, Options.exportSource)
         let store = try context.store()
-        let count = try store.withStoreErrors { try Exporter(database: store.database).export(source: source, format: format, write: Output.write) }
+        let count = try Exporter(database: store.database).export(source: source, format: format, write: Output.write)
         if count == 0 {
             Output.flush()
             Output.error("no quotes" + (source.map { " from \($0)" } ?? "") + " to export")
@@ -200,15 +196,13 @@ let statusCommand = Command(statusSpec, pages: true) { arguments, context in
         // On a spoke: which sources came from the hub, and how old its feed is.
         let fleet = configuration?.fleet
         let feed = try fleet.map { fleet in
-            try store.withStoreErrors { () throws -> FeedTrustRepository.Trust? in
-                let trusted = FeedTrustRepository(database: store.database)
-                return try fleet.name.map { try trusted.trust(name: $0) } ?? trusted.feeds().first
-            }
+            let trusted = FeedTrustRepository(database: store.database)
+            return try fleet.name.map { try trusted.trust(name: $0) } ?? trusted.feeds().first
         } ?? nil
         let fed = Set(try fleet.map { fleet in
-            try store.withStoreErrors { try FeedStateRepository(database: store.database).fedSources(manifestURL: fleet.manifestURL).map(\.name) }
+            try FeedStateRepository(database: store.database).fedSources(manifestURL: fleet.manifestURL).map(\.name)
         } ?? [])
-        let sources = try store.withStoreErrors { try StatusQuery(database: store.database).sources() }.map { source in
+        let sources = try StatusQuery(database: store.database).sources().map { source in
             var shown = source
             shown.nextDue = nextDue(source)
             shown.fromHub = fed.contains(source.name)

@@ -264,9 +264,10 @@ final class ListWriter: Sendable {
         switch error {
         case let failure as SourceFailure: return failure
         case let list as CustomList.Failure: return SourceFailure("the list is \(list)", httpStatus: 200)
-        case let database as DatabaseError where database.resultCode == .constraint:
-            return SourceFailure("the upstream sent data the store refuses (\(database.message)); store left as it was")
-        case let database as DatabaseError: return SourceFailure.local(StoreError(database, path: storePath))
+        case let store as StoreError where store.resultCode == .constraint:
+            return SourceFailure("the upstream sent data the store refuses (\(store.databaseError?.message ?? "")); store left as it was")
+        case StoreError.invalidSourceName: return SourceFailure("\(error)")
+        case let store as StoreError: return SourceFailure.local(store)
         default: return SourceFailure("\(error)")
         }
     }

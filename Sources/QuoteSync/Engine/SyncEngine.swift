@@ -93,7 +93,7 @@ public final class SyncEngine: Sendable {
             if until != stored {
                 transaction.withConnection { connection in
                     let database = connection.database
-                    try? database.transaction { try SyncStateRepository(database: database).shortenBlock(source: settings.name, until: until) }
+                    try? database.transaction { () throws(StoreError) in try SyncStateRepository(database: database).shortenBlock(source: settings.name, until: until) }
                 }
             }
             // The upstream asked us to wait (Retry-After, or an Upbit 418 block): no request at all.
@@ -156,13 +156,14 @@ public final class SyncEngine: Sendable {
             let failure: SourceFailure
             switch error {
             case let known as SourceFailure: failure = known
-            case let database as DatabaseError where database.resultCode == .constraint:
+            case let store as StoreError where store.resultCode == .constraint:
                 // Only upstream data is written here: a row the store's rules refuse is the
                 // upstream's fault (retried with backoff), not a broken store.
-                failure = SourceFailure("the upstream sent data the store refuses (\(database.message)); store left as it was")
-            case let database as DatabaseError:
+                failure = SourceFailure("the upstream sent data the store refuses (\(store.databaseError?.message ?? "")); store left as it was")
+            case StoreError.invalidSourceName: failure = SourceFailure("\(error)")
+            case let store as StoreError:
                 // The store failed, not the upstream: say what happened in a few words.
-                failure = SourceFailure.local(StoreError(database, path: storePath))
+                failure = SourceFailure.local(store)
             default: failure = SourceFailure("\(error)")
             }
             // A sync abandoned at shutdown is not a failure of the upstream: record nothing.
@@ -210,7 +211,7 @@ public final class SyncEngine: Sendable {
         let nextDue = schedule.nextDue(afterLocalFailure: failure.storeExitCode == .temporaryFailure, at: now)
         var summary = failure.message
         do {
-            try database.transaction {
+            try database.transaction { () throws(StoreError) in
                 try SyncStateRepository(database: database).recordLocalFailure(
                     source: settings.name, url: URLText.redacted(settings.url), outcome: outcome(failure, now: now, seconds: seconds),
                     nextDue: nextDue)
@@ -235,7 +236,7 @@ public final class SyncEngine: Sendable {
                                        retryAfter: failure.retryAfter, using: &generator)
         var summary = failure.message
         do {
-            try database.transaction {
+            try database.transaction { () throws(StoreError) in
                 try SyncStateRepository(database: database).recordFailure(
                     source: settings.name, url: URLText.redacted(settings.url), outcome: outcome(failure, now: now, seconds: seconds),
                     retryAfter: failure.retryAfter, nextDue: nextDue)

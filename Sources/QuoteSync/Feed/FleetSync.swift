@@ -75,13 +75,12 @@ public struct FleetSync: Sendable {
         }
         let validators = FeedStateRepository(database: store.database)
         let trustRepository = FeedTrustRepository(database: store.database)
-        func storeFailure(_ error: DatabaseError) -> SourceFailure { SourceFailure.local(StoreError(error, path: store.path)) }
         // What this spoke trusts, or nothing is synced: a store error never means "accept anything".
         let trusted: Trusted
-        do throws(DatabaseError) {
+        do throws(StoreError) {
             trusted = try readTrust(validators, trustRepository)
         } catch {
-            return await failEvery(expected([], only: only), with: storeFailure(error), now: now, finished: finished)
+            return await failEvery(expected([], only: only), with: SourceFailure.local(error), now: now, finished: finished)
         }
         let expectedNames = expected(trusted.previouslyFed, only: only)
         let keys: [Signify.PublicKey]
@@ -96,8 +95,8 @@ public struct FleetSync: Sendable {
         case .refused(let failure):
             return await failEvery(expectedNames, with: failure, now: now, finished: finished)
         case .unchanged(let trust):
-            do throws(DatabaseError) { try trustRepository.touch(name: trust.name, at: now) } catch {
-                return await failEvery(expectedNames, with: storeFailure(error), now: now, finished: finished)
+            do throws(StoreError) { try trustRepository.touch(name: trust.name, at: now) } catch {
+                return await failEvery(expectedNames, with: SourceFailure.local(error), now: now, finished: finished)
             }
             return await unchanged(trusted.previouslyFed, expected: expectedNames, only: only, now: now, finished: finished)
         case .manifest(let taken):
@@ -105,16 +104,14 @@ public struct FleetSync: Sendable {
         }
         let manifest = chosen.manifest
         // The floor moves with the verified manifest, whatever its sources do next.
-        do {
-            try store.database.transaction {
+        do throws(StoreError) {
+            try store.database.transaction { () throws(StoreError) in
                 try trustRepository.record(FeedTrustRepository.Trust(name: manifest.name, serial: manifest.serial, generated: manifest.generated,
                                                                      validUntil: manifest.validUntil, checkedAt: now))
                 if !keys.isEmpty { try trustRepository.adopt(keys: manifest.nextKeys, name: manifest.name, serial: manifest.serial) }
             }
-        } catch let error as DatabaseError {
-            return await failEvery(expectedNames, with: storeFailure(error), now: now, finished: finished)
         } catch {
-            return await failEvery(expectedNames, with: SourceFailure("feed: \(error)"), now: now, finished: finished)
+            return await failEvery(expectedNames, with: SourceFailure.local(error), now: now, finished: finished)
         }
         // 2. Each source it lists, from its file; 3. each it does not, reported.
         let entries = manifest.sources.filter { wanted($0.name, only: only) }
@@ -123,23 +120,22 @@ public struct FleetSync: Sendable {
         if reports.contains(where: \.ok) { store.database.checkpointAndTruncate() }
         // 4. The manifest counts as applied only when all of it was.
         if reports.allSatisfy(\.ok) && only == nil {
-            do throws(DatabaseError) {
+            do throws(StoreError) {
                 try validators.record(hub: chosen.url, FeedStateRepository.State(
                     etag: chosen.etag, lastModified: chosen.lastModified, serial: manifest.serial, generated: manifest.generated, checkedAt: now))
             } catch {
-                let failure = StoreError(error, path: store.path)
-                reports.append(SourceReport(source: "fleet", ok: false, summary: "store: \(failure)", seconds: 0, storeExitCode: failure.exitCode))
+                reports.append(SourceReport(source: "fleet", ok: false, summary: "store: \(error)", seconds: 0, storeExitCode: error.exitCode))
             }
         }
         return Outcome(reports: reports, fed: Set(expectedNames + entries.map(\.name)))
     }
 
-    private func readTrust(_ validators: FeedStateRepository, _ repository: FeedTrustRepository) throws(DatabaseError) -> Trusted {
+    private func readTrust(_ validators: FeedStateRepository, _ repository: FeedTrustRepository) throws(StoreError) -> Trusted {
         let previouslyFed = try validators.fedSources(manifestURL: fleet.manifestURL).map(\.name)
         let latest = try repository.feeds().first?.name
         let pinned = fleet.name ?? latest
-        let trust = try pinned.flatMap { name throws(DatabaseError) in try repository.trust(name: name) }
-        let adopted = try pinned.map { name throws(DatabaseError) in try repository.adoptedKeys(name: name) } ?? []
+        let trust = try pinned.flatMap { name throws(StoreError) in try repository.trust(name: name) }
+        let adopted = try pinned.map { name throws(StoreError) in try repository.adoptedKeys(name: name) } ?? []
         return Trusted(previouslyFed: previouslyFed, pinned: pinned, trust: trust, adopted: adopted)
     }
 
