@@ -25,7 +25,7 @@ import TestSupport
         let error = #expect(throws: DatabaseError.self) {
             database.interrupt(by: flag)
             defer { database.interrupt(by: nil) }
-            try database.transaction {
+            try database.sqliteTransaction { () throws(DatabaseError) in
                 try database.execute("INSERT INTO t VALUES (1)")
                 // Runs for minutes unless interrupted.
                 try database.execute("""
@@ -56,7 +56,7 @@ import TestSupport
         let error = #expect(throws: DatabaseError.self) {
             try database.execute("INSERT INTO t VALUES (?1)", [.text("secret-value")])
         }
-        #expect(error?.extendedCode == 2067)  // SQLITE_CONSTRAINT_UNIQUE
+        #expect(error?.extendedCode == DatabaseError.ExtendedCode.constraintUnique)
         #expect(error?.sql == "INSERT INTO t VALUES (?1)")
         #expect(error?.description.contains("secret-value") == false)
     }
@@ -86,18 +86,20 @@ import TestSupport
     }
 
     @Test func transactionRollsBackAndRethrowsTheBodysError() throws {
-        struct Boom: Error {}
+        let boom = StoreError.invalidSourceName("boom")
         let database = try open()
         try database.execute("CREATE TABLE t (x INTEGER)")
-        #expect(throws: Boom.self) {
-            try database.transaction {
-                try database.execute("INSERT INTO t VALUES (1)")
-                throw Boom()
+        #expect(throws: boom) {
+            try database.transaction { () throws(StoreError) in
+                try database.storeOperation { () throws(DatabaseError) in try database.execute("INSERT INTO t VALUES (1)") }
+                throw boom
             }
         }
         #expect(try database.scalarInt("SELECT count(*) FROM t") == 0)
         #expect(!database.isInTransaction)
-        try database.transaction { try database.execute("INSERT INTO t VALUES (2)") }
+        try database.transaction { () throws(StoreError) in
+            try database.storeOperation { () throws(DatabaseError) in try database.execute("INSERT INTO t VALUES (2)") }
+        }
         #expect(try database.scalarInt("SELECT count(*) FROM t") == 1)
     }
 
