@@ -49,6 +49,33 @@ import TestSupport
         #expect(error?.sql == "SELEC 1")
     }
 
+    /// A value count that is not the statement's parameter count is the program's mistake: refused
+    /// before the statement runs, naming the SQL and both counts, never a value left NULL or dropped.
+    @Test func tooFewBoundValuesAreRefusedBeforeAnythingRuns() throws {
+        let database = try open()
+        try database.execute("CREATE TABLE t (a INTEGER, b INTEGER)")
+        let error = #expect(throws: DatabaseError.self) {
+            try database.execute("INSERT INTO t VALUES (?1, ?2)", [.integer(1)])
+        }
+        #expect(error?.code == SQLITE_RANGE)
+        #expect(error?.message == "1 value bound to a statement with 2 parameters")
+        #expect(error?.sql == "INSERT INTO t VALUES (?1, ?2)")
+        #expect(try database.scalarInt("SELECT count(*) FROM t") == 0)
+    }
+
+    @Test func tooManyBoundValuesAreRefusedBeforeAnythingRuns() throws {
+        let database = try open()
+        try database.execute("CREATE TABLE t (a INTEGER)")
+        let error = #expect(throws: DatabaseError.self) {
+            try database.execute("INSERT INTO t VALUES (?1)", [.integer(1), .integer(2)])
+        }
+        #expect(error?.code == SQLITE_RANGE)
+        #expect(error?.message == "2 values bound to a statement with 1 parameter")
+        #expect(error?.description.contains("INSERT INTO t VALUES (?1)") == true)
+        #expect(try database.scalarInt("SELECT count(*) FROM t") == 0)
+        #expect(throws: DatabaseError.self) { try database.scalarInt("SELECT ?1 + ?2", [.integer(1), .integer(2), .integer(3)]) }
+    }
+
     @Test func constraintErrorsCarryTheExtendedCodeButNeverTheBoundValues() throws {
         let database = try open()
         try database.execute("CREATE TABLE t (name TEXT UNIQUE)")

@@ -165,53 +165,58 @@ public final class ListMerge {
     /// `removeMissing`); a bulk load's full-text index and secondary indexes are built.
     public func finish(removeMissing: Bool) throws(StoreError) -> ChangeCounts {
         defer { try? database.setCacheSize(kibibytes: Self.defaultCacheKiB) }
-        return try complete(removing: try missing(removeMissing))
+        _ = try removeUnlisted(removeMissing) { _, _ in nil }
+        return try complete()
     }
 
     /// The same, once `shrinkGuard` saw (quotes to remove, quotes stored) and did not throw. Throws
     /// a `StoreError`, or what `shrinkGuard` throws (the caller's own refusal, passed on as it is).
     public func finish(removeMissing: Bool, shrinkGuard: (_ toRemove: Int, _ stored: Int) throws -> Void) throws -> ChangeCounts {
         defer { try? database.setCacheSize(kibibytes: Self.defaultCacheKiB) }
-        let toRemove = try missing(removeMissing)
-        try shrinkGuard(toRemove, storedCount)
-        return try complete(removing: toRemove)
+        let refusal = try removeUnlisted(removeMissing) { toRemove, stored in
+            do {
+                try shrinkGuard(toRemove, stored)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let refusal { throw refusal }
+        return try complete()
     }
 
-    /// How many stored quotes the list no longer holds (none unless `removeMissing`).
-    private func missing(_ removeMissing: Bool) throws(StoreError) -> Int {
-        try database.storeOperation { () throws(DatabaseError) -> Int in
+    /// Removes the stored quotes the list no longer holds (with `removeMissing`) unless `refusal`,
+    /// told (quotes to remove, quotes stored), answers why not: then nothing is removed, and that
+    /// answer is returned. Counted and removed in one definition of `quoted_listed`: SQLite cannot
+    /// redefine a function while the merge's walk is still open.
+    private func removeUnlisted(_ removeMissing: Bool, refusal: (Int, Int) -> (any Error)?) throws(StoreError) -> (any Error)? {
+        try database.storeOperation { () throws(DatabaseError) -> (any Error)? in
             if mergesFullText {
                 try Self.setFullText("automerge", 4, in: database)
             }
-            guard removeMissing, storedCount > 0 else { return 0 }
-            return try whereNotListed { () throws(DatabaseError) in
-                try database.scalarInt("SELECT count(*) FROM quotes WHERE source = ?1 AND NOT quoted_listed(id)", [.text(source)]) ?? 0
-            }
-        }
-    }
-
-    /// Removes the `toRemove` quotes the list no longer holds, then completes the merge.
-    private func complete(removing toRemove: Int) throws(StoreError) -> ChangeCounts {
-        try database.storeOperation { () throws(DatabaseError) in
-            if toRemove > 0 {
-                try whereNotListed { () throws(DatabaseError) in
+            guard removeMissing, storedCount > 0 else { return refusal(0, storedCount) }
+            let listed = self.listed, kept = self.kept
+            return try database.withPredicate("quoted_listed", { listed.contains($0) || kept.contains($0) }) { () throws(DatabaseError) -> (any Error)? in
+                let toRemove = try database.scalarInt("SELECT count(*) FROM quotes WHERE source = ?1 AND NOT quoted_listed(id)",
+                                                      [.text(source)]) ?? 0
+                if let refused = refusal(toRemove, storedCount) { return refused }
+                if toRemove > 0 {
                     try database.execute("DELETE FROM quotes WHERE source = ?1 AND NOT quoted_listed(id)", [.text(source)])
                     counts.removed = database.changes
                 }
+                return nil
             }
-            try complete()
         }
+    }
+
+    /// Completes the merge (`completeStatements`) and says what it changed.
+    private func complete() throws(StoreError) -> ChangeCounts {
+        try database.storeOperation { () throws(DatabaseError) in try completeStatements() }
         return counts
     }
 
-    /// Runs `body` with `quoted_listed(id)` defined: whether this list met the row, or kept it.
-    private func whereNotListed<T>(_ body: () throws(DatabaseError) -> T) throws(DatabaseError) -> T {
-        let listed = self.listed, kept = self.kept
-        return try database.withPredicate("quoted_listed", { listed.contains($0) || kept.contains($0) }, body)
-    }
-
     /// The source's quote count, and what a bulk load put off: its full-text index and indexes.
-    private func complete() throws(DatabaseError) {
+    private func completeStatements() throws(DatabaseError) {
         // What `quotectl status` shows, kept here rather than counted there.
         try database.execute("UPDATE sources SET quote_count = ?2 WHERE name = ?1 AND quote_count IS NOT ?2",
                              [.text(source), .integer(storedCount + counts.inserted - counts.removed)])

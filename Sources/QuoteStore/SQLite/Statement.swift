@@ -1,5 +1,6 @@
 import CSQLite
 import Glibc
+import QuoteBase
 
 /// SQLite's SQLITE_TRANSIENT, which Swift does not import: SQLite copies the bytes.
 private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -87,7 +88,8 @@ public final class Statement {
         let parameters = Int(sqlite3_bind_parameter_count(handle))
         guard values.count == parameters else {
             throw DatabaseError(extendedCode: SQLITE_RANGE,
-                                message: "\(values.count) values bound to a statement with \(parameters) parameters", sql: sql)
+                                message: "\(Plural.count(values.count, "value")) bound to a statement with \(Plural.count(parameters, "parameter"))",
+                                sql: sql)
         }
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
