@@ -19,32 +19,24 @@ public struct UpstreamKnowledge {
 
     /// The upstream ids of the quotes stored for `source`.
     public func quoteIDs(source: String) throws(StoreError) -> Set<String> {
-        try database.storeOperation { () throws(DatabaseError) in
-            try strings("SELECT upstream_id FROM quotes WHERE source = ?1", [.text(source)])
-        }
+        try strings("SELECT upstream_id FROM quotes WHERE source = ?1", [.text(source)])
     }
 
     /// Every author named by `source`'s stored quotes.
     public func authors(source: String) throws(StoreError) -> Set<String> {
-        try database.storeOperation { () throws(DatabaseError) in
-            try strings("SELECT DISTINCT author FROM quotes WHERE source = ?1 AND author IS NOT NULL", [.text(source)])
-        }
+        try strings("SELECT DISTINCT author FROM quotes WHERE source = ?1 AND author IS NOT NULL", [.text(source)])
     }
 
     /// Every character named by a stored death.
     public func deathCharacters() throws(StoreError) -> Set<String> {
-        try database.storeOperation { () throws(DatabaseError) in
-            try strings("SELECT DISTINCT character FROM deaths")
-        }
+        try strings("SELECT DISTINCT character FROM deaths")
     }
 
     /// Names (in lower case) of the stored characters, and of those the upstream did not
     /// know when asked after `since`: nobody to look up.
     public func settledCharacterNames(unknownSince since: Int) throws(StoreError) -> Set<String> {
-        try database.storeOperation { () throws(DatabaseError) in
-            try strings("SELECT lower(name) FROM characters UNION SELECT lower(name) FROM unknown_characters WHERE checked_at > ?1",
-                        [.integer(since)])
-        }
+        try strings("SELECT lower(name) FROM characters UNION SELECT lower(name) FROM unknown_characters WHERE checked_at > ?1",
+                    [.integer(since)])
     }
 
     /// How often each quote was drawn, by production, over every earlier run of `source`.
@@ -58,11 +50,14 @@ public struct UpstreamKnowledge {
         }
     }
 
-    private func strings(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> Set<String> {
-        let statement = try database.prepare(sql)
-        try statement.bind(values)
-        var result = Set<String>()
-        while try statement.step() { result.insert(statement.string(0)) }
-        return result
+    /// The first column of `sql`'s rows.
+    private func strings(_ sql: String, _ values: [SQLValue] = []) throws(StoreError) -> Set<String> {
+        try database.storeOperation { () throws(DatabaseError) in
+            let statement = try database.prepare(sql)
+            try statement.bind(values)
+            var result = Set<String>()
+            while try statement.step() { result.insert(statement.string(0)) }
+            return result
+        }
     }
 }
