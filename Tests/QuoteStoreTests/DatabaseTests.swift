@@ -22,16 +22,18 @@ import TestSupport
             Thread.sleep(forTimeInterval: 0.05)
             flag.set()
         }
-        let error = #expect(throws: DatabaseError.self) {
+        let error = #expect(throws: StoreError.self) {
             database.interrupt(by: flag)
             defer { database.interrupt(by: nil) }
-            try database.sqliteTransaction { () throws(DatabaseError) in
-                try database.execute("INSERT INTO t VALUES (1)")
-                // Runs for minutes unless interrupted.
-                try database.execute("""
-                    WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000000)
-                    INSERT INTO t SELECT count(*) FROM c
-                    """)
+            try database.transaction { () throws(StoreError) in
+                try database.storeOperation { () throws(DatabaseError) in
+                    try database.execute("INSERT INTO t VALUES (1)")
+                    // Runs for minutes unless interrupted.
+                    try database.execute("""
+                        WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000000)
+                        INSERT INTO t SELECT count(*) FROM c
+                        """)
+                }
             }
         }
         #expect(error?.resultCode == .interrupted)

@@ -97,7 +97,8 @@ public struct RecordWriter {
     /// Replaces the deaths with `deaths` (the upstream's full list); `keep` are ids of
     /// records that were skipped as invalid, which are never removed for that.
     /// `shrinkGuard` sees (deaths to remove, deaths stored) before anything is written and
-    /// may throw to refuse the list.
+    /// may throw to refuse the list: what it throws is passed on as it is; the store's own
+    /// failures are `StoreError`s.
     public func replaceDeaths(_ deaths: [DeathRecord], keep: Set<Int>, now: Int,
                               shrinkGuard: (Int, Int) throws -> Void = { _, _ in }) throws -> ChangeCounts {
         let stored = try database.storeOperation { () throws(DatabaseError) -> [Int: Int] in

@@ -215,21 +215,6 @@ public final class Database {
         return result
     }
 
-    /// The same for the store's own statements, whose failures are still SQLite's (migrations,
-    /// the starter set).
-    func sqliteTransaction<T>(_ body: () throws(DatabaseError) -> T) throws(DatabaseError) -> T {
-        try execute("BEGIN IMMEDIATE")
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            rollback()
-            throw error
-        }
-        try commitOrRollBack()
-        return result
-    }
-
     /// Runs `body`, a store operation made of statements, and names this store in what it throws:
     /// how each public query turns SQLite's failure into the store's (`StoreError.init(_:path:)`).
     func storeOperation<T>(_ body: () throws(DatabaseError) -> T) throws(StoreError) -> T {
@@ -248,15 +233,13 @@ public final class Database {
     /// COMMIT of the transaction open; ROLLBACK if it fails (a full disk, say), so that nothing
     /// of it stays half-applied.
     public func commit() throws(StoreError) {
-        try storeOperation { () throws(DatabaseError) in try commitOrRollBack() }
-    }
-
-    private func commitOrRollBack() throws(DatabaseError) {
-        do {
-            try execute("COMMIT")
-        } catch {
-            rollback()
-            throw error
+        try storeOperation { () throws(DatabaseError) in
+            do throws(DatabaseError) {
+                try execute("COMMIT")
+            } catch {
+                rollback()
+                throw error
+            }
         }
     }
 
