@@ -78,6 +78,21 @@ import TestSupport
         #expect(throws: DatabaseError.self) { try database.scalarInt("SELECT ?1 + ?2", [.integer(1), .integer(2), .integer(3)]) }
     }
 
+    /// What a public store operation throws keeps SQLite's error inside, to match on, and says
+    /// what `.io` said before it: the store's path, then SQLite's error.
+    @Test func aStoreErrorKeepsSQLitesErrorForMatching() {
+        let unique = DatabaseError(extendedCode: DatabaseError.ExtendedCode.constraintUnique,
+                                   message: "UNIQUE constraint failed: t.name", sql: "INSERT INTO t VALUES (?1)")
+        let error = StoreError(unique, path: "/s")
+        #expect(error == .database(path: "/s", unique))
+        #expect(error.resultCode == .constraint)
+        #expect(error.databaseError?.extendedCode == 2067)
+        #expect(error.description == "/s: SQLite error 2067: UNIQUE constraint failed: t.name (while running: INSERT INTO t VALUES (?1))")
+        #expect(error.exitCode == .ioError)
+        #expect(StoreError(DatabaseError(extendedCode: SQLITE_BUSY, message: "database is locked"), path: "/s").resultCode == .busy)
+        #expect(StoreError.invalidSourceName("x").resultCode == nil)
+    }
+
     @Test func constraintErrorsCarryTheExtendedCodeButNeverTheBoundValues() throws {
         let database = try open()
         try database.execute("CREATE TABLE t (name TEXT UNIQUE)")
