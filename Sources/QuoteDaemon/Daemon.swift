@@ -92,7 +92,7 @@ public actor Daemon {
         let entries = try await BlockingWork.perform {
             try Store.reconcileCustomLists(names, storePath: storePath, busyTimeoutMilliseconds: timeout)
             let store = try Store(path: storePath, access: .write, busyTimeoutMilliseconds: timeout)
-            return try store.withStoreErrors { try SyncStateRepository(database: store.database).entries() }
+            return try SyncStateRepository(database: store.database).entries()
         }
         var stored: [String: Int] = [:]
         for entry in entries {
@@ -318,7 +318,7 @@ public actor Daemon {
         do {
             try await BlockingWork.perform {
                 let store = try Store(path: storePath, access: .write, busyTimeoutMilliseconds: timeout)
-                try store.withStoreErrors { try SyncStateRepository(database: store.database).setNextDue(source: name, next) }
+                try SyncStateRepository(database: store.database).setNextDue(source: name, next)
             }
         } catch {
             logger.warning("\(name): could not keep its next due time in the store: \(error)")

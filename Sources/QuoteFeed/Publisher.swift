@@ -105,22 +105,21 @@ public struct Publisher {
         let gzip = try GzipWriter(into: compressed)
         var digest = FeedDigest()
         var size = 0
-        let rows: Int?
-        do {
-            rows = try queries.write(source: source) { text in
-                var text = text
-                try text.withUTF8 { bytes in
-                    let raw = UnsafeRawBufferPointer(bytes)
-                    digest.update(raw)
-                    size += raw.count
+        let rows = try queries.write(source: source, storeFailure: { FeedFailure("store: \($0)") }) { (text) throws(FeedFailure) in
+            var text = text
+            var failure: FeedFailure?
+            text.withUTF8 { bytes in
+                let raw = UnsafeRawBufferPointer(bytes)
+                digest.update(raw)
+                size += raw.count
+                do throws(FeedFailure) {
                     try plain.write(raw)
                     try gzip.write(raw)
+                } catch {
+                    failure = error
                 }
             }
-        } catch let failure as FeedFailure {
-            throw failure
-        } catch {
-            throw FeedFailure("store: \(error)")
+            if let failure { throw failure }
         }
         guard let rows else { return nil }
         try gzip.finish()

@@ -18,10 +18,11 @@ public enum StarterSet {
     }
 
     /// Loads the set unless the store already has (or had) a `builtin` source.
-    public static func load(into database: Database, now: Int) throws {
-        try database.transaction {
-            let present = try database.scalarInt("SELECT count(*) FROM sources WHERE name = ?1",
-                                                  [.text(SourceName.builtin)]) ?? 0
+    public static func load(into database: Database, now: Int) throws(StoreError) {
+        try database.transaction { () throws(StoreError) in
+            let present = try database.storeOperation { () throws(DatabaseError) in
+                try database.scalarInt("SELECT count(*) FROM sources WHERE name = ?1", [.text(SourceName.builtin)]) ?? 0
+            }
             guard present == 0 else { return }
             let writer = QuoteWriter(database: database)
             try writer.ensureSource(SourceName.builtin, now: now)

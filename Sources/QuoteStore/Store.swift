@@ -89,14 +89,12 @@ public final class Store {
     private static func checkSchema(_ database: Database, access: Access, now: Int, turn: inout ProcessLock?) throws(StoreError) {
         let path = database.path
         let latest = Migrator.embeddedLatest
-        let version = try StoreError.mapping(path: path, databaseError: { openError($0, path: path) }) {
+        let (version, tables) = try whileOpening(path) { () throws(DatabaseError) in
             let version = try Migrator.appliedVersion(of: database)
-            if version == 0, try database.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0 > 0 {
-                throw StoreError.foreignDatabase(path: database.path)
-            }
-            if version > 0 { try refuseNewer(database, version: version) }
-            return version
+            return (version, version == 0 ? try database.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0 : 0)
         }
+        if version == 0, tables > 0 { throw StoreError.foreignDatabase(path: database.path) }
+        if version > 0 { try refuseNewer(database, version: version) }
         guard version < latest || access == .write else { return }
         if turn == nil { turn = try WriterTurn.take(path) }
         let migrator = Migrator.embedded
@@ -119,13 +117,15 @@ public final class Store {
     /// than this binary's newest migration, and `foreignDatabase` when there is no such table (a
     /// schema version without the table our migrations record themselves in is not ours). One
     /// statement asks both: a reader's start pays no more than for the first question alone.
-    private static func refuseNewer(_ database: Database, version: Int) throws {
+    private static func refuseNewer(_ database: Database, version: Int) throws(StoreError) {
         let latest = Migrator.embeddedLatest
         let newest: Int?
-        do {
+        do throws(DatabaseError) {
             newest = try database.scalarInt("SELECT max(version) FROM schema_migrations")
         } catch where error.message.hasPrefix("no such table") {
             throw StoreError.foreignDatabase(path: database.path)
+        } catch {
+            throw openError(error, path: database.path)
         }
         if let newest, newest > latest { throw StoreError.newerSchema(path: database.path, found: newest, supported: latest) }
         if version > latest { throw StoreError.newerSchema(path: database.path, found: version, supported: latest) }
@@ -181,25 +181,26 @@ public final class Store {
         // A store of ours already in WAL with its side files: opening it, even to write, changes no
         // byte before `checkSchema` has read its schema (which refuses a foreign or newer one).
         if ours && (walMode ? sideFiles : access == .read) { return .ours }
-        return try StoreError.mapping(path: path, databaseError: { openError($0, path: path) }) {
+        let (inspector, tables) = try whileOpening(path) { () throws(DatabaseError) in
             let inspector = try Database(path: path, mode: sideFiles ? .readOnly : .inspect)
-            let tables = try inspector.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
-            if tables == 0 {
-                // Without our mark this is a new file (touch, sqlite3 x.db "") — or a store being
-                // created right now whose schema is still in its WAL: a plain read then sees it.
-                guard !ours else { throw StoreError.foreignDatabase(path: path) }
-                guard !sideFiles, FileReader.size(path + "-wal").map({ $0 > 0 }) ?? false else { return .empty }
-                let reader = try Database(path: path, mode: .readOnly)
-                return try reader.scalarInt("SELECT count(*) FROM sqlite_master") == 0 ? .empty : try schemaIsOurs(reader, path: path)
-            }
-            return try schemaIsOurs(inspector, path: path)
+            return (inspector, try inspector.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0)
         }
+        guard tables == 0 else { return try schemaIsOurs(inspector, path: path) }
+        // Without our mark this is a new file (touch, sqlite3 x.db "") — or a store being
+        // created right now whose schema is still in its WAL: a plain read then sees it.
+        guard !ours else { throw StoreError.foreignDatabase(path: path) }
+        guard !sideFiles, FileReader.size(path + "-wal").map({ $0 > 0 }) ?? false else { return .empty }
+        let (reader, written) = try whileOpening(path) { () throws(DatabaseError) in
+            let reader = try Database(path: path, mode: .readOnly)
+            return (reader, try reader.scalarInt("SELECT count(*) FROM sqlite_master"))
+        }
+        return written == 0 ? .empty : try schemaIsOurs(reader, path: path)
     }
 
     /// `schema_migrations` and a schema version: the marks of a store our migrations made; and
     /// neither from a newer quoted.
-    private static func schemaIsOurs(_ database: Database, path: String) throws -> Identity {
-        let version = try Migrator.appliedVersion(of: database)
+    private static func schemaIsOurs(_ database: Database, path: String) throws(StoreError) -> Identity {
+        let version = try whileOpening(path) { () throws(DatabaseError) in try Migrator.appliedVersion(of: database) }
         guard version > 0 else { throw StoreError.foreignDatabase(path: path) }
         try refuseNewer(database, version: version)
         return .ours
@@ -229,10 +230,18 @@ public final class Store {
         if let problem = Path.makeDirectories(folder) {
             throw StoreError.missing(path: path, reason: problem)
         }
-        try StoreError.mapping(path: path, databaseError: { openError($0, path: path) }) {
-            let database = try Database(path: path, mode: .readWriteCreate)
-            try Migrator.embedded.migrate(database, now: now)
-            try StarterSet.load(into: database, now: now)
+        let database = try whileOpening(path) { () throws(DatabaseError) in try Database(path: path, mode: .readWriteCreate) }
+        try Migrator.embedded.migrate(database, now: now)
+        try StarterSet.load(into: database, now: now)
+    }
+
+    /// `body`, a step of opening the store, with SQLite's failure said as one of opening it
+    /// (`openError`: a store cut short, or one this user cannot write, is not just an I/O error).
+    private static func whileOpening<T>(_ path: String, _ body: () throws(DatabaseError) -> T) throws(StoreError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw openError(error, path: path)
         }
     }
 
@@ -257,14 +266,7 @@ public final class Store {
     public static func reconcileCustomLists(_ configured: [String], storePath: String,
                                             busyTimeoutMilliseconds: Int32 = defaultBusyTimeout) throws(StoreError) {
         let store = try Store(path: storePath, access: .write, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        try store.withStoreErrors {
-            try store.database.transaction { try QuoteWriter(database: store.database).markConfiguredLists(configured) }
-        }
-    }
-
-    /// `body`, with any database error turned into a StoreError naming this store.
-    public func withStoreErrors<T>(_ body: () throws -> T) throws(StoreError) -> T {
-        try StoreError.mapping(path: path, body)
+        try store.database.transaction { () throws(StoreError) in try QuoteWriter(database: store.database).markConfiguredLists(configured) }
     }
 }
 

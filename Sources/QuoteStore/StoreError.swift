@@ -23,22 +23,11 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     /// The disk (or the quota) is full: nothing was written.
     case full(path: String)
     case io(path: String, reason: String)
+    /// Any other failed statement: SQLite's error, kept whole so that a caller can match its
+    /// result code (`resultCode`).
+    case database(path: String, DatabaseError)
     /// A name that is not a source's (a caller's mistake, not SQLite's).
     case invalidSourceName(String)
-
-    /// Runs `body`, turning whatever it throws into a StoreError that names `path`.
-    static func mapping<T>(path: String, databaseError: ((DatabaseError) -> StoreError)? = nil,
-                           _ body: () throws -> T) throws(StoreError) -> T {
-        do {
-            return try body()
-        } catch let error as StoreError {
-            throw error
-        } catch let error as DatabaseError {
-            throw databaseError?(error) ?? StoreError(error, path: path)
-        } catch {
-            throw StoreError.io(path: path, reason: "\(error)")
-        }
-    }
 
     /// The one place a database failure becomes a store failure (and so an exit code).
     public init(_ error: DatabaseError, path: String) {
@@ -47,7 +36,25 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
         case .busy: self = .busy(path: path)
         case .full: self = .full(path: path)
         case .readOnly: self = .readOnly(path: path, reason: Path.writableProblem(path) ?? "read-only")
-        default: self = .io(path: path, reason: error.description)
+        default: self = .database(path: path, error)
+        }
+    }
+
+    /// SQLite's verdict, when this failure is SQLite's: what callers match (`.constraint`,
+    /// `.interrupted`, `.busy`), as they would on the `DatabaseError` itself.
+    public var resultCode: DatabaseError.ResultCode? {
+        switch self {
+        case .busy: return .busy
+        case .full: return .full
+        default: return databaseError?.resultCode
+        }
+    }
+
+    /// SQLite's own error, when this failure carries it (its message, its extended code).
+    public var databaseError: DatabaseError? {
+        switch self {
+        case .database(_, let error), .migrationFailed(_, let error): return error
+        default: return nil
         }
     }
 
@@ -81,6 +88,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             return "\(path): disk full; nothing was written"
         case .io(let path, let reason):
             return "\(path): \(reason)"
+        case .database(let path, let error):
+            return "\(path): \(error)"
         case .invalidSourceName(let name):
             return "not a source name: \(name)"
         }

@@ -73,12 +73,12 @@ let forgetCommand = Command(forgetSpec) { arguments, context in
             throw UsageError(message: "'\(given)' is not a custom list name (only custom lists can be forgotten)", command: "forget")
         }
         let store = try context.store(.write)
-        let known = try store.withStoreErrors { try QuoteWriter(database: store.database).hasSource(source) }
+        let known = try QuoteWriter(database: store.database).hasSource(source)
         guard known else {
             Output.error("the store has no list \(source)")
             return .noInput
         }
-        let removed = try store.withStoreErrors { try store.database.transaction { try QuoteWriter(database: store.database).forget(source: source) } }
+        let removed = try store.database.transaction { () throws(StoreError) in try QuoteWriter(database: store.database).forget(source: source) }
         Output.line("\(source): forgot \(counted(removed, "quote"))")
         // Forgotten, but still configured: the next sync brings it back. Say so.
         if let configuration = try? context.configuration(), configuration.customListNames.contains(source) {

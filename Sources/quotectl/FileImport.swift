@@ -70,9 +70,6 @@ struct FileImport {
             return .nothingImported(NothingImported(error))
         } catch let error as CustomList.Failure {
             return .nothingImported(NothingImported(file, "\(error)"))
-        } catch {
-            try store.withStoreErrors { throw error }  // the store's own failure, named as such
-            throw error
         }
         switch outcome {
         case .imported(let changes, let quotes):
@@ -105,7 +102,7 @@ struct FileImport {
             return .nothingImported(NothingImported(file, problem))
         }
         guard !quotes.isEmpty else { return .nothingImported(NothingImported(file, "no quotes in it", removing: name)) }
-        let counts = try write(to: source, in: openStore()) { visit in for quote in quotes { try visit(quote) } }
+        let counts = try write(to: source, in: openStore()) { visit throws(StoreError) in for quote in quotes { try visit(quote) } }
         return .imported(counts, quotes: quotes.count)
     }
 }
@@ -129,14 +126,13 @@ struct NothingImported {
 }
 
 /// The whole list in one transaction: what is missing from it goes.
-private func write(to source: String, in store: Store, _ quotes: ((Quote) throws -> Void) throws -> Void) throws(StoreError) -> ChangeCounts {
+private func write(to source: String, in store: Store,
+                   _ quotes: ((Quote) throws(StoreError) -> Void) throws(StoreError) -> Void) throws(StoreError) -> ChangeCounts {
     let now = UnixTime.now()
-    return try store.withStoreErrors {
-        try store.database.transaction {
-            let writer = QuoteWriter(database: store.database)
-            try writer.ensureSource(source, now: now)
-            return try writer.apply(to: source, removeMissing: true, now: now, quotes)
-        }
+    return try store.database.transaction { () throws(StoreError) in
+        let writer = QuoteWriter(database: store.database)
+        try writer.ensureSource(source, now: now)
+        return try writer.apply(to: source, removeMissing: true, now: now, quotes)
     }
 }
 

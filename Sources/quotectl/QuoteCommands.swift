@@ -64,7 +64,7 @@ func nothingMatches(_ filter: QuoteFilter, store: Store) -> String {
     if filter.isEmpty { return "the store at \(store.path) holds no quotes (quotectl sync --now fetches some)" }
     var message = "no quote matches \(describe(filter))"
     if let source = filter.source, source != SourceName.builtin,
-       (try? store.withStoreErrors { try QuotePicker(database: store.database).count(QuoteFilter(source: source)) }) == 0 {
+       (try? QuotePicker(database: store.database).count(QuoteFilter(source: source))) == 0 {
         message += " (nothing from \(source) in the store yet: quotectl sync --now"
             + (source == "custom" ? "" : " --source \(source)") + " fetches it)"
     }
@@ -182,7 +182,7 @@ let todayCommand = Command(todaySpec) { arguments, context in
         let layout = try QuoteLayout.from(arguments, command: "today")
         let maxWidth = try maxWidthOption(arguments, layout: layout)
         let store = try context.store()
-        let quote = try store.withStoreErrors { try QuotePicker(database: store.database).today(now: UnixTime.now(), filter: filter) }
+        let quote = try QuotePicker(database: store.database).today(now: UnixTime.now(), filter: filter)
         return answer(quote.map { [$0] } ?? [], filter: filter, store: store, layout: layout, maxWidth: maxWidth)
 }
 
@@ -197,7 +197,7 @@ let searchCommand = Command(searchSpec, pages: true) { arguments, context in
         let text = arguments.positionals.joined(separator: " ")
         let limit = try arguments.value(Options.limit)
         let store = try context.store()
-        let found = try store.withStoreErrors { try QuotePicker(database: store.database).find(text, limit: limit) }
+        let found = try QuotePicker(database: store.database).find(text, limit: limit)
         let results = found.quotes
         if results.isEmpty {
             // The words as typed, cut short: a message is one line, whatever was pasted.

@@ -27,7 +27,7 @@ struct RandomDraw {
         var wanted = request.count
         var matches: Int?
         if request.count > 64 {
-            let total = try store.withStoreErrors { try picker.count(filter) }
+            let total = try picker.count(filter)
             wanted = min(request.count, total)
             matches = total
         }
@@ -50,7 +50,7 @@ struct RandomDraw {
     /// The sources to draw from, with their weights (none: uniform over every match).
     private func weights(for request: RandomRequest) throws -> [(String, Double)] {
         guard !request.shares.isEmpty || request.equal else { return [] }
-        let counts = try store.withStoreErrors { try picker.sourceCounts(request.filter) }
+        let counts = try picker.sourceCounts(request.filter)
         return try request.shares.weights(available: counts, equal: request.equal)
     }
 
@@ -62,7 +62,7 @@ struct RandomDraw {
             attempts += 1
             var narrowed = filter
             if !weights.isEmpty { narrowed.source = SourceShares.draw(weights, using: &generator) }
-            guard let quote = try store.withStoreErrors({ try picker.random(narrowed, using: &generator) }) else { break }
+            guard let quote = (try picker.random(narrowed, using: &generator)) else { break }
             if chosen.contains(quote.id) || (seen?.contains(quote) ?? false) { continue }
             chosen.insert(quote.id)
             quotes.append(quote)
@@ -71,17 +71,17 @@ struct RandomDraw {
 
     /// The rest, from a shuffle of every match not drawn yet.
     private mutating func addShuffled(_ filter: QuoteFilter, wanted: Int) throws {
-        var rest = try store.withStoreErrors { try picker.matchingKeys(filter) }.filter { !chosen.contains($0.id) }
+        var rest = try picker.matchingKeys(filter).filter { !chosen.contains($0.id) }
         rest.shuffle(using: &generator)
         for key in rest.prefix(wanted - quotes.count) {
-            if let quote = try store.withStoreErrors({ try picker.quote(id: key.id) }) { quotes.append(quote) }
+            if let quote = (try picker.quote(id: key.id)) { quotes.append(quote) }
         }
     }
 
     /// Random picks keep landing on what was seen: choose among the unseen ones directly, and
     /// once every match has been seen, start a new round for these matches.
     private mutating func addUnseen(_ filter: QuoteFilter, wanted: Int, seen state: inout SeenQuotes) throws {
-        let keys = try store.withStoreErrors { try picker.matchingKeys(filter) }
+        let keys = try picker.matchingKeys(filter)
         var unseen = keys.filter { !state.keys.contains(SeenQuotes.key(source: $0.source, upstreamID: $0.upstreamID)) && !chosen.contains($0.id) }
         if unseen.isEmpty, quotes.isEmpty {
             for key in keys { state.remove(SeenQuotes.key(source: key.source, upstreamID: key.upstreamID)) }
@@ -89,7 +89,7 @@ struct RandomDraw {
         }
         unseen.shuffle(using: &generator)
         for key in unseen.prefix(wanted - quotes.count) {
-            if let quote = try store.withStoreErrors({ try picker.quote(id: key.id) }) { quotes.append(quote) }
+            if let quote = (try picker.quote(id: key.id)) { quotes.append(quote) }
         }
     }
 }

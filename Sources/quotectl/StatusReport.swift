@@ -26,16 +26,14 @@ struct StatusReport {
         // On a spoke: which sources came from the hub, and how old its feed is.
         let fleet = configuration?.fleet
         let feed = try fleet.map { fleet in
-            try store.withStoreErrors { () throws -> FeedTrustRepository.Trust? in
-                let trusted = FeedTrustRepository(database: store.database)
-                return try fleet.name.map { try trusted.trust(name: $0) } ?? trusted.feeds().first
-            }
+            let trusted = FeedTrustRepository(database: store.database)
+            return try fleet.name.map { try trusted.trust(name: $0) } ?? trusted.feeds().first
         } ?? nil
         self.feed = feed
         let fed = Set(try fleet.map { fleet in
-            try store.withStoreErrors { try FeedStateRepository(database: store.database).fedSources(manifestURL: fleet.manifestURL).map(\.name) }
+            try FeedStateRepository(database: store.database).fedSources(manifestURL: fleet.manifestURL).map(\.name)
         } ?? [])
-        sources = try store.withStoreErrors { try StatusQuery(database: store.database).sources() }.map { source in
+        sources = try StatusQuery(database: store.database).sources().map { source in
             var shown = source
             shown.nextDue = Self.nextDue(source, daemon: daemon, configuration: configuration, now: now)
             shown.fromHub = fed.contains(source.name)

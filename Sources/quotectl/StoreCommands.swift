@@ -41,7 +41,7 @@ let exportCommand = Command(exportSpec) { arguments, context in
         let format = try arguments.value(Options.format)
         let source = try sourceOption(arguments, Options.exportSource)
         let store = try context.store()
-        let count = try store.withStoreErrors { try Exporter(database: store.database).export(source: source, format: format, write: Output.write) }
+        let count = try Exporter(database: store.database).export(source: source, format: format, write: Output.write)
         if count == 0 {
             Output.flush()
             Output.error("no quotes" + (source.map { " from \($0)" } ?? "") + " to export")

@@ -155,13 +155,11 @@ enum SyncOnceCommand {
             let now = UnixTime.now()
             do throws(StoreError) {
                 guard let store else { throw unrecorded ?? StoreError.missing(path: storePath, reason: "not opened") }
-                try store.withStoreErrors {
-                    try store.database.transaction {
-                        try SyncStateRepository(database: store.database).recordLocalFailure(
-                            source: report.source, url: URLText.redacted(settings.url),
-                            outcome: SyncStateRepository.Outcome(ok: false, httpStatus: nil, message: failed.summary, started: now, finished: now),
-                            nextDue: report.nextDue ?? now + 60)
-                    }
+                try store.database.transaction { () throws(StoreError) in
+                    try SyncStateRepository(database: store.database).recordLocalFailure(
+                        source: report.source, url: URLText.redacted(settings.url),
+                        outcome: SyncStateRepository.Outcome(ok: false, httpStatus: nil, message: failed.summary, started: now, finished: now),
+                        nextDue: report.nextDue ?? now + 60)
                 }
             } catch {
                 failed.summary += " (and that could not be recorded: \(error))"

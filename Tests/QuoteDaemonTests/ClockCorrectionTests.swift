@@ -47,11 +47,13 @@ final class SettableClock: Sendable {
 
     func store(at path: String, nextDue: Int, retryAfter: Int? = nil) throws {
         let store = try Store(path: path, access: .write)
-        try store.database.transaction {
+        try store.database.begin()
+        do {  // raw SQL (DatabaseError) beside store writes: BEGIN and COMMIT by hand
             try QuoteWriter(database: store.database).ensureSource("upbit", url: "https://x", now: now)
             try store.database.execute("INSERT INTO sync_state (source, next_due, last_success, retry_after) VALUES ('upbit', ?1, ?2, ?3)",
                                    [.integer(nextDue), .integer(now), retryAfter.map { .integer($0) } ?? .null])
         }
+        try store.database.commit()
     }
 
     func daemon(storePath: String, clock: SettableClock) throws -> Daemon {
@@ -124,10 +126,12 @@ final class SettableClock: Sendable {
         var settings = SourceSettings(name: "upbit", kind: .upbit, enabled: true, url: server.baseURL + "/v1/market/all", interval: 3_600)
         settings.pauseMilliseconds = 0
         let store = try Store(path: folder.file("q.db"), access: .write)
-        try store.database.transaction {
+        try store.database.begin()
+        do {  // raw SQL (DatabaseError) beside store writes: BEGIN and COMMIT by hand
             try QuoteWriter(database: store.database).ensureSource("upbit", url: settings.url, now: now)
             try store.database.execute("INSERT INTO sync_state (source, next_due, retry_after) VALUES ('upbit', ?1, ?1)", [.integer(now + Self.year)])
         }
+        try store.database.commit()
         let report = await engine.sync(settings, now: now)
         #expect(report.notContacted)
         #expect(report.retryAfter == now + 3_600, "\(report.summary)")

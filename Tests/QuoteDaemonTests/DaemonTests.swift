@@ -43,7 +43,8 @@ import TestSupport
     @Test func aRestartCatchesUpOnOverdueSourcesAndKeepsTheOthersClocks() async throws {
         // A store as a previous run left it: upbit due in 20 minutes, happiness overdue by a day.
         let store = try Store(path: storePath, access: .write)
-        try store.database.transaction {
+        try store.database.begin()
+        do {  // raw SQL (DatabaseError) beside store writes: BEGIN and COMMIT by hand
             let writer = QuoteWriter(database: store.database)
             try writer.ensureSource("upbit", now: now)
             try writer.ensureSource("happiness", now: now)
@@ -52,6 +53,7 @@ import TestSupport
             try store.database.execute("INSERT INTO sync_state (source, next_due, last_success) VALUES ('happiness', ?1, ?2)",
                                    [.integer(now - 86_400), .integer(now - 2 * 86_400)])
         }
+        try store.database.commit()
         let daemon = daemon(try configuration("[source.breakingbad]\nenabled = false\n"))
         try await daemon.prepare()
         let due = await nextDue(daemon)

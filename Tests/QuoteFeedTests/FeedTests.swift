@@ -147,7 +147,7 @@ let signify = "/usr/bin/signify-openbsd"
     func storeWithAList() throws -> String {
         let path = folder.file("quotes.db")
         let store = try Store(path: path, access: .write)
-        try store.database.transaction {
+        try store.database.transaction { () throws(StoreError) in
             let writer = QuoteWriter(database: store.database)
             try writer.ensureSource("custom.x", url: "https://user:pw@example.com/list?key=SECRET", now: 1)
             _ = try writer.apply([Quote(source: "custom.x", upstreamID: "1", text: "one \u{1B}[31m \"quoted\"", author: "A", category: nil, lang: "en")],

@@ -31,7 +31,7 @@ import Testing
             Quote(source: "custom.big", upstreamID: String(number),
                   text: number.isMultiple(of: 3) ? "needle number \(number)" : "hay number \(number)", lang: "en")
         }
-        let counts = try store.database.transaction {
+        let counts = try store.database.transaction { () throws(StoreError) in
             let writer = QuoteWriter(database: store.database)
             try writer.ensureSource("custom.big", now: 1_000)
             return try writer.apply(quotes, to: "custom.big", removeMissing: true, now: 1_000)
@@ -60,7 +60,7 @@ import Testing
         #expect(try count(store, "PRAGMA threads") == 0)
 
         // The trigger is back: a later single quote is searchable at once.
-        try store.database.transaction {
+        try store.database.transaction { () throws(StoreError) in
             let writer = QuoteWriter(database: store.database)
             try writer.ensureSource("custom.late", now: 2_000)
             try writer.apply(
@@ -85,12 +85,12 @@ import Testing
             }
         }
         let writer = QuoteWriter(database: store.database)
-        try store.database.transaction {
+        try store.database.transaction { () throws(StoreError) in
             try writer.ensureSource("custom.big", now: 1_000)
             try writer.apply(quotes(changing: []), to: "custom.big", removeMissing: true, now: 1_000)
         }
         let changed = Set(stride(from: 7, through: size, by: 97))
-        let counts = try store.database.transaction {
+        let counts = try store.database.transaction { () throws(StoreError) in
             try writer.apply(quotes(changing: changed), to: "custom.big", removeMissing: true, now: 2_000)
         }
         #expect(counts == ChangeCounts(updated: changed.count, unchanged: size - changed.count))
@@ -109,7 +109,7 @@ import Testing
     @Test func keptCountsAreUsedOnlyWhileTheyAddUp() throws {
         let store = try Store(path: folder.file("quotes.db"), access: .write, now: 1_000)
         let writer = QuoteWriter(database: store.database)
-        try store.database.transaction {
+        try store.database.transaction { () throws(StoreError) in
             try writer.ensureSource("custom.a", now: 1_000)
             try writer.apply((1...30).map { Quote(source: "custom.a", upstreamID: String($0), text: "quote \($0)") },
                              to: "custom.a", removeMissing: true, now: 1_000)

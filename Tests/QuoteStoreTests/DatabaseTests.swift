@@ -24,16 +24,18 @@ import TestSupport
             Thread.sleep(forTimeInterval: 0.05)
             flag.set()
         }
-        let error = #expect(throws: DatabaseError.self) {
+        let error = #expect(throws: StoreError.self) {
             database.interrupt(by: flag)
             defer { database.interrupt(by: nil) }
-            try database.transaction {
-                try database.execute("INSERT INTO t VALUES (1)")
-                // Runs for minutes unless interrupted.
-                try database.execute("""
-                    WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000000)
-                    INSERT INTO t SELECT count(*) FROM c
-                    """)
+            try database.transaction { () throws(StoreError) in
+                try database.storeOperation { () throws(DatabaseError) in
+                    try database.execute("INSERT INTO t VALUES (1)")
+                    // Runs for minutes unless interrupted.
+                    try database.execute("""
+                        WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000000)
+                        INSERT INTO t SELECT count(*) FROM c
+                        """)
+                }
             }
         }
         #expect(error?.resultCode == .interrupted)
@@ -51,6 +53,48 @@ import TestSupport
         #expect(error?.sql == "SELEC 1")
     }
 
+    /// A value count that is not the statement's parameter count is the program's mistake: refused
+    /// before the statement runs, naming the SQL and both counts, never a value left NULL or dropped.
+    @Test func tooFewBoundValuesAreRefusedBeforeAnythingRuns() throws {
+        let database = try open()
+        try database.execute("CREATE TABLE t (a INTEGER, b INTEGER)")
+        let error = #expect(throws: DatabaseError.self) {
+            try database.execute("INSERT INTO t VALUES (?1, ?2)", [.integer(1)])
+        }
+        #expect(error?.code == SQLITE_RANGE)
+        #expect(error?.message == "1 value bound to a statement with 2 parameters")
+        #expect(error?.sql == "INSERT INTO t VALUES (?1, ?2)")
+        #expect(try database.scalarInt("SELECT count(*) FROM t") == 0)
+    }
+
+    @Test func tooManyBoundValuesAreRefusedBeforeAnythingRuns() throws {
+        let database = try open()
+        try database.execute("CREATE TABLE t (a INTEGER)")
+        let error = #expect(throws: DatabaseError.self) {
+            try database.execute("INSERT INTO t VALUES (?1)", [.integer(1), .integer(2)])
+        }
+        #expect(error?.code == SQLITE_RANGE)
+        #expect(error?.message == "2 values bound to a statement with 1 parameter")
+        #expect(error?.description.contains("INSERT INTO t VALUES (?1)") == true)
+        #expect(try database.scalarInt("SELECT count(*) FROM t") == 0)
+        #expect(throws: DatabaseError.self) { try database.scalarInt("SELECT ?1 + ?2", [.integer(1), .integer(2), .integer(3)]) }
+    }
+
+    /// What a public store operation throws keeps SQLite's error inside, to match on, and says
+    /// what `.io` said before it: the store's path, then SQLite's error.
+    @Test func aStoreErrorKeepsSQLitesErrorForMatching() {
+        let unique = DatabaseError(extendedCode: DatabaseError.ExtendedCode.constraintUnique,
+                                   message: "UNIQUE constraint failed: t.name", sql: "INSERT INTO t VALUES (?1)")
+        let error = StoreError(unique, path: "/s")
+        #expect(error == .database(path: "/s", unique))
+        #expect(error.resultCode == .constraint)
+        #expect(error.databaseError?.extendedCode == 2067)
+        #expect(error.description == "/s: SQLite error 2067: UNIQUE constraint failed: t.name (while running: INSERT INTO t VALUES (?1))")
+        #expect(error.exitCode == .ioError)
+        #expect(StoreError(DatabaseError(extendedCode: SQLITE_BUSY, message: "database is locked"), path: "/s").resultCode == .busy)
+        #expect(StoreError.invalidSourceName("x").resultCode == nil)
+    }
+
     @Test func constraintErrorsCarryTheExtendedCodeButNeverTheBoundValues() throws {
         let database = try open()
         try database.execute("CREATE TABLE t (name TEXT UNIQUE)")
@@ -58,7 +102,7 @@ import TestSupport
         let error = #expect(throws: DatabaseError.self) {
             try database.execute("INSERT INTO t VALUES (?1)", [.text("secret-value")])
         }
-        #expect(error?.extendedCode == 2067)  // SQLITE_CONSTRAINT_UNIQUE
+        #expect(error?.extendedCode == DatabaseError.ExtendedCode.constraintUnique)
         #expect(error?.sql == "INSERT INTO t VALUES (?1)")
         #expect(error?.description.contains("secret-value") == false)
     }
@@ -88,18 +132,20 @@ import TestSupport
     }
 
     @Test func transactionRollsBackAndRethrowsTheBodysError() throws {
-        struct Boom: Error {}
+        let boom = StoreError.invalidSourceName("boom")
         let database = try open()
         try database.execute("CREATE TABLE t (x INTEGER)")
-        #expect(throws: Boom.self) {
-            try database.transaction {
-                try database.execute("INSERT INTO t VALUES (1)")
-                throw Boom()
+        #expect(throws: boom) {
+            try database.transaction { () throws(StoreError) in
+                try database.storeOperation { () throws(DatabaseError) in try database.execute("INSERT INTO t VALUES (1)") }
+                throw boom
             }
         }
         #expect(try database.scalarInt("SELECT count(*) FROM t") == 0)
         #expect(!database.isInTransaction)
-        try database.transaction { try database.execute("INSERT INTO t VALUES (2)") }
+        try database.transaction { () throws(StoreError) in
+            try database.storeOperation { () throws(DatabaseError) in try database.execute("INSERT INTO t VALUES (2)") }
+        }
         #expect(try database.scalarInt("SELECT count(*) FROM t") == 1)
     }
 

@@ -153,7 +153,7 @@ import TestSupport
 
     @Test func todayPrefersTheSourcesOwnQuoteOfTheDay() throws {
         let store = try store()
-        try store.database.transaction {
+        try store.database.transaction { () throws(StoreError) in
             let writer = QuoteWriter(database: store.database)
             try writer.ensureSource("happiness", now: 1)
             try writer.apply([Quote(source: "happiness", upstreamID: "60", text: "행복은 내면에서 오지 않는다"),

@@ -107,7 +107,7 @@ import TestSupport
         let reader = try Database(path: path, mode: .readOnly)
         #expect(try reader.scalarInt("SELECT count(*) FROM quotes") ?? 0 > 0)
         let quotes = (1...20_000).map { Quote(source: "custom.big", upstreamID: String($0), text: "Quote number \($0) " + String(repeating: "x", count: 200)) }
-        try writer.database.transaction {
+        try writer.database.transaction { () throws(StoreError) in
             let quoteWriter = QuoteWriter(database: writer.database)
             try quoteWriter.ensureSource("custom.big", now: 1)
             try quoteWriter.apply(quotes, to: "custom.big", removeMissing: true, now: 1)

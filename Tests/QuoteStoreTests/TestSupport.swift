@@ -22,7 +22,7 @@ func chiSquareCritical(degreesOfFreedom df: Int) -> Double {
 /// A store with `count` quotes in the given shape, written through the real writer.
 func makeStore(in folder: TemporaryFolder, quotes: [Quote]) throws -> Store {
     let store = try Store(path: folder.file("quotes.db"), access: .write, now: 1_000)
-    try store.database.transaction {
+    try store.database.transaction { () throws(StoreError) in
         let writer = QuoteWriter(database: store.database)
         for source in Set(quotes.map(\.source)) {
             try writer.ensureSource(source, now: 1_000)

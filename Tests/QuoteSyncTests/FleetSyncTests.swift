@@ -45,7 +45,7 @@ import TestSupport
     func publish(_ count: Int, signed: Bool = false, text: String = "quote", keys: [String]? = nil, next: [String] = [],
                  name: String? = "test-feed", now: Int = UnixTime.now(), validFor: Int = 7 * 86_400) throws -> Manifest {
         let store = try Store(path: hub.file("hub.db"), access: .write)
-        try store.database.transaction {
+        try store.database.transaction { () throws(StoreError) in
             let writer = QuoteWriter(database: store.database)
             try writer.ensureSource("custom.list", url: "https://example.com/l", now: 1)
             _ = try writer.apply((1...max(count, 1)).prefix(count).map {
@@ -267,7 +267,7 @@ import TestSupport
         try publish(2)
         do {
             let store = try Store(path: hub.file("hub.db"), access: .write)
-            try store.database.transaction { try QuoteWriter(database: store.database).ensureSource("custom.never", url: "https://e/n", now: 1) }
+            try store.database.transaction { () throws(StoreError) in try QuoteWriter(database: store.database).ensureSource("custom.never", url: "https://e/n", now: 1) }
         }
         let manifest = try publish(2)
         #expect(manifest.sources.map(\.name) == ["custom.list"], "a source never synced and empty is not published")

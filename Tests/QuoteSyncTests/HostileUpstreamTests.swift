@@ -181,12 +181,12 @@ import TestSupport
         let database = try harness.database()
         let state = SyncStateRepository(database: database)
         let upstream = SyncStateRepository.Outcome(ok: false, httpStatus: 503, message: "HTTP 503", started: 1_000, finished: 1_001)
-        try database.transaction {
+        try database.transaction { () throws(StoreError) in
             try state.recordFailure(source: "custom.test", url: "http://x/l", outcome: upstream, retryAfter: 9_000, nextDue: 9_000)
             try state.recordFailure(source: "custom.test", url: "http://x/l", outcome: upstream, retryAfter: 9_000, nextDue: 9_000)
         }
         let local = SyncStateRepository.Outcome(ok: false, httpStatus: nil, message: "store: disk full", started: 2_000, finished: 2_000)
-        try database.transaction { try state.recordLocalFailure(source: "custom.test", url: "http://x/l", outcome: local, nextDue: 2_300) }
+        try database.transaction { () throws(StoreError) in try state.recordLocalFailure(source: "custom.test", url: "http://x/l", outcome: local, nextDue: 2_300) }
         let recorded = try harness.state("custom.test")
         #expect(recorded.failures == 2)
         #expect(recorded.retryAfter == 9_000)

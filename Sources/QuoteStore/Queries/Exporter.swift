@@ -16,7 +16,7 @@ public struct Exporter {
 
     /// Streams the export to `write`; returns how many quotes it wrote.
     @discardableResult
-    public func export(source: String?, format: ExportFormat, write: (String) -> Void) throws -> Int {
+    public func export(source: String?, format: ExportFormat, write: (String) -> Void) throws(StoreError) -> Int {
         var count = 0
         if format == .csv { write("source,id,text,author,category,lang,production,episode\n") }
         if format == .json { write("[") }

@@ -20,72 +20,97 @@ public struct FeedQueries {
     }
 
     /// Every source with data of its own (the built-in starter set is in every store already).
-    public func sources() throws(DatabaseError) -> [PublishedSource] {
-        let statement = try database.prepare("""
-            SELECT s.name, s.kind, st.last_success FROM sources s LEFT JOIN sync_state st ON st.source = s.name
-             WHERE s.kind <> 'builtin' ORDER BY s.name
-            """)
-        var result: [PublishedSource] = []
-        while try statement.step() {
-            result.append(PublishedSource(name: statement.string(0), kind: statement.string(1), synced: statement.optionalInt(2)))
+    public func sources() throws(StoreError) -> [PublishedSource] {
+        try database.storeOperation { () throws(DatabaseError) in
+            let statement = try database.prepare("""
+                SELECT s.name, s.kind, st.last_success FROM sources s LEFT JOIN sync_state st ON st.source = s.name
+                 WHERE s.kind <> 'builtin' ORDER BY s.name
+                """)
+            var result: [PublishedSource] = []
+            while try statement.step() {
+                result.append(PublishedSource(name: statement.string(0), kind: statement.string(1), synced: statement.optionalInt(2)))
+            }
+            return result
         }
-        return result
     }
 
     /// How many rows `source` holds (quotes, or its records for the sources without quotes).
-    public func rowCount(source: PublishedSource) throws(DatabaseError) -> Int {
-        switch source.kind {
-        case "upbit": return try database.scalarInt("SELECT count(*) FROM markets") ?? 0
-        case "weather": return try database.scalarInt("SELECT count(*) FROM weather_observations") ?? 0
-        case "breakingbad":
-            return try database.scalarInt("SELECT (SELECT count(*) FROM quotes WHERE source = 'breakingbad') + (SELECT count(*) FROM characters)") ?? 0
-        default: return try database.scalarInt("SELECT count(*) FROM quotes WHERE source = ?1", [.text(source.name)]) ?? 0
+    public func rowCount(source: PublishedSource) throws(StoreError) -> Int {
+        try database.storeOperation { () throws(DatabaseError) in
+            switch source.kind {
+            case "upbit": return try database.scalarInt("SELECT count(*) FROM markets") ?? 0
+            case "weather": return try database.scalarInt("SELECT count(*) FROM weather_observations") ?? 0
+            case "breakingbad":
+                return try database.scalarInt("SELECT (SELECT count(*) FROM quotes WHERE source = 'breakingbad') + (SELECT count(*) FROM characters)") ?? 0
+            default: return try database.scalarInt("SELECT count(*) FROM quotes WHERE source = ?1", [.text(source.name)]) ?? 0
+            }
         }
     }
 
     /// Streams `source`'s document to `write` in pieces; returns its row count (quotes, markets,
     /// observations; characters and deaths count too). Nil for a source with nothing to publish.
-    public func write(source: PublishedSource, to write: (String) throws -> Void) throws -> Int? {
+    /// Fails with what `write` throws, or with the store's failure as `storeFailure` says it.
+    public func write<Failure: Error>(source: PublishedSource, storeFailure: @escaping (StoreError) -> Failure,
+                                      to write: (String) throws(Failure) -> Void) throws(Failure) -> Int? {
+        let rows = Rows(database: database, failure: storeFailure)
         switch source.kind {
-        case "custom": return try array(Self.customList, [.text(source.name)], write)
-        case "upbit": return try array(Self.markets, [], write)
+        case "custom": return try rows.array(Self.customList, [.text(source.name)], write)
+        case "upbit": return try rows.array(Self.markets, [], write)
         case "weather":
-            guard let observation = try database.scalarString(Self.weather) else { return nil }
+            guard let observation = try rows.reading({ () throws(DatabaseError) in try database.scalarString(Self.weather) }) else { return nil }
             try write(observation)
             return 1
         case "happiness":
             try write(#"{"quotes":"#)
-            var rows = try array(Self.happinessQuotes, [], write)
+            var count = try rows.array(Self.happinessQuotes, [], write)
             try write(#","days":"#)
-            rows += try array(Self.happinessDays, [], write)
+            count += try rows.array(Self.happinessDays, [], write)
             try write("}")
-            return rows
+            return count
         case "breakingbad":
-            var rows = 0
+            var count = 0
             for (index, (key, sql)) in [("quotes", Self.breakingBadQuotes), ("characters", Self.characters),
                                          ("deaths", Self.deaths), ("unknown_characters", Self.unknownCharacters)].enumerated() {
                 try write((index == 0 ? "{" : ",") + "\"\(key)\":")
-                rows += try array(sql, [], write)
+                count += try rows.array(sql, [], write)
             }
             try write("}")
-            return rows
+            return count
         default:
             return nil
         }
     }
 
-    /// `[row,row,...]`, one JSON value per row of `sql`.
-    private func array(_ sql: String, _ values: [SQLValue], _ write: (String) throws -> Void) throws -> Int {
-        let statement = try database.prepare(sql)
-        try statement.bind(values)
-        var count = 0
-        try write("[")
-        while try statement.step() {
-            try write((count == 0 ? "" : ",") + statement.string(0))
-            count += 1
+    /// Statements whose rows go to a writer as they are read, the store's failures said as the
+    /// writer's own (`failure`).
+    private struct Rows<Failure: Error> {
+        let database: Database
+        let failure: (StoreError) -> Failure
+
+        func reading<T>(_ body: () throws(DatabaseError) -> T) throws(Failure) -> T {
+            do {
+                return try database.storeOperation(body)
+            } catch {
+                throw failure(error)
+            }
         }
-        try write("]")
-        return count
+
+        /// `[row,row,...]`, one JSON value per row of `sql`.
+        func array(_ sql: String, _ values: [SQLValue], _ write: (String) throws(Failure) -> Void) throws(Failure) -> Int {
+            let statement = try reading { () throws(DatabaseError) in
+                let statement = try database.prepare(sql)
+                try statement.bind(values)
+                return statement
+            }
+            var count = 0
+            try write("[")
+            while try reading({ () throws(DatabaseError) in try statement.step() }) {
+                try write((count == 0 ? "" : ",") + statement.string(0))
+                count += 1
+            }
+            try write("]")
+            return count
+        }
     }
 
     static let customList = """

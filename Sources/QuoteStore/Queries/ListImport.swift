@@ -19,47 +19,55 @@ public enum ListImport {
 
     /// Reads the chunks `read` hands over (it returns nil at the end) into `source`; the list is
     /// the whole of the source, so stored quotes it no longer holds are removed. Throws
-    /// `CustomList.Failure` for a body that is not a JSON array, or what `read` or the store throw;
-    /// nothing is written then either.
+    /// `CustomList.Failure` for a body that is not a JSON array, what `read` throws, or a
+    /// `StoreError`; nothing is written then either.
     public static func run(into database: Database, source: String, now: Int,
                            read: () throws -> ArraySlice<UInt8>?) throws -> Outcome {
+        try database.begin()
+        let outcome: Outcome
         do {
-            return try database.transaction {
-                try QuoteWriter(database: database).ensureSource(source, now: now)
-                let merge = try ListMerge(database: database, source: source, url: nil, now: now)
-                var reader = CustomList.Reader(source: source)
-                var problems = CustomList.ProblemLog()
-                var quotes = 0
-                while let chunk = try read() {
-                    try chunk.withUnsafeBytes { bytes in
-                        try reader.feed(bytes) { record in
-                            switch record {
-                            case .quote(let quote, let hash, let number):
-                                // Merged even after a problem: the rest of the duplicates are counted too.
-                                if try merge.add(quote, hash: hash) == .duplicate {
-                                    problems.add(CustomList.Problem(record: number, upstreamID: quote.upstreamID, reason: "duplicate id"))
-                                } else {
-                                    quotes += 1
-                                }
-                            case .problem(let problem):
-                                problems.add(problem)
-                            }
-                        }
-                    }
-                }
-                try reader.finish()
-                if problems.count > 0 { throw Refusal(outcome: .refused(problems)) }
-                if quotes == 0 { throw Refusal(outcome: .empty) }
-                let counts = try merge.finish(removeMissing: true) { _, _ in }
-                return .imported(counts, quotes: quotes)
-            }
-        } catch let refusal as Refusal {
-            return refusal.outcome
+            outcome = try merge(into: database, source: source, now: now, read: read)
+        } catch {
+            database.rollback()
+            throw error
         }
+        guard case .imported = outcome else {
+            database.rollback()
+            return outcome
+        }
+        try database.commit()
+        return outcome
     }
 
-    /// Leaves the transaction (rolling it back) with what to say.
-    private struct Refusal: Error {
-        let outcome: Outcome
+    /// The list merged into the open transaction, or why it must not be committed.
+    private static func merge(into database: Database, source: String, now: Int,
+                              read: () throws -> ArraySlice<UInt8>?) throws -> Outcome {
+        try QuoteWriter(database: database).ensureSource(source, now: now)
+        let merge = try ListMerge(database: database, source: source, url: nil, now: now)
+        var reader = CustomList.Reader(source: source)
+        var problems = CustomList.ProblemLog()
+        var quotes = 0
+        while let chunk = try read() {
+            try chunk.withUnsafeBytes { bytes in
+                try reader.feed(bytes) { record in
+                    switch record {
+                    case .quote(let quote, let hash, let number):
+                        // Merged even after a problem: the rest of the duplicates are counted too.
+                        if try merge.add(quote, hash: hash) == .duplicate {
+                            problems.add(CustomList.Problem(record: number, upstreamID: quote.upstreamID, reason: "duplicate id"))
+                        } else {
+                            quotes += 1
+                        }
+                    case .problem(let problem):
+                        problems.add(problem)
+                    }
+                }
+            }
+        }
+        try reader.finish()
+        if problems.count > 0 { return .refused(problems) }
+        if quotes == 0 { return .empty }
+        let counts = try merge.finish(removeMissing: true)
+        return .imported(counts, quotes: quotes)
     }
 }

@@ -46,11 +46,20 @@ public final class ListMerge {
     /// How many quotes the store held before (all sources): the dense `pick` numbering's maximum.
     private let quotesBefore: Int
 
-    public init(database: Database, source: String, url: String?, now: Int) throws {
+    public convenience init(database: Database, source: String, url: String?, now: Int) throws(StoreError) {
+        try QuoteWriter(database: database).ensureSource(source, url: url, now: now)
+        do throws(DatabaseError) {
+            try self.init(preparing: database, source: source, now: now)
+        } catch {
+            throw StoreError(error, path: database.path)
+        }
+    }
+
+    /// Reads where the source stands and prepares the merge's statements (its row exists).
+    private init(preparing database: Database, source: String, now: Int) throws(DatabaseError) {
         self.database = database
         self.source = source
         self.now = now
-        try QuoteWriter(database: database).ensureSource(source, url: url, now: now)
         let stored = try database.prepare("SELECT count(*), min(id) FROM quotes WHERE source = ?1")
         try stored.bind(source, at: 1)
         _ = try stored.step()
@@ -102,90 +111,121 @@ public final class ListMerge {
 
     /// Writes `quote` if it is new or changed (`hash`: its content hash, when already known).
     @discardableResult
-    public func add(_ quote: Quote, hash known: Int? = nil) throws(DatabaseError) -> Outcome {
-        let hash = known ?? quote.contentHash
-        if storedCount > 0, let (id, storedHash) = try stored(quote.upstreamID) {
-            guard !listed.contains(id) else { return .duplicate }
-            listed.insert(id)
-            if storedHash == hash {
-                counts.unchanged += 1
-                return .unchanged
+    public func add(_ quote: Quote, hash known: Int? = nil) throws(StoreError) -> Outcome {
+        try database.storeOperation { () throws(DatabaseError) in
+            let hash = known ?? quote.contentHash
+            if storedCount > 0, let (id, storedHash) = try stored(quote.upstreamID) {
+                guard !listed.contains(id) else { return .duplicate }
+                listed.insert(id)
+                if storedHash == hash {
+                    counts.unchanged += 1
+                    return .unchanged
+                }
+                update.reset()
+                try update.bind(id, at: 1)
+                try bindFields(of: quote, hash: hash, to: update)
+                try update.step()
+                counts.updated += 1
+                return .updated
             }
-            update.reset()
-            try update.bind(id, at: 1)
-            try bindFields(of: quote, hash: hash, to: update)
-            try update.step()
-            counts.updated += 1
-            return .updated
-        }
-        if storedCount == 0, idsAreSequential {
-            if bulk == nil { try deferIndexing(of: .insertTriggers) }
-            if counts.inserted == Self.bulkThreshold { try deferIndexing(of: .indexes) }
-        }
-        insert.reset()
-        try insert.bind(source, at: 1)
-        try insert.bind(quote.upstreamID, at: 2)
-        try bindFields(of: quote, hash: hash, to: insert)
-        try insert.bind(nextPick, at: 12)
-        try insert.step()
-        guard database.changes == 1 else {
-            // Left out: a duplicate id, or a row the store's own rules refuse (OR IGNORE skips
-            // both), which must not pass for a duplicate.
-            guard try find(quote.upstreamID) != nil else {
-                throw DatabaseError(extendedCode: SQLITE_CONSTRAINT | (1 << 8),
-                                    message: "record \(quote.upstreamID) breaks a rule of the quotes table", sql: insert.sql)
+            if storedCount == 0, idsAreSequential {
+                if bulk == nil { try deferIndexing(of: .insertTriggers) }
+                if counts.inserted == Self.bulkThreshold { try deferIndexing(of: .indexes) }
             }
-            return .duplicate
+            insert.reset()
+            try insert.bind(source, at: 1)
+            try insert.bind(quote.upstreamID, at: 2)
+            try bindFields(of: quote, hash: hash, to: insert)
+            try insert.bind(nextPick, at: 12)
+            try insert.step()
+            guard database.changes == 1 else {
+                // Left out: a duplicate id, or a row the store's own rules refuse (OR IGNORE skips
+                // both), which must not pass for a duplicate.
+                guard try find(quote.upstreamID) != nil else {
+                    throw DatabaseError(extendedCode: DatabaseError.ExtendedCode.constraintCheck,
+                                        message: "record \(quote.upstreamID) breaks a rule of the quotes table", sql: insert.sql)
+                }
+                return .duplicate
+            }
+            listed.insert(database.lastInsertRowID)
+            nextPick += 1
+            counts.inserted += 1
+            return .inserted
         }
-        listed.insert(database.lastInsertRowID)
-        nextPick += 1
-        counts.inserted += 1
-        return .inserted
     }
 
     /// A record of the list that was skipped as invalid: its stored version stays as it is.
-    public func keep(upstreamID: String) throws(DatabaseError) {
-        guard storedCount > 0, let (id, _) = try stored(upstreamID) else { return }
-        kept.insert(id)
+    public func keep(upstreamID: String) throws(StoreError) {
+        try database.storeOperation { () throws(DatabaseError) in
+            guard storedCount > 0, let (id, _) = try stored(upstreamID) else { return }
+            kept.insert(id)
+        }
     }
 
     /// Ends the merge: the stored quotes the list no longer holds are removed (with
-    /// `removeMissing`), after `shrinkGuard` saw (quotes to remove, quotes stored) and did not throw;
-    /// a bulk load's full-text index and secondary indexes are built.
-    public func finish(removeMissing: Bool, shrinkGuard: (_ toRemove: Int, _ stored: Int) throws -> Void) throws -> ChangeCounts {
+    /// `removeMissing`); a bulk load's full-text index and secondary indexes are built.
+    public func finish(removeMissing: Bool) throws(StoreError) -> ChangeCounts {
         defer { try? database.setCacheSize(kibibytes: Self.defaultCacheKiB) }
-        if mergesFullText {
-            try Self.setFullText("automerge", 4, in: database)
-        }
-        try removeUnlisted(removeMissing: removeMissing, shrinkGuard: shrinkGuard)
-        // What `quotectl status` shows, kept here rather than counted there.
-        try database.execute("UPDATE sources SET quote_count = ?2 WHERE name = ?1 AND quote_count IS NOT ?2",
-                             [.text(source), .integer(storedCount + counts.inserted - counts.removed)])
-        if let bulk { try buildIndexes(after: bulk) }
-        return counts
+        _ = try removeUnlisted(removeMissing) { _, _ in nil }
+        return try complete()
     }
 
-    /// The stored quotes the list no longer holds, removed (with `removeMissing`) once
-    /// `shrinkGuard` saw (quotes to remove, quotes stored) and did not throw.
-    private func removeUnlisted(removeMissing: Bool, shrinkGuard: (_ toRemove: Int, _ stored: Int) throws -> Void) throws {
-        if removeMissing, storedCount > 0 {
+    /// The same, once `shrinkGuard` saw (quotes to remove, quotes stored) and did not throw. Throws
+    /// a `StoreError`, or what `shrinkGuard` throws (the caller's own refusal, passed on as it is).
+    public func finish(removeMissing: Bool, shrinkGuard: (_ toRemove: Int, _ stored: Int) throws -> Void) throws -> ChangeCounts {
+        defer { try? database.setCacheSize(kibibytes: Self.defaultCacheKiB) }
+        let refusal = try removeUnlisted(removeMissing) { toRemove, stored in
+            do {
+                try shrinkGuard(toRemove, stored)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let refusal { throw refusal }
+        return try complete()
+    }
+
+    /// Removes the stored quotes the list no longer holds (with `removeMissing`) unless `refusal`,
+    /// told (quotes to remove, quotes stored), answers why not: then nothing is removed, and that
+    /// answer is returned. Counted and removed in one definition of `quoted_listed`: SQLite cannot
+    /// redefine a function while the merge's walk is still open.
+    private func removeUnlisted(_ removeMissing: Bool, refusal: (Int, Int) -> (any Error)?) throws(StoreError) -> (any Error)? {
+        try database.storeOperation { () throws(DatabaseError) -> (any Error)? in
+            if mergesFullText {
+                try Self.setFullText("automerge", 4, in: database)
+            }
+            guard removeMissing, storedCount > 0 else { return refusal(0, storedCount) }
             let listed = self.listed, kept = self.kept
-            try database.withPredicate("quoted_listed", { listed.contains($0) || kept.contains($0) }) {
+            return try database.withPredicate("quoted_listed", { listed.contains($0) || kept.contains($0) }) { () throws(DatabaseError) -> (any Error)? in
                 let toRemove = try database.scalarInt("SELECT count(*) FROM quotes WHERE source = ?1 AND NOT quoted_listed(id)",
                                                       [.text(source)]) ?? 0
-                try shrinkGuard(toRemove, storedCount)
+                if let refused = refusal(toRemove, storedCount) { return refused }
                 if toRemove > 0 {
                     try database.execute("DELETE FROM quotes WHERE source = ?1 AND NOT quoted_listed(id)", [.text(source)])
                     counts.removed = database.changes
                 }
+                return nil
             }
-        } else {
-            try shrinkGuard(0, storedCount)
         }
     }
 
+    /// Completes the merge (`completeStatements`) and says what it changed.
+    private func complete() throws(StoreError) -> ChangeCounts {
+        try database.storeOperation { () throws(DatabaseError) in try completeStatements() }
+        return counts
+    }
+
+    /// The source's quote count, and what a bulk load put off: its full-text index and indexes.
+    private func completeStatements() throws(DatabaseError) {
+        // What `quotectl status` shows, kept here rather than counted there.
+        try database.execute("UPDATE sources SET quote_count = ?2 WHERE name = ?1 AND quote_count IS NOT ?2",
+                             [.text(source), .integer(storedCount + counts.inserted - counts.removed)])
+        if let bulk { try buildIndexes(after: bulk) }
+    }
+
     /// A bulk load's full-text index and secondary indexes, built once its rows are in.
-    private func buildIndexes(after bulk: (firstID: Int, recreate: [String], indexes: Bool)) throws {
+    private func buildIndexes(after bulk: (firstID: Int, recreate: [String], indexes: Bool)) throws(DatabaseError) {
         // One pass over the new rows fills the full-text index far faster than a trigger per
         // row (3.5 s instead of 15 s for a million quotes), in rowid order: FTS5 flushes its
         // pending terms whenever a rowid is lower than the last one (`+source` keeps the planner

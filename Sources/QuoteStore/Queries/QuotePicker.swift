@@ -21,59 +21,69 @@ public struct QuotePicker {
     /// Filtered: count the matches through an index, then step to a random one of
     /// them, O(matches), never O(store).
     public func random<G: RandomNumberGenerator>(_ filter: QuoteFilter = QuoteFilter(),
-                                                 using generator: inout G) throws(DatabaseError) -> Quote? {
-        if filter.isEmpty {
-            guard let count = try database.scalarInt("SELECT max(pick) FROM quotes"), count > 0 else { return nil }
-            // `next(upperBound:)`, not `Int.random(in:using:)`: the generic range version, called
-            // from quotectl unspecialised, built its metadata at run time (~0.02 ms a start).
-            let pick = 1 + Int(generator.next(upperBound: UInt64(count)))
-            let statement = try database.prepare("SELECT \(Quote.columns) FROM quotes WHERE pick = ?1")
-            try statement.bind(pick, at: 1)
-            return try statement.step() ? Quote(row: statement) : nil
+                                                 using generator: inout G) throws(StoreError) -> Quote? {
+        try database.storeOperation { () throws(DatabaseError) in
+            if filter.isEmpty {
+                guard let count = try database.scalarInt("SELECT max(pick) FROM quotes"), count > 0 else { return nil }
+                // `next(upperBound:)`, not `Int.random(in:using:)`: the generic range version, called
+                // from quotectl unspecialised, built its metadata at run time (~0.02 ms a start).
+                let pick = 1 + Int(generator.next(upperBound: UInt64(count)))
+                let statement = try database.prepare("SELECT \(Quote.columns) FROM quotes WHERE pick = ?1")
+                try statement.bind(pick, at: 1)
+                return try statement.step() ? Quote(row: statement) : nil
+            }
+            if let quote = try randomMatch(clause(filter), using: &generator) { return quote }
+            // No author by that exact name: try the words of it ("twain" finds Mark Twain).
+            if filter.author != nil {
+                return try randomMatch(clause(filter, authorBySearch: true), using: &generator)
+            }
+            return nil
         }
-        if let quote = try randomMatch(clause(filter), using: &generator) { return quote }
-        // No author by that exact name: try the words of it ("twain" finds Mark Twain).
-        if filter.author != nil {
-            return try randomMatch(clause(filter, authorBySearch: true), using: &generator)
-        }
-        return nil
     }
 
     /// Every quote that matches `filter`, as (id, source, upstream id): the candidates when
     /// random picks keep landing on quotes already seen.
-    public func matchingKeys(_ filter: QuoteFilter) throws(DatabaseError) -> [(id: Int, source: String, upstreamID: String)] {
-        let clause = try clause(filter)
-        let statement = try database.prepare("SELECT id, source, upstream_id FROM quotes WHERE \(clause.sql)")
-        try statement.bind(clause.values)
-        var keys: [(id: Int, source: String, upstreamID: String)] = []
-        while try statement.step() { keys.append((statement.int(0), statement.string(1), statement.string(2))) }
-        return keys
+    public func matchingKeys(_ filter: QuoteFilter) throws(StoreError) -> [(id: Int, source: String, upstreamID: String)] {
+        try database.storeOperation { () throws(DatabaseError) in
+            let clause = try clause(filter)
+            let statement = try database.prepare("SELECT id, source, upstream_id FROM quotes WHERE \(clause.sql)")
+            try statement.bind(clause.values)
+            var keys: [(id: Int, source: String, upstreamID: String)] = []
+            while try statement.step() { keys.append((statement.int(0), statement.string(1), statement.string(2))) }
+            return keys
+        }
     }
 
     /// How many quotes match `filter`.
-    public func count(_ filter: QuoteFilter) throws(DatabaseError) -> Int {
-        let clause = try clause(filter)
-        return try database.scalarInt("SELECT count(*) FROM quotes WHERE \(clause.sql)", clause.values) ?? 0
+    public func count(_ filter: QuoteFilter) throws(StoreError) -> Int {
+        try database.storeOperation { () throws(DatabaseError) in
+            let clause = try clause(filter)
+            return try database.scalarInt("SELECT count(*) FROM quotes WHERE \(clause.sql)", clause.values) ?? 0
+        }
     }
 
     /// One quote by its id.
-    public func quote(id: Int) throws(DatabaseError) -> Quote? {
-        let statement = try database.prepare("SELECT \(Quote.columns) FROM quotes WHERE id = ?1")
-        try statement.bind(id, at: 1)
-        return try statement.step() ? Quote(row: statement) : nil
+    public func quote(id: Int) throws(StoreError) -> Quote? {
+        try database.storeOperation { () throws(DatabaseError) in
+            let statement = try database.prepare("SELECT \(Quote.columns) FROM quotes WHERE id = ?1")
+            try statement.bind(id, at: 1)
+            return try statement.step() ? Quote(row: statement) : nil
+        }
     }
 
     /// How many quotes each source holds that match `filter` (its own source ignored): the
     /// candidates of a weighted pick.
-    public func sourceCounts(_ filter: QuoteFilter) throws(DatabaseError) -> [String: Int] {
-        var unsourced = filter
-        unsourced.source = nil
-        let clause = try clause(unsourced)
-        let statement = try database.prepare("SELECT source, count(*) FROM quotes WHERE \(clause.sql) GROUP BY source")
-        try statement.bind(clause.values)
-        var counts: [String: Int] = [:]
-        while try statement.step() { counts[statement.string(0)] = statement.int(1) }
-        return counts
+    public func sourceCounts(_ filter: QuoteFilter) throws(StoreError) -> [String: Int] {
+        try database.storeOperation { () throws(DatabaseError) in
+            var unsourced = filter
+            unsourced.source = nil
+            let clause = try clause(unsourced)
+            let statement = try database.prepare("SELECT source, count(*) FROM quotes WHERE \(clause.sql) GROUP BY source")
+            try statement.bind(clause.values)
+            var counts: [String: Int] = [:]
+            while try statement.step() { counts[statement.string(0)] = statement.int(1) }
+            return counts
+        }
     }
 
     private func randomMatch<G: RandomNumberGenerator>(_ clause: (sql: String, values: [SQLValue]),
@@ -91,29 +101,31 @@ public struct QuotePicker {
     /// another one tomorrow. A source that names its own quote of the day (happiness) is
     /// asked first; otherwise the day's hash is looked up in the content-hash
     /// index, so the choice survives quotes being added elsewhere in the store.
-    public func today(now: Int, filter: QuoteFilter = QuoteFilter()) throws(DatabaseError) -> Quote? {
-        // An upstream's day follows UTC (happiness changes its quote at 00:00 UTC).
-        if let source = filter.source, let quote = try dailyQuote(source: source, day: UnixTime.utcDay(now)) {
-            return quote
+    public func today(now: Int, filter: QuoteFilter = QuoteFilter()) throws(StoreError) -> Quote? {
+        try database.storeOperation { () throws(DatabaseError) in
+            // An upstream's day follows UTC (happiness changes its quote at 00:00 UTC).
+            if let source = filter.source, let quote = try dailyQuote(source: source, day: UnixTime.utcDay(now)) {
+                return quote
+            }
+            let day = UnixTime.localDay(now)
+            // A full-avalanche mix of the day number (SplitMix64's finalizer): consecutive
+            // days land far apart in the hash index instead of on neighbouring quotes.
+            var mixed = UInt64(bitPattern: Int64(day)) &+ 0x9E37_79B9_7F4A_7C15
+            mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+            let target = Int(truncatingIfNeeded: mixed ^ (mixed >> 31))
+            let clause = try clause(filter)
+            let first = clause.values.count + 1
+            for sql in [
+                "SELECT \(Quote.columns) FROM quotes WHERE (\(clause.sql)) AND content_hash >= ?\(first) ORDER BY content_hash, id LIMIT 1",
+                "SELECT \(Quote.columns) FROM quotes WHERE (\(clause.sql)) ORDER BY content_hash, id LIMIT 1",
+            ] {
+                let statement = try database.prepare(sql)
+                try statement.bind(clause.values + (sql.contains("?\(first)") ? [.integer(target)] : []))
+                if try statement.step() { return Quote(row: statement) }
+            }
+            return nil
         }
-        let day = UnixTime.localDay(now)
-        // A full-avalanche mix of the day number (SplitMix64's finalizer): consecutive
-        // days land far apart in the hash index instead of on neighbouring quotes.
-        var mixed = UInt64(bitPattern: Int64(day)) &+ 0x9E37_79B9_7F4A_7C15
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        let target = Int(truncatingIfNeeded: mixed ^ (mixed >> 31))
-        let clause = try clause(filter)
-        let first = clause.values.count + 1
-        for sql in [
-            "SELECT \(Quote.columns) FROM quotes WHERE (\(clause.sql)) AND content_hash >= ?\(first) ORDER BY content_hash, id LIMIT 1",
-            "SELECT \(Quote.columns) FROM quotes WHERE (\(clause.sql)) ORDER BY content_hash, id LIMIT 1",
-        ] {
-            let statement = try database.prepare(sql)
-            try statement.bind(clause.values + (sql.contains("?\(first)") ? [.integer(target)] : []))
-            if try statement.step() { return Quote(row: statement) }
-        }
-        return nil
     }
 
     /// The upstream's own quote of the day, stored under its UTC date.
@@ -164,7 +176,7 @@ public struct QuotePicker {
     }
 
     /// The quotes of `find`.
-    public func search(_ text: String, limit: Int) throws(DatabaseError) -> [Quote] {
+    public func search(_ text: String, limit: Int) throws(StoreError) -> [Quote] {
         try find(text, limit: limit).quotes
     }
 
@@ -184,30 +196,32 @@ public struct QuotePicker {
 
     /// Full-text search: best matches first (bm25 over the prefix query, ties by id) when there
     /// are at most `rankingLimit`, otherwise the first `limit` in store order.
-    public func find(_ text: String, limit: Int) throws(DatabaseError) -> SearchResult {
-        let plan = try searchPlan(text)
-        let matches = try count(matching: plan.query, cap: Self.rankingLimit + 1)
-        guard matches > 0 else { return SearchResult(quotes: [], matches: 0, ranked: true) }
-        let ranked = matches <= Self.rankingLimit
-        let statement: Statement
-        if ranked {
-            try FullTextRank.register(on: database)
-            statement = try database.prepare("""
-                SELECT \(Quote.Column.sql(table: "q")) FROM quotes_fts JOIN quotes q ON q.id = quotes_fts.rowid
-                 WHERE quotes_fts MATCH ?1 ORDER BY \(FullTextRank.functionName)(quotes_fts, ?3), q.id LIMIT ?2
-                """)
-            try statement.bind(FullTextRank.weights(try inverseDocumentFrequencies(plan)), at: 3)
-        } else {
-            statement = try database.prepare("""
-                SELECT \(Quote.Column.sql(table: "q")) FROM quotes_fts JOIN quotes q ON q.id = quotes_fts.rowid
-                 WHERE quotes_fts MATCH ?1 LIMIT ?2
-                """)
+    public func find(_ text: String, limit: Int) throws(StoreError) -> SearchResult {
+        try database.storeOperation { () throws(DatabaseError) in
+            let plan = try searchPlan(text)
+            let matches = try count(matching: plan.query, cap: Self.rankingLimit + 1)
+            guard matches > 0 else { return SearchResult(quotes: [], matches: 0, ranked: true) }
+            let ranked = matches <= Self.rankingLimit
+            let statement: Statement
+            if ranked {
+                try FullTextRank.register(on: database)
+                statement = try database.prepare("""
+                    SELECT \(Quote.Column.sql(table: "q")) FROM quotes_fts JOIN quotes q ON q.id = quotes_fts.rowid
+                     WHERE quotes_fts MATCH ?1 ORDER BY \(FullTextRank.functionName)(quotes_fts, ?3), q.id LIMIT ?2
+                    """)
+                try statement.bind(FullTextRank.weights(try inverseDocumentFrequencies(plan)), at: 3)
+            } else {
+                statement = try database.prepare("""
+                    SELECT \(Quote.Column.sql(table: "q")) FROM quotes_fts JOIN quotes q ON q.id = quotes_fts.rowid
+                     WHERE quotes_fts MATCH ?1 LIMIT ?2
+                    """)
+            }
+            try statement.bind(plan.query, at: 1)
+            try statement.bind(limit, at: 2)
+            var results: [Quote] = []
+            while try statement.step() { results.append(Quote(row: statement)) }
+            return SearchResult(quotes: results, matches: matches, ranked: ranked)
         }
-        try statement.bind(plan.query, at: 1)
-        try statement.bind(limit, at: 2)
-        var results: [Quote] = []
-        while try statement.step() { results.append(Quote(row: statement)) }
-        return SearchResult(quotes: results, matches: matches, ranked: ranked)
     }
 
     /// bm25's IDF of each group of `plan`: the rows it matches, counted up to half the index's
@@ -246,10 +260,12 @@ public struct QuotePicker {
     }
 
     /// Every quote (of one source, or `custom` for all lists), in store order, for export.
-    public func forEach(source: String?, _ body: (Quote) throws -> Void) throws {
-        let clause = QuoteFilter(source: source).whereClause()
-        let statement = try database.prepare("SELECT \(Quote.columns) FROM quotes WHERE \(clause.sql) ORDER BY id")
-        try statement.bind(clause.values)
-        while try statement.step() { try body(Quote(row: statement)) }
+    public func forEach(source: String?, _ body: (Quote) -> Void) throws(StoreError) {
+        try database.storeOperation { () throws(DatabaseError) in
+            let clause = QuoteFilter(source: source).whereClause()
+            let statement = try database.prepare("SELECT \(Quote.columns) FROM quotes WHERE \(clause.sql) ORDER BY id")
+            try statement.bind(clause.values)
+            while try statement.step() { body(Quote(row: statement)) }
+        }
     }
 }

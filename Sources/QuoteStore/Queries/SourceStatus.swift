@@ -70,68 +70,74 @@ public struct StatusQuery {
     }
 
     /// Every fixed source (synced or not) and every custom list the store knows.
-    public func sources() throws(DatabaseError) -> [SourceStatus] {
-        let quoteCounts = try quotesPerSource()
-
-        let other: [String: [(label: String, count: Int)]] = [
-            SourceName.breakingbad: [("characters", try count("characters")), ("deaths", try count("deaths"))],
-            SourceName.upbit: [("markets", try count("markets WHERE delisted_at IS NULL")),
-                               ("delisted", try count("markets WHERE delisted_at IS NOT NULL"))],
-            SourceName.weather: [("observations", try count("weather_observations"))],
-        ]
-
-        var names = SourceName.fixed
-        let known = try database.prepare("SELECT name FROM sources WHERE kind = 'custom' ORDER BY name")
-        while try known.step() { names.append(known.string(0)) }
-
-        let state = try database.prepare("""
-            SELECT s.configured, st.last_attempt, st.last_success, st.next_due, coalesce(st.consecutive_failures, 0),
-                   st.last_error, st.last_http_status, st.retry_after, st.last_summary
-              FROM (SELECT ?1 AS name) n
-              LEFT JOIN sources s ON s.name = n.name
-              LEFT JOIN sync_state st ON st.source = n.name
-            """)
+    public func sources() throws(StoreError) -> [SourceStatus] {
         let pool = try poolEstimate(of: SourceName.breakingbad)
-        return try names.map { name throws(DatabaseError) in
-            state.reset()
-            try state.bind(name, at: 1)
-            _ = try state.step()
-            return SourceStatus(
-                name: name, quotes: quoteCounts[name] ?? 0, otherRows: other[name] ?? [],
-                configured: state.optionalInt(0).map { $0 != 0 } ?? true,
-                lastAttempt: state.optionalInt(1), lastSuccess: state.optionalInt(2), nextDue: state.optionalInt(3),
-                consecutiveFailures: state.int(4), lastError: state.optionalString(5),
-                lastHTTPStatus: state.optionalInt(6), retryAfter: state.optionalInt(7),
-                lastSummary: state.optionalString(8), poolEstimate: name == SourceName.breakingbad ? pool : nil)
+        return try database.storeOperation { () throws(DatabaseError) in
+            let quoteCounts = try quotesPerSource()
+
+            let other: [String: [(label: String, count: Int)]] = [
+                SourceName.breakingbad: [("characters", try count("characters")), ("deaths", try count("deaths"))],
+                SourceName.upbit: [("markets", try count("markets WHERE delisted_at IS NULL")),
+                                   ("delisted", try count("markets WHERE delisted_at IS NOT NULL"))],
+                SourceName.weather: [("observations", try count("weather_observations"))],
+            ]
+
+            var names = SourceName.fixed
+            let known = try database.prepare("SELECT name FROM sources WHERE kind = 'custom' ORDER BY name")
+            while try known.step() { names.append(known.string(0)) }
+
+            let state = try database.prepare("""
+                SELECT s.configured, st.last_attempt, st.last_success, st.next_due, coalesce(st.consecutive_failures, 0),
+                       st.last_error, st.last_http_status, st.retry_after, st.last_summary
+                  FROM (SELECT ?1 AS name) n
+                  LEFT JOIN sources s ON s.name = n.name
+                  LEFT JOIN sync_state st ON st.source = n.name
+                """)
+            return try names.map { name throws(DatabaseError) in
+                state.reset()
+                try state.bind(name, at: 1)
+                _ = try state.step()
+                return SourceStatus(
+                    name: name, quotes: quoteCounts[name] ?? 0, otherRows: other[name] ?? [],
+                    configured: state.optionalInt(0).map { $0 != 0 } ?? true,
+                    lastAttempt: state.optionalInt(1), lastSuccess: state.optionalInt(2), nextDue: state.optionalInt(3),
+                    consecutiveFailures: state.int(4), lastError: state.optionalString(5),
+                    lastHTTPStatus: state.optionalInt(6), retryAfter: state.optionalInt(7),
+                    lastSummary: state.optionalString(8), poolEstimate: name == SourceName.breakingbad ? pool : nil)
+            }
         }
     }
 
     /// The Chao1 estimate of a sampled source's pool: per production, then added up
     /// (each production is its own pool). Nil when nothing was sampled.
-    public func poolEstimate(of source: String) throws(DatabaseError) -> PoolEstimate? {
-        let rows = try database.prepare("""
-            SELECT production, count(*), sum(draws = 1), sum(draws = 2), sum(draws)
-              FROM sampling_counts WHERE source = ?1 GROUP BY production
-            """)
-        try rows.bind(source, at: 1)
-        var observed = 0, estimated = 0.0, draws = 0
-        while try rows.step() {
-            let estimate = PoolEstimate(observed: rows.int(1), singletons: rows.int(2), doubletons: rows.int(3), draws: rows.int(4))
-            observed += estimate.observed
-            estimated += estimate.estimated
-            draws += estimate.draws
+    public func poolEstimate(of source: String) throws(StoreError) -> PoolEstimate? {
+        try database.storeOperation { () throws(DatabaseError) in
+            let rows = try database.prepare("""
+                SELECT production, count(*), sum(draws = 1), sum(draws = 2), sum(draws)
+                  FROM sampling_counts WHERE source = ?1 GROUP BY production
+                """)
+            try rows.bind(source, at: 1)
+            var observed = 0, estimated = 0.0, draws = 0
+            while try rows.step() {
+                let estimate = PoolEstimate(observed: rows.int(1), singletons: rows.int(2), doubletons: rows.int(3), draws: rows.int(4))
+                observed += estimate.observed
+                estimated += estimate.estimated
+                draws += estimate.draws
+            }
+            guard observed > 0 else { return nil }
+            // Stored as an equivalent: the added-up estimate, with the observed count and draws.
+            return PoolEstimate(observed: observed, estimatedOverride: estimated, draws: draws)
         }
-        guard observed > 0 else { return nil }
-        // Stored as an equivalent: the added-up estimate, with the observed count and draws.
-        return PoolEstimate(observed: observed, estimatedOverride: estimated, draws: draws)
     }
 
     /// Every source name the store knows (for shell completion: no network, one query).
-    public func sourceNames() throws(DatabaseError) -> [String] {
-        let statement = try database.prepare("SELECT name FROM sources ORDER BY name")
-        var names: [String] = []
-        while try statement.step() { names.append(statement.string(0)) }
-        return names
+    public func sourceNames() throws(StoreError) -> [String] {
+        try database.storeOperation { () throws(DatabaseError) in
+            let statement = try database.prepare("SELECT name FROM sources ORDER BY name")
+            var names: [String] = []
+            while try statement.step() { names.append(statement.string(0)) }
+            return names
+        }
     }
 
     /// Quotes per source: the counts the writers keep when they add up to max(pick) (every quote

@@ -60,108 +60,126 @@ public struct SyncStateRepository {
 
     // MARK: Reading
 
-    public func validators(source: String, url: String) throws(DatabaseError) -> Validators? {
-        let statement = try database.prepare(
-            "SELECT etag, last_modified, body_sha256 FROM http_validators WHERE source = ?1 AND url = ?2")
-        try statement.bind([.text(source), .text(url)])
-        guard try statement.step() else { return nil }
-        return Validators(url: url, etag: statement.optionalString(0), lastModified: statement.optionalString(1),
-                          bodySHA256: statement.optionalString(2))
+    public func validators(source: String, url: String) throws(StoreError) -> Validators? {
+        try database.storeOperation { () throws(DatabaseError) in
+            let statement = try database.prepare(
+                "SELECT etag, last_modified, body_sha256 FROM http_validators WHERE source = ?1 AND url = ?2")
+            try statement.bind([.text(source), .text(url)])
+            guard try statement.step() else { return nil }
+            return Validators(url: url, etag: statement.optionalString(0), lastModified: statement.optionalString(1),
+                              bodySHA256: statement.optionalString(2))
+        }
     }
 
     /// The time before which the upstream asked not to be contacted — only if it was
     /// recorded for one of `urls` (a block belongs to the URL it was given for).
-    public func block(source: String, urls: [String]) throws(DatabaseError) -> Int? {
-        let statement = try database.prepare("""
-            SELECT state.retry_after, sources.url FROM sync_state AS state JOIN sources ON sources.name = state.source
-             WHERE state.source = ?1
-            """)
-        try statement.bind([.text(source)])
-        guard try statement.step(), let until = statement.optionalInt(0), let url = statement.optionalString(1),
-              urls.contains(url) else { return nil }
-        return until
+    public func block(source: String, urls: [String]) throws(StoreError) -> Int? {
+        try database.storeOperation { () throws(DatabaseError) in
+            let statement = try database.prepare("""
+                SELECT state.retry_after, sources.url FROM sync_state AS state JOIN sources ON sources.name = state.source
+                 WHERE state.source = ?1
+                """)
+            try statement.bind([.text(source)])
+            guard try statement.step(), let until = statement.optionalInt(0), let url = statement.optionalString(1),
+                  urls.contains(url) else { return nil }
+            return until
+        }
     }
 
-    public func consecutiveFailures(source: String) throws(DatabaseError) -> Int {
-        try database.scalarInt("SELECT consecutive_failures FROM sync_state WHERE source = ?1", [.text(source)]) ?? 0
+    public func consecutiveFailures(source: String) throws(StoreError) -> Int {
+        try database.storeOperation { () throws(DatabaseError) in
+            try database.scalarInt("SELECT consecutive_failures FROM sync_state WHERE source = ?1", [.text(source)]) ?? 0
+        }
     }
 
     /// Every source's schedule, as the last runs left it.
-    public func entries() throws(DatabaseError) -> [Entry] {
-        let statement = try database.prepare("""
-            SELECT state.source, state.next_due, state.consecutive_failures, state.last_success, sources.url, state.retry_after
-              FROM sync_state AS state LEFT JOIN sources ON sources.name = state.source
-            """)
-        var entries: [Entry] = []
-        while try statement.step() {
-            entries.append(Entry(source: statement.string(0), nextDue: statement.optionalInt(1),
-                                 consecutiveFailures: statement.int(2), lastSuccess: statement.optionalInt(3),
-                                 url: statement.optionalString(4), retryAfter: statement.optionalInt(5)))
+    public func entries() throws(StoreError) -> [Entry] {
+        try database.storeOperation { () throws(DatabaseError) in
+            let statement = try database.prepare("""
+                SELECT state.source, state.next_due, state.consecutive_failures, state.last_success, sources.url, state.retry_after
+                  FROM sync_state AS state LEFT JOIN sources ON sources.name = state.source
+                """)
+            var entries: [Entry] = []
+            while try statement.step() {
+                entries.append(Entry(source: statement.string(0), nextDue: statement.optionalInt(1),
+                                     consecutiveFailures: statement.int(2), lastSuccess: statement.optionalInt(3),
+                                     url: statement.optionalString(4), retryAfter: statement.optionalInt(5)))
+            }
+            return entries
         }
-        return entries
     }
 
     // MARK: Writing (inside the caller's transaction)
 
-    public func recordSuccess(source: String, url: String, validators: [Validators], outcome: Outcome, nextDue: Int) throws {
+    public func recordSuccess(source: String, url: String, validators: [Validators], outcome: Outcome, nextDue: Int) throws(StoreError) {
         try QuoteWriter(database: database).ensureSource(source, url: url, now: outcome.started)
-        let save = try database.prepare("""
-            INSERT INTO http_validators (url, source, etag, last_modified, body_sha256, updated_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-            ON CONFLICT (source, url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
-                body_sha256 = excluded.body_sha256, updated_at = excluded.updated_at
-             WHERE etag IS NOT excluded.etag OR last_modified IS NOT excluded.last_modified
-                OR body_sha256 IS NOT excluded.body_sha256
-            """)
-        for validator in validators {
-            try save.execute([.text(validator.url), .text(source), text(validator.etag), text(validator.lastModified),
-                          text(validator.bodySHA256), .integer(outcome.started)])
+        try database.storeOperation { () throws(DatabaseError) in
+            let save = try database.prepare("""
+                INSERT INTO http_validators (url, source, etag, last_modified, body_sha256, updated_at)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                ON CONFLICT (source, url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
+                    body_sha256 = excluded.body_sha256, updated_at = excluded.updated_at
+                 WHERE etag IS NOT excluded.etag OR last_modified IS NOT excluded.last_modified
+                    OR body_sha256 IS NOT excluded.body_sha256
+                """)
+            for validator in validators {
+                try save.execute([.text(validator.url), .text(source), text(validator.etag), text(validator.lastModified),
+                              text(validator.bodySHA256), .integer(outcome.started)])
+            }
+            try database.execute("""
+                INSERT INTO sync_state (source, last_attempt, last_success, next_due, consecutive_failures, last_error,
+                                        last_http_status, retry_after, last_summary)
+                VALUES (?1, ?2, ?2, ?3, 0, NULL, ?4, NULL, ?5)
+                ON CONFLICT (source) DO UPDATE SET last_attempt = ?2, last_success = ?2, next_due = ?3,
+                    consecutive_failures = 0, last_error = NULL, last_http_status = ?4, retry_after = NULL, last_summary = ?5
+                """, [.text(source), .integer(outcome.started), .integer(nextDue), integer(outcome.httpStatus), .text(outcome.message)])
+            try log(source: source, outcome)
         }
-        try database.execute("""
-            INSERT INTO sync_state (source, last_attempt, last_success, next_due, consecutive_failures, last_error,
-                                    last_http_status, retry_after, last_summary)
-            VALUES (?1, ?2, ?2, ?3, 0, NULL, ?4, NULL, ?5)
-            ON CONFLICT (source) DO UPDATE SET last_attempt = ?2, last_success = ?2, next_due = ?3,
-                consecutive_failures = 0, last_error = NULL, last_http_status = ?4, retry_after = NULL, last_summary = ?5
-            """, [.text(source), .integer(outcome.started), .integer(nextDue), integer(outcome.httpStatus), .text(outcome.message)])
-        try log(source: source, outcome)
     }
 
     /// An upstream's failure: one more in a row, and the block it asked for (if any).
-    public func recordFailure(source: String, url: String, outcome: Outcome, retryAfter: Int?, nextDue: Int) throws {
+    public func recordFailure(source: String, url: String, outcome: Outcome, retryAfter: Int?, nextDue: Int) throws(StoreError) {
         try QuoteWriter(database: database).ensureSource(source, url: url, now: outcome.started)
-        try database.execute("""
-            INSERT INTO sync_state (source, last_attempt, next_due, consecutive_failures, last_error, last_http_status, retry_after)
-            VALUES (?1, ?2, ?3, 1, ?4, ?5, ?6)
-            ON CONFLICT (source) DO UPDATE SET last_attempt = ?2, next_due = ?3,
-                consecutive_failures = consecutive_failures + 1, last_error = ?4, last_http_status = ?5, retry_after = ?6
-            """, [.text(source), .integer(outcome.started), .integer(nextDue), .text(outcome.message),
-                  integer(outcome.httpStatus), integer(retryAfter)])
-        try log(source: source, outcome)
+        try database.storeOperation { () throws(DatabaseError) in
+            try database.execute("""
+                INSERT INTO sync_state (source, last_attempt, next_due, consecutive_failures, last_error, last_http_status, retry_after)
+                VALUES (?1, ?2, ?3, 1, ?4, ?5, ?6)
+                ON CONFLICT (source) DO UPDATE SET last_attempt = ?2, next_due = ?3,
+                    consecutive_failures = consecutive_failures + 1, last_error = ?4, last_http_status = ?5, retry_after = ?6
+                """, [.text(source), .integer(outcome.started), .integer(nextDue), .text(outcome.message),
+                      integer(outcome.httpStatus), integer(retryAfter)])
+            try log(source: source, outcome)
+        }
     }
 
     /// A failure of the store itself: logged and rescheduled, but the upstream keeps its
     /// failure count, backoff and any block it asked for.
-    public func recordLocalFailure(source: String, url: String, outcome: Outcome, nextDue: Int) throws {
+    public func recordLocalFailure(source: String, url: String, outcome: Outcome, nextDue: Int) throws(StoreError) {
         try QuoteWriter(database: database).ensureSource(source, url: url, now: outcome.started)
-        try database.execute("""
-            INSERT INTO sync_state (source, last_attempt, next_due, consecutive_failures, last_error)
-            VALUES (?1, ?2, ?3, 0, ?4)
-            ON CONFLICT (source) DO UPDATE SET last_attempt = ?2, next_due = ?3, last_error = ?4
-            """, [.text(source), .integer(outcome.started), .integer(nextDue), .text(outcome.message)])
-        try log(source: source, outcome)
+        try database.storeOperation { () throws(DatabaseError) in
+            try database.execute("""
+                INSERT INTO sync_state (source, last_attempt, next_due, consecutive_failures, last_error)
+                VALUES (?1, ?2, ?3, 0, ?4)
+                ON CONFLICT (source) DO UPDATE SET last_attempt = ?2, next_due = ?3, last_error = ?4
+                """, [.text(source), .integer(outcome.started), .integer(nextDue), .text(outcome.message)])
+            try log(source: source, outcome)
+        }
     }
 
     /// The daemon's own decision of when a source is next due (it schedules; a sync reports).
-    public func setNextDue(source: String, _ time: Int) throws(DatabaseError) {
-        try database.execute("UPDATE sync_state SET next_due = ?2 WHERE source = ?1", [.text(source), .integer(time)])
+    public func setNextDue(source: String, _ time: Int) throws(StoreError) {
+        try database.storeOperation { () throws(DatabaseError) in
+            try database.execute("UPDATE sync_state SET next_due = ?2 WHERE source = ?1", [.text(source), .integer(time)])
+        }
     }
 
     /// Shortens a block recorded under a wrong clock to `until` (and the due time with it), so
     /// that it ends: clamped only when read, it would move ahead with every reading.
-    public func shortenBlock(source: String, until: Int) throws(DatabaseError) {
-        try database.execute("UPDATE sync_state SET retry_after = ?2, next_due = min(next_due, ?2) WHERE source = ?1 AND retry_after > ?2",
-                         [.text(source), .integer(until)])
+    public func shortenBlock(source: String, until: Int) throws(StoreError) {
+        try database.storeOperation { () throws(DatabaseError) in
+            try database.execute("UPDATE sync_state SET retry_after = ?2, next_due = min(next_due, ?2) WHERE source = ?1 AND retry_after > ?2",
+                             [.text(source), .integer(until)])
+        }
     }
 
     private func log(source: String, _ outcome: Outcome) throws(DatabaseError) {

@@ -187,12 +187,23 @@ public final class Database {
         return answer == "ok" ? nil : answer
     }
 
+    /// The same for the file at `path`, on a read-only connection of its own (a check that runs
+    /// beside the writer's).
+    public static func quickCheck(path: String) throws(StoreError) -> String? {
+        do {
+            return try Database(path: path, mode: .readOnly).quickCheck()
+        } catch {
+            throw StoreError(error, path: path)
+        }
+    }
+
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// Runs `body` in a transaction: BEGIN IMMEDIATE (so a writer waits for the
     /// write lock up front instead of failing half-way), COMMIT on return, ROLLBACK
-    /// on a thrown error. The body's error is the one rethrown, never a rollback's.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
+    /// on a thrown error. The body's error is the one rethrown, never a rollback's. The body runs
+    /// store operations, so it fails with a `StoreError` only, as BEGIN and COMMIT do here.
+    public func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         try begin()
         let result: T
         do {
@@ -205,19 +216,31 @@ public final class Database {
         return result
     }
 
+    /// Runs `body`, a store operation made of statements, and names this store in what it throws:
+    /// how each public query turns SQLite's failure into the store's (`StoreError.init(_:path:)`).
+    func storeOperation<T>(_ body: () throws(DatabaseError) -> T) throws(StoreError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw StoreError(error, path: path)
+        }
+    }
+
     /// BEGIN IMMEDIATE: the write lock is taken now (waiting up to the busy timeout), not half-way.
-    public func begin() throws(DatabaseError) {
-        try execute("BEGIN IMMEDIATE")
+    public func begin() throws(StoreError) {
+        try storeOperation { () throws(DatabaseError) in try execute("BEGIN IMMEDIATE") }
     }
 
     /// COMMIT of the transaction open; ROLLBACK if it fails (a full disk, say), so that nothing
     /// of it stays half-applied.
-    public func commit() throws(DatabaseError) {
-        do {
-            try execute("COMMIT")
-        } catch {
-            rollback()
-            throw error
+    public func commit() throws(StoreError) {
+        try storeOperation { () throws(DatabaseError) in
+            do throws(DatabaseError) {
+                try execute("COMMIT")
+            } catch {
+                rollback()
+                throw error
+            }
         }
     }
 
@@ -232,7 +255,8 @@ public final class Database {
     /// Runs `body` with `name(x)` defined as an SQL function answering `predicate(x)` (1 or 0)
     /// on this connection only, and only in statements `body` runs directly (SQLITE_DIRECTONLY:
     /// no trigger or view a store file holds can call it).
-    public func withPredicate<T>(_ name: String, _ predicate: @escaping (Int) -> Bool, _ body: () throws -> T) throws -> T {
+    public func withPredicate<T>(_ name: String, _ predicate: @escaping (Int) -> Bool,
+                                 _ body: () throws(DatabaseError) -> T) throws(DatabaseError) -> T {
         let box = PredicateBox(predicate)
         let code = sqlite3_create_function_v2(handle, name, 1, SQLITE_UTF8 | SQLITE_DIRECTONLY | SQLITE_DETERMINISTIC,
                                               Unmanaged.passUnretained(box).toOpaque(), { context, _, arguments in
@@ -241,8 +265,11 @@ public final class Database {
             sqlite3_result_int(context, box.predicate(value) ? 1 : 0)
         }, nil, nil, nil)
         guard code == SQLITE_OK else { throw error(code: code, sql: nil) }
-        defer { sqlite3_create_function_v2(handle, name, 1, SQLITE_UTF8, nil, nil, nil, nil, nil) }
-        return try withExtendedLifetime(box) { try body() }
+        defer {
+            sqlite3_create_function_v2(handle, name, 1, SQLITE_UTF8, nil, nil, nil, nil, nil)
+            withExtendedLifetime(box) {}
+        }
+        return try body()
     }
 
     /// Whether `quoted_fold` is defined on this connection yet.

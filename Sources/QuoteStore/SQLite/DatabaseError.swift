@@ -22,6 +22,18 @@ public struct DatabaseError: Error, CustomStringConvertible, Equatable {
 
     public var isBusy: Bool { resultCode == .busy }
 
+    /// SQLite's extended result codes this project writes or matches. sqlite3.h defines them as
+    /// macros built with `|` and `<<` (`#define SQLITE_CONSTRAINT_UNIQUE (SQLITE_CONSTRAINT | (8<<8))`),
+    /// which Swift does not import: they are spelled out here once, as sqlite3.h has them.
+    public enum ExtendedCode {
+        /// SQLITE_CONSTRAINT_CHECK: a CHECK constraint refused a row.
+        public static let constraintCheck: Int32 = SQLITE_CONSTRAINT | (1 << 8)
+        /// SQLITE_CONSTRAINT_FOREIGNKEY: a row points at a missing row.
+        public static let constraintForeignKey: Int32 = SQLITE_CONSTRAINT | (3 << 8)
+        /// SQLITE_CONSTRAINT_UNIQUE: a UNIQUE index already holds the value.
+        public static let constraintUnique: Int32 = SQLITE_CONSTRAINT | (8 << 8)
+    }
+
     /// The kinds of failure the project tells apart; the rest are `.other(code)`.
     public enum ResultCode: Equatable, Sendable {
         /// Another connection holds a lock (SQLITE_BUSY, SQLITE_LOCKED): try again.

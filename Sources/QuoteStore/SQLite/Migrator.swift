@@ -67,54 +67,65 @@ public struct Migrator: Sendable {
     /// Brings the store up to `latestVersion`. Refuses a store that is newer than
     /// this binary, or whose applied migrations were edited since.
     public func migrate(_ database: Database, now: Int = UnixTime.now()) throws(StoreError) {
-        try StoreError.mapping(path: database.path) {
-            let current = try Self.appliedVersion(of: database)
-            if current > latestVersion {
-                throw StoreError.newerSchema(path: database.path, found: current, supported: latestVersion)
-            }
-            // A row from a newer binary (user_version lowered by hand, or an odd restore) counts too.
-            if let newest = try newestRecorded(in: database), newest > latestVersion {
-                throw StoreError.newerSchema(path: database.path, found: newest, supported: latestVersion)
-            }
-            let changed = try changedMigrations(in: database)
-            if !changed.isEmpty {
-                throw StoreError.migrationChanged(path: database.path, names: changed)
-            }
+        let current = try database.storeOperation { () throws(DatabaseError) in try Self.appliedVersion(of: database) }
+        if current > latestVersion {
+            throw StoreError.newerSchema(path: database.path, found: current, supported: latestVersion)
+        }
+        // A row from a newer binary (user_version lowered by hand, or an odd restore) counts too.
+        if let newest = try database.storeOperation({ () throws(DatabaseError) in try newestRecorded(in: database) }),
+           newest > latestVersion {
+            throw StoreError.newerSchema(path: database.path, found: newest, supported: latestVersion)
+        }
+        let changed = try database.storeOperation { () throws(DatabaseError) in try changedMigrations(in: database) }
+        if !changed.isEmpty {
+            throw StoreError.migrationChanged(path: database.path, names: changed)
+        }
+        let pending = migrations.filter { $0.version > current }
+        try database.storeOperation { () throws(DatabaseError) in
             try database.execute("""
                 CREATE TABLE IF NOT EXISTS schema_migrations (
                     version INTEGER PRIMARY KEY, name TEXT NOT NULL,
                     checksum TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT
                 """)
-            let pending = migrations.filter { $0.version > current }
-            guard !pending.isEmpty else { return }
             // As GRDB runs migrations: foreign keys off around them (a table rebuild would
             // otherwise cascade-delete what refers to it — 0005's rebuild applied to `sources`
             // would take every quote), and PRAGMA foreign_key_check before each commit, so a
             // migration that leaves a dangling reference fails instead. The pragma cannot change
             // inside a transaction, hence around the loop.
-            try database.execute("PRAGMA foreign_keys = OFF")
-            defer { try? database.execute("PRAGMA foreign_keys = ON") }
-            for migration in pending {
-                try database.transaction {
-                    // Re-read inside the write lock: another process may have migrated meanwhile.
-                    guard try Self.appliedVersion(of: database) < migration.version else { return }
-                    do {
-                        try database.execute(migration.sql)
-                    } catch let error as DatabaseError {
-                        throw StoreError.migrationFailed(name: migration.name, underlying: error)
-                    }
-                    try database.execute(
-                        "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?1, ?2, ?3, ?4)",
-                        [.integer(migration.version), .text(migration.name), .text(migration.checksum), .integer(now)])
-                    try database.execute("PRAGMA user_version = \(migration.version)")
-                    let violations = try database.prepare("PRAGMA foreign_key_check")
-                    if try violations.step() {
-                        throw StoreError.migrationFailed(
-                            name: migration.name,
-                            underlying: DatabaseError(extendedCode: SQLITE_CONSTRAINT | (3 << 8),  // SQLITE_CONSTRAINT_FOREIGNKEY (a macro Swift does not import)
-                                                      message: "leaves rows in \(violations.string(0)) pointing at missing rows in \(violations.string(2))"))
-                    }
-                }
+            if !pending.isEmpty { try database.execute("PRAGMA foreign_keys = OFF") }
+        }
+        guard !pending.isEmpty else { return }
+        defer { try? database.execute("PRAGMA foreign_keys = ON") }
+        for migration in pending {
+            try apply(migration, to: database, now: now)
+        }
+    }
+
+    /// One migration in its own transaction, recorded with it; refused when it fails or leaves a
+    /// row pointing at a missing one.
+    private func apply(_ migration: EmbeddedMigration, to database: Database, now: Int) throws(StoreError) {
+        try database.transaction { () throws(StoreError) in
+            // Re-read inside the write lock: another process may have migrated meanwhile.
+            let applied = try database.storeOperation { () throws(DatabaseError) in try Self.appliedVersion(of: database) }
+            guard applied < migration.version else { return }
+            do throws(DatabaseError) {
+                try database.execute(migration.sql)
+            } catch {
+                throw StoreError.migrationFailed(name: migration.name, underlying: error)
+            }
+            let dangling = try database.storeOperation { () throws(DatabaseError) -> (table: String, parent: String)? in
+                try database.execute(
+                    "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?1, ?2, ?3, ?4)",
+                    [.integer(migration.version), .text(migration.name), .text(migration.checksum), .integer(now)])
+                try database.execute("PRAGMA user_version = \(migration.version)")
+                let violations = try database.prepare("PRAGMA foreign_key_check")
+                return try violations.step() ? (violations.string(0), violations.string(2)) : nil
+            }
+            if let dangling {
+                throw StoreError.migrationFailed(
+                    name: migration.name,
+                    underlying: DatabaseError(extendedCode: DatabaseError.ExtendedCode.constraintForeignKey,
+                                              message: "leaves rows in \(dangling.table) pointing at missing rows in \(dangling.parent)"))
             }
         }
     }

@@ -1,5 +1,6 @@
 import CSQLite
 import Glibc
+import QuoteBase
 
 /// SQLite's SQLITE_TRANSIENT, which Swift does not import: SQLite copies the bytes.
 private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -80,8 +81,16 @@ public final class Statement {
         if let value { try bind(value, at: index) } else { try bindNull(at: index) }
     }
 
-    /// Binds a list of values to ?1, ?2, ... in order.
+    /// Binds a list of values to ?1, ?2, ... in order: one for each of the statement's parameters.
+    /// Any other count is the program's mistake (a value left NULL, or one that lands nowhere),
+    /// refused before anything runs, as SQLite's SQLITE_RANGE would for a single index.
     public func bind(_ values: [SQLValue]) throws(DatabaseError) {
+        let parameters = Int(sqlite3_bind_parameter_count(handle))
+        guard values.count == parameters else {
+            throw DatabaseError(extendedCode: SQLITE_RANGE,
+                                message: "\(Plural.count(values.count, "value")) bound to a statement with \(Plural.count(parameters, "parameter"))",
+                                sql: sql)
+        }
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             switch value {

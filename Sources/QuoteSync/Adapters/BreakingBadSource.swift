@@ -44,13 +44,13 @@ enum BreakingBadSource {
         let settings = context.settings
         let base = settings.url.hasSuffix("/") ? String(settings.url.dropLast()) : settings.url
         let since = context.now - unknownRecheck
-        var run = Run(known: try context.askStore { (store) throws(DatabaseError) in try store.quoteIDs(source: SourceName.breakingbad) },
-                      stored: try context.askStore { (store) throws(DatabaseError) in try store.samplingDraws(source: SourceName.breakingbad) },
-                      settled: try context.askStore { (store) throws(DatabaseError) in try store.settledCharacterNames(unknownSince: since) })
+        var run = Run(known: try context.askStore { (store) throws(StoreError) in try store.quoteIDs(source: SourceName.breakingbad) },
+                      stored: try context.askStore { (store) throws(StoreError) in try store.samplingDraws(source: SourceName.breakingbad) },
+                      settled: try context.askStore { (store) throws(StoreError) in try store.settledCharacterNames(unknownSince: since) })
         // 1. Deaths, whole (one request).
         let deaths = try await fetchDeaths(base: base, context, &run)
         // 2. Characters already named by stored quotes and deaths, or by the new deaths.
-        var named = try context.askStore { (store) throws(DatabaseError) in
+        var named = try context.askStore { (store) throws(StoreError) in
             try store.authors(source: SourceName.breakingbad).union(try store.deathCharacters())
         }
         named.formUnion((deaths.records ?? []).map(\.character))

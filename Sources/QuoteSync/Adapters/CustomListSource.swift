@@ -91,7 +91,7 @@ final class ListLoader: HashingBodySink, Sendable {
                     }
                 }
             } catch {
-                side.failure = SourceFailure(classifying: error, storePath: storePath)
+                side.failure = SourceFailure(classifying: error)
                 return nil
             }
             return full
@@ -223,7 +223,7 @@ final class ListWriter: Sendable {
                 }
                 return true
             } catch {
-                state.failure = SourceFailure(classifying: error, storePath: storePath)
+                state.failure = SourceFailure(classifying: error)
                 return false
             }
         }

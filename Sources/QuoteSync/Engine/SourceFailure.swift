@@ -25,17 +25,18 @@ public struct SourceFailure: Error, Sendable, Equatable, CustomStringConvertible
 
     /// Why a sync failed, from whatever it threw. A record the store refuses is the upstream's
     /// fault; any other store error is the store's (local, without touching the upstream's backoff).
-    public init(classifying error: any Error, storePath: String) {
+    public init(classifying error: any Error) {
         switch error {
         case let known as SourceFailure: self = known
         case let list as CustomList.Failure: self.init("the list is \(list)", httpStatus: 200)
-        case let database as DatabaseError where database.resultCode == .constraint:
+        case let store as StoreError where store.resultCode == .constraint:
             // Only upstream data is written during a sync: a row the store's rules refuse is the
             // upstream's fault (retried with backoff), not a broken store.
-            self.init("the upstream sent data the store refuses (\(database.message)); store left as it was")
-        case let database as DatabaseError:
+            self.init("the upstream sent data the store refuses (\(store.databaseError?.message ?? "")); store left as it was")
+        case StoreError.invalidSourceName: self.init("\(error)")
+        case let store as StoreError:
             // The store failed, not the upstream: say what happened in a few words.
-            self = .local(StoreError(database, path: storePath))
+            self = .local(store)
         default: self.init("\(error)")
         }
     }

@@ -11,7 +11,7 @@ final class StoreCheck: Sendable {
     private let path: String
     /// The check's answer: set by the checking thread, read after it was joined.
     private final class Answer: Sendable {
-        let outcome = Mutex<Result<String?, DatabaseError>>(.success(nil))
+        let outcome = Mutex<Result<String?, StoreError>>(.success(nil))
     }
     private let answer = Answer()
     private let thread: JoinableThread?
@@ -23,8 +23,8 @@ final class StoreCheck: Sendable {
         if thread == nil { answer.outcome.withLock { $0 = Self.check(path) } }
     }
 
-    private static func check(_ path: String) -> Result<String?, DatabaseError> {
-        Result { () throws(DatabaseError) -> String? in try Database(path: path, mode: .readOnly).quickCheck() }
+    private static func check(_ path: String) -> Result<String?, StoreError> {
+        Result { () throws(StoreError) -> String? in try Database.quickCheck(path: path) }
     }
 
     /// Waits for the check; throws the engine's local failure when the store is damaged.

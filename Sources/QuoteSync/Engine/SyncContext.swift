@@ -171,18 +171,18 @@ public final class SyncContext {
 
     func storedValidators(for url: String) throws(SourceFailure) -> Validators? {
         let source = settings.name
-        return try askStore { (knowledge) throws(DatabaseError) in try knowledge.validators(source: source, url: url) }
+        return try askStore { (knowledge) throws(StoreError) in try knowledge.validators(source: source, url: url) }
     }
 
     /// Asks the store what it knows (on the transaction's connection); its failure is the
     /// store's, not the upstream's.
-    public func askStore<T: Sendable>(_ question: (UpstreamKnowledge) throws(DatabaseError) -> T) throws(SourceFailure) -> T {
+    public func askStore<T: Sendable>(_ question: (UpstreamKnowledge) throws(StoreError) -> T) throws(SourceFailure) -> T {
         do {
-            return try transaction.withConnection { (connection) throws(DatabaseError) -> T in
+            return try transaction.withConnection { (connection) throws(StoreError) -> T in
                 try question(UpstreamKnowledge(database: connection.database))
             }
         } catch {
-            throw SourceFailure.local(StoreError(error, path: storePath))
+            throw SourceFailure.local(error)
         }
     }
 

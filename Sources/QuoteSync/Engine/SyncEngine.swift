@@ -113,7 +113,7 @@ public final class SyncEngine: Sendable {
         if until != stored {
             run.transaction.withConnection { connection in
                 let database = connection.database
-                try? database.transaction { try SyncStateRepository(database: database).shortenBlock(source: settings.name, until: until) }
+                try? database.transaction { () throws(StoreError) in try SyncStateRepository(database: database).shortenBlock(source: settings.name, until: until) }
             }
         }
         // The upstream asked us to wait (Retry-After, or an Upbit 418 block): no request at all.
@@ -165,7 +165,7 @@ public final class SyncEngine: Sendable {
     private func fail(_ run: SourceRun, with error: any Error) async -> SourceReport {
         // Whatever a streaming adapter wrote goes: a failed sync leaves every stored row as it was.
         run.transaction.rollBack()
-        let failure = SourceFailure(classifying: error, storePath: storePath)
+        let failure = SourceFailure(classifying: error)
         // A sync abandoned at shutdown is not a failure of the upstream: record nothing.
         if Task.isCancelled { return SourceReport(source: run.settings.name, ok: false, summary: "cancelled", seconds: run.elapsed()) }
         let seconds = run.elapsed()
@@ -207,7 +207,7 @@ public final class SyncEngine: Sendable {
         let nextDue = schedule.nextDue(afterLocalFailure: failure.storeExitCode == .temporaryFailure, at: now)
         var summary = failure.message
         do {
-            try database.transaction {
+            try database.transaction { () throws(StoreError) in
                 try SyncStateRepository(database: database).recordLocalFailure(
                     source: settings.name, url: URLText.redacted(settings.url), outcome: outcome(failure, now: now, seconds: seconds),
                     nextDue: nextDue)
@@ -232,7 +232,7 @@ public final class SyncEngine: Sendable {
                                        retryAfter: failure.retryAfter, using: &generator)
         var summary = failure.message
         do {
-            try database.transaction {
+            try database.transaction { () throws(StoreError) in
                 try SyncStateRepository(database: database).recordFailure(
                     source: settings.name, url: URLText.redacted(settings.url), outcome: outcome(failure, now: now, seconds: seconds),
                     retryAfter: failure.retryAfter, nextDue: nextDue)

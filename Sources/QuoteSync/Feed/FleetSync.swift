@@ -77,13 +77,12 @@ public struct FleetSync: Sendable {
         }
         let validators = FeedStateRepository(database: store.database)
         let trustRepository = FeedTrustRepository(database: store.database)
-        func storeFailure(_ error: DatabaseError) -> SourceFailure { SourceFailure.local(StoreError(error, path: store.path)) }
         // What this spoke trusts, or nothing is synced: a store error never means "accept anything".
         let trusted: Trusted
-        do throws(DatabaseError) {
+        do throws(StoreError) {
             trusted = try readTrust(validators, trustRepository)
         } catch {
-            return await failEvery(expected([], only: only), with: storeFailure(error), now: now, finished: finished)
+            return await failEvery(expected([], only: only), with: SourceFailure.local(error), now: now, finished: finished)
         }
         let expectedNames = expected(trusted.previouslyFed, only: only)
         let keys: [Signify.PublicKey]
@@ -98,8 +97,8 @@ public struct FleetSync: Sendable {
         case .refused(let failure):
             return await failEvery(expectedNames, with: failure, now: now, finished: finished)
         case .unchanged(let trust):
-            do throws(DatabaseError) { try trustRepository.touch(name: trust.name, at: now) } catch {
-                return await failEvery(expectedNames, with: storeFailure(error), now: now, finished: finished)
+            do throws(StoreError) { try trustRepository.touch(name: trust.name, at: now) } catch {
+                return await failEvery(expectedNames, with: SourceFailure.local(error), now: now, finished: finished)
             }
             return await unchanged(trusted.previouslyFed, expected: expectedNames, only: only, now: now, finished: finished)
         case .manifest(let taken):
@@ -115,7 +114,7 @@ public struct FleetSync: Sendable {
         reports += await notInFeed(expectedNames, published: manifest.sources.map(\.name), now: now, finished: finished)
         if reports.contains(where: \.ok) { store.database.checkpointAndTruncate() }
         // 4. The manifest counts as applied only when all of it was.
-        if reports.allSatisfy(\.ok) && only == nil, let failed = recordApplied(chosen, in: validators, storePath: store.path, now: now) {
+        if reports.allSatisfy(\.ok) && only == nil, let failed = recordApplied(chosen, in: validators, now: now) {
             reports.append(failed)
         }
         return Outcome(reports: reports, fed: Set(expectedNames + entries.map(\.name)))
@@ -125,40 +124,37 @@ public struct FleetSync: Sendable {
     /// validity are recorded, and (when keys are configured) the keys it announces adopted.
     private func trust(_ manifest: Manifest, adoptingKeys: Bool, in store: Store, now: Int) -> SourceFailure? {
         let trustRepository = FeedTrustRepository(database: store.database)
-        do {
-            try store.database.transaction {
+        do throws(StoreError) {
+            try store.database.transaction { () throws(StoreError) in
                 try trustRepository.record(FeedTrustRepository.Trust(name: manifest.name, serial: manifest.serial, generated: manifest.generated,
                                                                      validUntil: manifest.validUntil, checkedAt: now))
                 if adoptingKeys { try trustRepository.adopt(keys: manifest.nextKeys, name: manifest.name, serial: manifest.serial) }
             }
             return nil
-        } catch let error as DatabaseError {
-            return SourceFailure.local(StoreError(error, path: store.path))
         } catch {
-            return SourceFailure("feed: \(error)")
+            return SourceFailure.local(error)
         }
     }
 
     /// Keeps the manifest's validators, so that the next request is conditional; the report of
     /// a store that refused, or nil.
-    private func recordApplied(_ chosen: Chosen, in validators: FeedStateRepository, storePath: String, now: Int) -> SourceReport? {
-        do throws(DatabaseError) {
+    private func recordApplied(_ chosen: Chosen, in validators: FeedStateRepository, now: Int) -> SourceReport? {
+        do throws(StoreError) {
             try validators.record(hub: chosen.url, FeedStateRepository.State(
                 etag: chosen.etag, lastModified: chosen.lastModified, serial: chosen.manifest.serial,
                 generated: chosen.manifest.generated, checkedAt: now))
             return nil
         } catch {
-            let failure = StoreError(error, path: storePath)
-            return SourceReport(source: "fleet", ok: false, summary: "store: \(failure)", seconds: 0, storeExitCode: failure.exitCode)
+            return SourceReport(source: "fleet", ok: false, summary: "store: \(error)", seconds: 0, storeExitCode: error.exitCode)
         }
     }
 
-    private func readTrust(_ validators: FeedStateRepository, _ repository: FeedTrustRepository) throws(DatabaseError) -> Trusted {
+    private func readTrust(_ validators: FeedStateRepository, _ repository: FeedTrustRepository) throws(StoreError) -> Trusted {
         let previouslyFed = try validators.fedSources(manifestURL: fleet.manifestURL).map(\.name)
         let latest = try repository.feeds().first?.name
         let pinned = fleet.name ?? latest
-        let trust = try pinned.flatMap { name throws(DatabaseError) in try repository.trust(name: name) }
-        let adopted = try pinned.map { name throws(DatabaseError) in try repository.adoptedKeys(name: name) } ?? []
+        let trust = try pinned.flatMap { name throws(StoreError) in try repository.trust(name: name) }
+        let adopted = try pinned.map { name throws(StoreError) in try repository.adoptedKeys(name: name) } ?? []
         return Trusted(previouslyFed: previouslyFed, pinned: pinned, trust: trust, adopted: adopted)
     }
 
