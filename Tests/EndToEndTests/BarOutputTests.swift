@@ -5,7 +5,7 @@ import TestSupport
 
 /// A quote where people show one: status bars and prompts read exactly one form each, and a
 /// hostile quote (markup, a bar's own escapes, a newline, a terminal escape) reaches them as text.
-@Suite(.offThePool) struct BarOutputTests {
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct BarOutputTests {
     let scratch = Scratch()
     var quotectl: BinaryRunner
     /// One quote that tries every bar's escapes, by an author with markup in the name.
@@ -87,7 +87,8 @@ import TestSupport
     /// its `#[fg=red]` not taken for a style.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func tmuxShowsTheQuoteAsText() async throws {
-        let command = "QUOTED_DB=\(scratch.file("bar.db")) \(quotectl.path) random --source custom.bar --format tmux --max-width 40 2>&1"
+        let ran = scratch.file("status-right.ran")
+        let command = "QUOTED_DB=\(scratch.file("bar.db")) \(quotectl.path) random --source custom.bar --format tmux --max-width 40 2>&1; touch \(ran)"
         let socket = "quoted-bar-\(getpid())"
         // Through our own Subprocess: it gives the shell an empty signal mask and default
         // actions (the test runner's threads block signals, and tmux and script need theirs).
@@ -103,7 +104,8 @@ import TestSupport
             tmux -L \(socket) set -g status-right '#(\(command))' >/dev/null
             """)
         #expect(setUp == .exited(0))
-        try await Task.sleep(for: .milliseconds(1_200))
+        // tmux has run the status command (it leaves a file behind) and holds its output to show.
+        #expect(await Waiting.until { access(ran, F_OK) == 0 }, "tmux never ran the status command")
         // What the terminal shows: attach under script(1) for a moment and read its typescript.
         let typescript = scratch.file("tmux.typescript")
         _ = try await shell("script -qfc 'tmux -L \(socket) attach' \(typescript) </dev/null >/dev/null 2>&1 & sleep 2; kill $!; "

@@ -9,7 +9,7 @@ import TestSupport
 let signify = "/usr/bin/signify-openbsd"
 
 /// Signatures in signify's format through libsodium, checked against the real tool both ways.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: signify))) struct SignifyTests {
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: signify)), .timeLimit(.minutes(5))) struct SignifyTests {
     let folder = TemporaryFolder("quoted-signify")
 
     func keys(_ name: String = "hub") throws -> (public: String, secret: String) {

@@ -6,7 +6,7 @@ import QuoteStore
 import Testing
 import TestSupport
 
-@Suite struct CustomListSyncTests {
+@Suite(.timeLimit(.minutes(10))) struct CustomListSyncTests {
     @Test func firstSyncThenConditionalResyncWritesNothing() async throws {
         let body = listJSON([(1, "one"), (2, "two"), (3, "three")])
         let harness = try SyncHarness { request in
