@@ -104,7 +104,7 @@ import TestSupport
     }
 
     func waitForExit(_ process: Process, seconds: Double) -> Bool {
-        Waiting.until(patience: .milliseconds(Int(seconds * 1_000))) { !process.isRunning }
+        Waiting.blockingUntil(patience: .milliseconds(Int(seconds * 1_000))) { !process.isRunning }
     }
 
     func quotectl() -> BinaryRunner {
@@ -181,7 +181,7 @@ import TestSupport
         first.standardOutput = FileHandle.nullDevice
         try first.run()
         // The second client asks only once the first one's sync has reached the upstream.
-        _ = Waiting.until { !server.requests.isEmpty }
+        _ = Waiting.blockingUntil { !server.requests.isEmpty }
         let second = try quotectl().run(["sync", "--now", "--source", "custom.e2e"])
         first.waitUntilExit()
         let firstText = String(decoding: firstErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -196,7 +196,7 @@ import TestSupport
         delay.value = 20  // the upstream hangs: the sync is in flight when SIGTERM arrives
         let (daemon, _) = try startDaemon(config: writeConfig(), notify: notify)
         // SIGTERM only once the upstream has the request: the sync is really in flight.
-        _ = Waiting.until { !server.requests.isEmpty }
+        _ = Waiting.blockingUntil { !server.requests.isEmpty }
         #expect(!server.requests.isEmpty)
         daemon.terminate()
         #expect(waitForExit(daemon, seconds: 10))

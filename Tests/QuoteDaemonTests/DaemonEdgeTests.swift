@@ -111,7 +111,7 @@ final class SlowRunner: SyncRunner {
         // prepare() has opened the store (a second descriptor on it, beside the locker's): it
         // waits for the lock on its thread from here on.
         let storePath = folder.file("q.db")
-        #expect(await BlockingWork.perform { Waiting.until { Waiting.descriptors(openOn: storePath) >= 2 } }, "start-up never opened the store")
+        #expect(await BlockingWork.perform { Waiting.blockingUntil { Waiting.descriptors(openOn: storePath) >= 2 } }, "start-up never opened the store")
         _ = await daemon.statusReplies()
         #expect(!done.withLock { $0 }, "the status answer came while start-up still waited for the store")
         try locker.execute("COMMIT")

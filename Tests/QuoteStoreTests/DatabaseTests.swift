@@ -21,7 +21,7 @@ import TestSupport
         // Set once the transaction has written (its journal appears): the long statement runs next.
         let journal = folder.file("test.db-journal")
         Thread.detachNewThread {
-            _ = Waiting.until { access(journal, F_OK) == 0 }
+            _ = Waiting.blockingUntil { access(journal, F_OK) == 0 }
             flag.set()
         }
         let error = #expect(throws: DatabaseError.self) {

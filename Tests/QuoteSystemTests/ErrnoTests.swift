@@ -26,10 +26,10 @@ import TestSupport
             let reader = reading.wait(until: { $0 != nil }, then: { $0! })
             for _ in 0..<50 where interrupted.load(ordering: .relaxed) < 5 {
                 let before = interrupted.load(ordering: .relaxed)
-                guard Waiting.until({ Waiting.isAsleep(thread: reader.id) }) else { break }
+                guard Waiting.blockingUntil({ Waiting.isAsleep(thread: reader.id) }) else { break }
                 pthread_kill(reader.thread, SIGUSR2)
                 // A signal that lands before the read has begun brings no EINTR: then it is sent again.
-                _ = Waiting.until(patience: .seconds(1)) { interrupted.load(ordering: .relaxed) > before }
+                _ = Waiting.blockingUntil(patience: .seconds(1)) { interrupted.load(ordering: .relaxed) > before }
             }
             try? writer.writeAll("late")
         }

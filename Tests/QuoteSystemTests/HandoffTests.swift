@@ -31,7 +31,7 @@ import TestSupport
             answered.withLock { $0 = put }
         }
         let id = producerID.wait(until: { $0 != nil }, then: { $0! })
-        #expect(Waiting.until { Waiting.isAsleep(thread: id) }, "the producer never waited")
+        #expect(Waiting.blockingUntil { Waiting.isAsleep(thread: id) }, "the producer never waited")
         #expect(answered.withLock { $0 } == nil)
         queue.abandon()
         producer?.join()

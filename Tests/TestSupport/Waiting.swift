@@ -7,8 +7,10 @@ import Glibc
 /// happened — never by a fixed pause taken on trust. For events that send no word of their own:
 /// a thread blocking in the kernel, a descriptor opened, a file appearing, a process ending.
 public enum Waiting {
-    /// Looks at `condition` until it holds (true), or gives up after `patience` of real time (false).
-    public static func until(patience: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
+    /// Looks at `condition` until it holds (true), or gives up after `patience` of real time
+    /// (false), blocking the calling thread: for threads of a test's own and synchronous tests
+    /// (`.offThePool`), never for a task on the cooperative pool.
+    public static func blockingUntil(patience: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now + patience
         while !condition() {
@@ -18,7 +20,8 @@ public enum Waiting {
         return true
     }
 
-    /// `until` for a condition that is awaited (an actor's state).
+    /// Looks at `condition` until it holds (true), or gives up after `patience` of real time
+    /// (false), suspended between looks: the cooperative threads stay free for the code under test.
     public static func until(patience: Duration = .seconds(10), _ condition: () async -> Bool) async -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now + patience
@@ -47,6 +50,11 @@ public enum Waiting {
     /// How many of this process's descriptors are open on `path` (a connection to a database
     /// file, say: one more appears when the code under test opens it).
     public static func descriptors(openOn path: String) -> Int {
+        // The kernel names a descriptor's file by its real path: compare like with like.
+        let path = realpath(path, nil).map { resolved in
+            defer { free(resolved) }
+            return String(cString: resolved)
+        } ?? path
         let folder = "/proc/self/fd"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0)) == path }.count
