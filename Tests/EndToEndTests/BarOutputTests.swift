@@ -87,8 +87,7 @@ import TestSupport
     /// its `#[fg=red]` not taken for a style.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func tmuxShowsTheQuoteAsText() async throws {
-        let ran = scratch.file("status-right.ran")
-        let command = "QUOTED_DB=\(scratch.file("bar.db")) \(quotectl.path) random --source custom.bar --format tmux --max-width 40 2>&1; touch \(ran)"
+        let command = "QUOTED_DB=\(scratch.file("bar.db")) \(quotectl.path) random --source custom.bar --format tmux --max-width 40 2>&1"
         let socket = "quoted-bar-\(getpid())"
         // Through our own Subprocess: it gives the shell an empty signal mask and default
         // actions (the test runner's threads block signals, and tmux and script need theirs).
@@ -104,12 +103,13 @@ import TestSupport
             tmux -L \(socket) set -g status-right '#(\(command))' >/dev/null
             """)
         #expect(setUp == .exited(0))
-        // tmux has run the status command (it leaves a file behind) and holds its output to show.
-        #expect(await Waiting.until { access(ran, F_OK) == 0 }, "tmux never ran the status command")
-        // What the terminal shows: attach under script(1) for a moment and read its typescript.
+        // What the terminal shows: attached under script(1) — tmux runs the status command for an
+        // attached client, then redraws — until the quote is in the typescript (looked for every
+        // 0.1 s, for at most 10 s), then read.
         let typescript = scratch.file("tmux.typescript")
-        _ = try await shell("script -qfc 'tmux -L \(socket) attach' \(typescript) </dev/null >/dev/null 2>&1 & sleep 2; kill $!; "
-                            + "tmux -L \(socket) kill-server >/dev/null 2>&1")
+        _ = try await shell("script -qfc 'tmux -L \(socket) attach' \(typescript) </dev/null >/dev/null 2>&1 & "
+                            + "for i in $(seq 100); do grep -qF 'Half #[fg=red]red' \(typescript) 2>/dev/null && break; sleep 0.1; done; "
+                            + "kill $!; tmux -L \(socket) kill-server >/dev/null 2>&1")
         let shown = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: typescript))) ?? Data(), as: UTF8.self)
         #expect(shown.contains("Half #[fg=red]red, 100%{F#f00}…"), "\(shown.suffix(400))")
     }
