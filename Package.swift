@@ -63,7 +63,8 @@ let package = Package(
         // Ed25519 signatures from the system (Debian: libsodium-dev): no hand-written cryptography.
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         // SHA-256 from OpenSSL's libcrypto (Debian: libssl-dev; libcurl links it already), which
-        // uses the processor's SHA instructions: four times libsodium's portable SHA-256 here.
+        // uses the processor's SHA instructions where libsodium's SHA-256 is portable C
+        // (docs/benchmarks.md, "Figures behind choices in the code").
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // gzip for the feed's .json.gz twins (Debian: zlib1g-dev).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -83,9 +84,9 @@ let package = Package(
         .executableTarget(
             name: "quotectl",
             dependencies: ["QuoteSystem", "CSystem", "QuoteBase", "QuoteCommandLine", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling"],
-            // Release builds link fully statically (glibc and libsqlite3.a included):
-            // measured here, that halves start-up (1.3 ms -> 0.6 ms for an empty
-            // program), which is most of what `quotectl random` costs.
+            // Release builds link fully statically (glibc and libsqlite3.a included): a
+            // static program starts in half the time of a dynamically linked one, and
+            // starting is most of what `quotectl random` costs (docs/benchmarks.md).
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
 

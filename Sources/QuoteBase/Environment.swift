@@ -5,7 +5,7 @@ import QuoteSystem
 public enum Environment {
     /// The command line's words after the program's name, read from argv as they are (invalid
     /// UTF-8 repaired, as `CommandLine.arguments` does). The standard library's own array is
-    /// built through generic code whose first use cost ~0.05 ms of every quotectl start.
+    /// built through generic code whose first use every quotectl start would pay (docs/benchmarks.md).
     public static func arguments() -> [String] {
         let count = Int(CommandLine.argc)
         var words: [String] = []

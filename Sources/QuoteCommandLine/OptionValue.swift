@@ -8,8 +8,8 @@ extension OptionValue {
     @inlinable public static var placeholder: String { names.joined(separator: "|") }
 
     /// The cases' names, in order. Inlined (and so specialised) where an option is declared:
-    /// a generic call from another module instantiated its types' metadata from mangled names
-    /// on every start, ~0.1 ms of `quotectl random` (docs/benchmarks.md).
+    /// a generic call from another module instantiates its types' metadata from mangled names
+    /// on every start of `quotectl random` (docs/benchmarks.md).
     @inlinable public static var names: [String] {
         var names: [String] = []
         for value in allCases { names.append(value.rawValue) }

@@ -131,8 +131,6 @@ public actor Daemon {
 
     // MARK: The task tree
 
-    /// Runs the daemon until SIGTERM or SIGINT arrives on `signals` (or the calling task is
-    /// cancelled): signals, the control server and the scheduler with its syncs, in one group.
     /// Why `run` returned.
     public enum Stop: Sendable, Equatable {
         /// SIGTERM or SIGINT: a clean stop.

@@ -2,8 +2,8 @@ import CCrypto
 
 /// SHA-256, fed piece by piece (a feed file is hashed as it is written, a list's body as it
 /// arrives), through OpenSSL's libcrypto: it uses the processor's SHA instructions where there
-/// are some — 2 GB/s here, where libsodium's portable SHA-256 made 0.5 GB/s and was a tenth of
-/// the CPU of a 1% resync of a million quotes (docs/benchmarks.md).
+/// are some, where libsodium's portable SHA-256 is a visible share of a big resync's CPU
+/// (docs/benchmarks.md).
 ///
 /// libcrypto can fail where libsodium could not: an OpenSSL configuration (OPENSSL_CONF) that
 /// leaves no provider of SHA-256. Then `finish` gives nil, never a digest of nothing — a

@@ -32,7 +32,6 @@ public struct Publisher {
         public let pruned: Int
     }
 
-    /// Publishes `only` these sources (nil: every one); the others keep their entries.
     /// The folder's lock file, locked (flock, exclusive): one publisher at a time.
     private static func lock(_ folder: String) throws(FeedFailure) -> FileDescriptor {
         do throws(Errno) {
@@ -44,6 +43,7 @@ public struct Publisher {
         }
     }
 
+    /// Publishes `only` these sources (nil: every one); the others keep their entries.
     public func publish(only: Set<String>? = nil, now: Int = UnixTime.now()) throws(FeedFailure) -> Outcome {
         let folder = settings.dir
         let byHash = Path.join(folder, "by-hash")
@@ -186,10 +186,8 @@ public struct Publisher {
 
     /// The signed manifests (one file per key: the signature and the manifest in one, so a spoke
     /// reading between two publishes gets one whole version), the detached signature people check
-    /// with `signify -V`, then the manifest, each by rename. Signed files of keys no longer signing go. nginx's ETag for a static file is its
-    /// modification time in whole seconds and its size: a manifest replaced within the same
-    /// second by one of the same length would keep its ETag, and a spoke asking "changed?"
-    /// would hear "304". So a new manifest's time is moved past the old one's when they share a second.
+    /// with `signify -V`, then the manifest, each by rename with a new ETag (`commitWithANewETag`).
+    /// Signed files of keys no longer signing go.
     private func writeManifest(_ manifest: Manifest, signedWith secrets: [Signify.SecretKey], in folder: String) throws(FeedFailure) {
         try? FileSystem.syncDirectory(Path.join(folder, "by-hash"))
         let bytes = Array(manifest.json.utf8)
@@ -211,7 +209,9 @@ public struct Publisher {
     }
 
     /// Renames `file` to `name`, its modification time moved one second past the file it replaces
-    /// when they share a second: nginx's ETag (time in seconds, size) must change with the bytes.
+    /// when they share a second: nginx's ETag for a static file is its modification time in whole
+    /// seconds and its size, so a file replaced within the same second by one of the same length
+    /// would keep its ETag, and a spoke asking "changed?" would hear "304".
     private static func commitWithANewETag(_ file: FeedFile, as name: String, in folder: String) throws(FeedFailure) {
         let old = try? FileSystem.status(Path.join(folder, name))
         try file.commit(as: name) { descriptor in

@@ -27,11 +27,6 @@ public enum CustomList {
         }
     }
 
-    public struct Decoded: Sendable {
-        public var quotes: [Quote]
-        public var problems: [Problem]
-    }
-
     public enum Failure: Error, Equatable, CustomStringConvertible {
         case syntax(JSONSyntaxError)
         case notAList(found: String)
@@ -42,53 +37,6 @@ public enum CustomList {
             case .notAList(let found): return "not a JSON array of quotes (found \(found))"
             }
         }
-    }
-
-    /// Decodes and validates every record. A record that is wrong is reported in
-    /// `problems` and left out; only a body that is not a JSON array fails whole.
-    public static func decode(_ bytes: [UInt8], source: String) throws(Failure) -> Decoded {
-        var decoded = Decoded(quotes: [], problems: [])
-        let validation = try scan(bytes, source: source) { quote in decoded.quotes.append(quote) }
-        decoded.problems = validation.problems
-        return decoded
-    }
-
-    /// What a first pass over a list learns: which ids it holds and what is wrong in it.
-    public struct Validation: Sendable {
-        /// The ids of the valid quotes, as text (an integer id 7 and "7" are one id).
-        public var ids: Set<String> = []
-        public var problems: [Problem] = []
-    }
-
-    /// Validates every record, calling `valid` with each good quote in order (first
-    /// occurrence of an id only). Holds one record in memory at a time.
-    @discardableResult
-    public static func scan(_ bytes: [UInt8], source: String, valid: (Quote) throws -> Void = { _ in }) throws(Failure) -> Validation {
-        var validation = Validation()
-        do {
-            let kind = try bytes.withUnsafeBufferPointer { buffer in
-                try JSONParser.forEachElement(in: buffer) { position, record in
-                    switch quote(from: record, source: source) {
-                    case .success(let quote):
-                        if validation.ids.insert(quote.upstreamID).inserted {
-                            try valid(quote)
-                        } else {
-                            validation.problems.append(Problem(record: position + 1, upstreamID: quote.upstreamID, reason: "duplicate id"))
-                        }
-                    case .failure(let problem):
-                        validation.problems.append(Problem(record: position + 1, upstreamID: problem.id, reason: problem.reason))
-                    }
-                }
-            }
-            if let kind { throw Failure.notAList(found: kind) }
-        } catch let error as JSONSyntaxError {
-            throw .syntax(error)
-        } catch let error as Failure {
-            throw error
-        } catch {
-            throw .notAList(found: "\(error)")
-        }
-        return validation
     }
 
     /// A list read as its bytes arrive (a sync's body): each record checked and handed over as a
@@ -247,8 +195,8 @@ public enum RecordText {
         }
     }
 
-    /// memchr over the text's bytes: `utf8.contains(0)` went through generic code, 4 % of a
-    /// million-quote sync's profile.
+    /// memchr over the text's bytes: `utf8.contains(0)` goes through generic code, a visible
+    /// share of a big sync's profile (docs/benchmarks.md).
     static func containsNUL(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in

@@ -69,7 +69,7 @@ public enum LanguageGuess {
     public static func guess(_ text: String) -> String? {
         // On the UTF-8 bytes: every Hangul block starts with a lead byte 0xE1 (jamo) or
         // 0xE3 (compatibility jamo) or 0xEA...0xED (syllables); most quotes are ASCII and never
-        // pay for decoding scalars (measured: 2.3% of a million-quote sync before).
+        // pay for decoding scalars, a visible share of a big sync (docs/benchmarks.md).
         var text = text
         return text.withUTF8 { bytes -> String? in
             var latin = false

@@ -15,7 +15,7 @@ public enum WriterTurn {
     public static func lockPath(of store: String) -> String { store + "-lock" }
 
     /// How long a writer waits for another process's turn before giving up (exit 75, naming it):
-    /// a million-quote first sync takes 8 s here, ten million about 100.
+    /// longer than the biggest first sync takes, ten million quotes (docs/benchmarks.md).
     public static let defaultPatience = Duration.seconds(120)
 
     private static let settings = Mutex<(patience: Duration, waiting: (@Sendable (String) -> Void)?)>((defaultPatience, nil))

@@ -38,39 +38,6 @@ public struct JSONParser {
         return value
     }
 
-    /// Calls `body` with each element of a top-level array, one at a time, so a
-    /// million-record body never exists as one tree. Returns nil when the document
-    /// is an array, else the kind of value it is (for "expected an array" messages).
-    public static func forEachElement(in buffer: UnsafeBufferPointer<UInt8>,
-                                      _ body: (Int, JSONValue) throws -> Void) throws -> String? {
-        var parser = JSONParser(bytes: buffer)
-        if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { parser.index = 3 }
-        parser.skipWhitespace()
-        guard parser.peek(UInt8(ascii: "[")) else {
-            return try parse(buffer).kindName
-        }
-        parser.index += 1
-        parser.depth = 1
-        parser.skipWhitespace()
-        var position = 0
-        if parser.peek(UInt8(ascii: "]")) {
-            parser.index += 1
-        } else {
-            while true {
-                parser.skipWhitespace()
-                try body(position, try parser.parseValue())
-                position += 1
-                parser.skipWhitespace()
-                if parser.peek(UInt8(ascii: ",")) { parser.index += 1; continue }
-                if parser.peek(UInt8(ascii: "]")) { parser.index += 1; break }
-                throw parser.error("expected ',' or ']' in an array")
-            }
-        }
-        parser.skipWhitespace()
-        guard parser.index == buffer.count else { throw parser.error("unexpected text after the JSON value") }
-        return nil
-    }
-
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }

@@ -36,7 +36,7 @@ for path in arguments.dropFirst() {
 }
 source += "]\n\n"
 // What a reader checks a store's schema version against, without building the list above
-// (parsing its names on every quotectl start cost ~0.02 ms): the highest NNNN_ prefix.
+// (which would parse its names on every quotectl start): the highest NNNN_ prefix.
 let versions = arguments.dropFirst().map { path in
     Int(URL(fileURLWithPath: path).lastPathComponent.prefix(while: { $0.isASCII && $0.isNumber })) ?? 0
 }

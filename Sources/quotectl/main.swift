@@ -14,8 +14,8 @@ var helpWidth: Int { Terminal.isTerminal ? Terminal.columns : 80 }
 
 /// quotectl's subcommands, in the order help lists them, each named once here (its spec takes
 /// the name from its case). A run builds only the command it was asked for: building all sixteen
-/// specs and their options on every start (and the first uses of their types' metadata) took
-/// `quotectl random` from 1.40 to 1.58 ms (docs/benchmarks.md).
+/// specs and their options on every start (and the first uses of their types' metadata) is a
+/// tenth of what `quotectl random` costs (docs/benchmarks.md).
 enum Subcommand: String, CaseIterable {
     case random, today, search, characters, deaths, markets, weather, `import`, export, forget, status, sync, config,
          completion, manual, complete = "__complete"

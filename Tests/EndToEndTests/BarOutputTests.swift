@@ -5,7 +5,7 @@ import TestSupport
 
 /// A quote where people show one: status bars and prompts read exactly one form each, and a
 /// hostile quote (markup, a bar's own escapes, a newline, a terminal escape) reaches them as text.
-@Suite(.offThePool) struct BarOutputTests {
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct BarOutputTests {
     let scratch = Scratch()
     var quotectl: BinaryRunner
     /// One quote that tries every bar's escapes, by an author with markup in the name.
@@ -103,11 +103,13 @@ import TestSupport
             tmux -L \(socket) set -g status-right '#(\(command))' >/dev/null
             """)
         #expect(setUp == .exited(0))
-        try await Task.sleep(for: .milliseconds(1_200))
-        // What the terminal shows: attach under script(1) for a moment and read its typescript.
+        // What the terminal shows: attached under script(1) — tmux runs the status command for an
+        // attached client, then redraws — until the quote is in the typescript (looked for every
+        // 0.1 s, for at most 10 s), then read.
         let typescript = scratch.file("tmux.typescript")
-        _ = try await shell("script -qfc 'tmux -L \(socket) attach' \(typescript) </dev/null >/dev/null 2>&1 & sleep 2; kill $!; "
-                            + "tmux -L \(socket) kill-server >/dev/null 2>&1")
+        _ = try await shell("script -qfc 'tmux -L \(socket) attach' \(typescript) </dev/null >/dev/null 2>&1 & "
+                            + "for i in $(seq 100); do grep -qF 'Half #[fg=red]red' \(typescript) 2>/dev/null && break; sleep 0.1; done; "
+                            + "kill $!; tmux -L \(socket) kill-server >/dev/null 2>&1")
         let shown = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: typescript))) ?? Data(), as: UTF8.self)
         #expect(shown.contains("Half #[fg=red]red, 100%{F#f00}…"), "\(shown.suffix(400))")
     }

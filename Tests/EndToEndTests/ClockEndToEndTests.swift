@@ -4,7 +4,7 @@ import TestSupport
 
 /// A sync made under a wrong wall clock (libfaketime moves the process's clock, as a bad RTC
 /// or a restored snapshot would) must not strand the source once the clock is right.
-@Suite(.offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/faketime"))) struct ClockEndToEndTests {
+@Suite(.offThePool, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/faketime")), .timeLimit(.minutes(10))) struct ClockEndToEndTests {
     let scratch = Scratch()
     let server: TestUpstream
 

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// fortune's habits, terminal output and what quotectl never does by mistake.
-@Suite(.offThePool) struct CommandLineHabitsTests {
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct CommandLineHabitsTests {
     let scratch = Scratch()
     var quotectl: BinaryRunner
     var store: String { scratch.file("q.db") }
@@ -135,7 +135,7 @@ import TestSupport
 
 /// On a terminal, `quoted sync --once` shows a live line per running source, replaced by its
 /// summary; piped, exactly the summary.
-@Suite(.offThePool) struct SyncProgressTests {
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct SyncProgressTests {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
     func aLongSyncShowsLiveProgressOnATerminal() throws {
         let scratch = Scratch()
@@ -161,7 +161,7 @@ import TestSupport
 }
 
 /// Long lists go through $PAGER on a terminal, never when piped or with --no-pager.
-@Suite(.offThePool) struct PagerTests {
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct PagerTests {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
     func longListsPageOnATerminalOnly() throws {
         let scratch = Scratch()

@@ -5,7 +5,7 @@ import TestSupport
 /// The release-shaped binaries against hostile input, measured as a user would see them:
 /// peak memory of `quoted sync --once` whatever the server sends, exit codes and messages
 /// for bad configuration, and local files that are not what they claim.
-@Suite(.offThePool, .serialized) struct HostileEndToEndTests {
+@Suite(.offThePool, .serialized, .timeLimit(.minutes(10))) struct HostileEndToEndTests {
     let scratch = Scratch()
     let quoted: BinaryRunner
     let quotectl: BinaryRunner

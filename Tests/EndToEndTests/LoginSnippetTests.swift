@@ -5,7 +5,7 @@ import TestSupport
 /// The shipped login snippets in a real login shell and under run-parts: a quote when there is
 /// a store, and otherwise nothing at all — no store created, no changed exit status, no wait
 /// longer than their bound even when the store is locked.
-@Suite(.offThePool) struct LoginSnippetTests {
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct LoginSnippetTests {
     let scratch = Scratch()
     static let contrib = BinaryRunner.productsFolder.deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("contrib")

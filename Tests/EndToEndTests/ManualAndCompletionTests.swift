@@ -4,7 +4,7 @@ import TestSupport
 
 /// The manual pages and shell completions, generated from the command-line specs: lint-clean
 /// roff, and completions a shell really uses.
-@Suite(.offThePool) struct ManualAndCompletionTests {
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct ManualAndCompletionTests {
     let scratch = Scratch()
     let quotectl: BinaryRunner
     let quoted: BinaryRunner

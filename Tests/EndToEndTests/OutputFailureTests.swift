@@ -4,7 +4,7 @@ import TestSupport
 
 /// Output that cannot be written is an error, for quoted as for quotectl: a summary lost to a
 /// full disk is exit 74 with a message, not a silent 0.
-@Suite(.offThePool) struct OutputFailureTests {
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct OutputFailureTests {
     @Test(arguments: [["sync", "--once", "--json"], ["--version"]])
     func quotedReportsAFullDisk(arguments: [String]) throws {
         let scratch = Scratch()

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// quotectl as a user runs it: the built binary, a fresh HOME, real files.
-@Suite(.offThePool) struct QuotectlEndToEndTests {
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct QuotectlEndToEndTests {
     let scratch = Scratch()
     var quotectl: BinaryRunner
 

@@ -4,7 +4,7 @@ import TestSupport
 
 /// What quotectl writes, quotectl reads back: `export | import` of every source gives the same
 /// quotes, in each format that can carry them.
-@Suite(.offThePool) struct RoundTripTests {
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct RoundTripTests {
     let scratch = Scratch()
     var quotectl: BinaryRunner
 

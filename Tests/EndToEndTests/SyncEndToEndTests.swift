@@ -4,7 +4,7 @@ import TestSupport
 
 /// `quoted sync --once` against a local imitation of all five upstreams, then
 /// quotectl reading what it stored: the binaries as a user runs them.
-@Suite(.offThePool) struct SyncEndToEndTests {
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct SyncEndToEndTests {
     let scratch = Scratch()
     let server: TestUpstream
     var quoted: BinaryRunner
@@ -178,7 +178,7 @@ import TestSupport
 /// The body's SHA-256 decides "the same body as last time": when libcrypto cannot compute it (an
 /// OpenSSL configuration that leaves no provider of SHA-256), the body is applied again — never
 /// taken for unchanged — and no digest is kept.
-@Suite(.offThePool) struct BodyDigestEndToEndTests {
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct BodyDigestEndToEndTests {
     @Test func withoutAWorkingSHA256TheSameBodyIsReadAgainNotSkipped() throws {
         let scratch = Scratch()
         let body = #"[{"id": 1, "text": "first"}, {"id": 2, "text": "second"}]"#

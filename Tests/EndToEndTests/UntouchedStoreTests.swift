@@ -4,7 +4,7 @@ import TestSupport
 
 /// "Left untouched" is true byte for byte: a file that is not a sound quoted store keeps its
 /// bytes, and its folder keeps its listing, whatever command meets it.
-@Suite(.offThePool) struct UntouchedStoreTests {
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct UntouchedStoreTests {
     static let commands: [(String, [String])] = [
         ("quotectl", ["random"]), ("quotectl", ["today"]), ("quotectl", ["search", "time"]), ("quotectl", ["status"]),
         ("quotectl", ["characters"]), ("quotectl", ["deaths"]), ("quotectl", ["markets"]), ("quotectl", ["weather"]),

@@ -3,7 +3,7 @@ import Glibc
 import Testing
 
 /// The control socket's line protocol and its client, without a daemon.
-@Suite struct ControlProtocolTests {
+@Suite(.timeLimit(.minutes(5))) struct ControlProtocolTests {
     @Test(arguments: [
         ("sync", ControlRequest.sync(sources: [], wait: true)), ("sync --no-wait upbit", .sync(sources: ["upbit"], wait: false)),
         ("sync custom.stoics happiness", .sync(sources: ["custom.stoics", "happiness"], wait: true)),

@@ -5,6 +5,7 @@ import QuoteScheduling
 import QuoteStore
 import QuoteModels
 import QuoteText
+import QuoteSystem
 import Synchronization
 import Testing
 import TestSupport
@@ -20,6 +21,8 @@ final class SlowRunner: SyncRunner {
 
     func sync(_ settings: SourceSettings, configuration: Configuration,
               progress: @escaping @Sendable (String) -> Void) async -> SourceReport {
+        // Real time on purpose: the daemon's stop grace runs on the real clock here, and a sync
+        // that takes this long is what it must let finish.
         let finished = (try? await Task.sleep(for: .seconds(seconds))) != nil
         ended.withLock { $0.append(finished ? "finished" : "cancelled") }
         return SourceReport(source: settings.name, ok: finished, summary: finished ? "done" : "cancelled", seconds: seconds)
@@ -28,7 +31,7 @@ final class SlowRunner: SyncRunner {
 
 /// The daemon's edges found on review: signals that cannot be heard, a sync asked for while
 /// stopping, a store that makes start-up wait, a stop that lets running syncs finish.
-@Suite struct DaemonEdgeTests {
+@Suite(.timeLimit(.minutes(5))) struct DaemonEdgeTests {
     let folder = TemporaryFolder("quoted-edges")
     /// One custom list (on a port nothing answers), the fixed sources off.
     static let oneList = """
@@ -88,9 +91,7 @@ final class SlowRunner: SyncRunner {
         let (started, _) = await daemon.syncNow(["custom.x"], wait: true)
         let ticket = try #require(started.first?.ticket)
         async let report = daemon.report(ticket)
-        while await !daemon.statusReplies().contains(where: { $0.text.contains(#""running":true"#) }) {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        #expect(await Waiting.until { await daemon.statusReplies().contains(where: { $0.text.contains(#""running":true"#) }) })
         continuation.yield(SIGTERM)
         #expect(await loop.value == .signal(SIGTERM))
         #expect(await report.ok, "the sync finished within the grace instead of being cancelled")
@@ -109,7 +110,10 @@ final class SlowRunner: SyncRunner {
             try await daemon.prepare()
             done.withLock { $0 = true }
         }
-        try await Task.sleep(for: .milliseconds(200))  // prepare() is waiting for the lock by now
+        // prepare() has opened the store (a second descriptor on it, beside the locker's): it
+        // waits for the lock on its thread from here on.
+        let storePath = folder.file("q.db")
+        #expect(await BlockingWork.perform { Waiting.blockingUntil { Waiting.descriptors(openOn: storePath) >= 2 } }, "start-up never opened the store")
         _ = await daemon.statusReplies()
         #expect(!done.withLock { $0 }, "the status answer came while start-up still waited for the store")
         try locker.execute("COMMIT")

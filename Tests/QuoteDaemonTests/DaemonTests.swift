@@ -11,7 +11,7 @@ import Testing
 import TestSupport
 
 /// The daemon in-process, with an injected wall clock and syncs that run through the engine.
-@Suite struct DaemonTests {
+@Suite(.timeLimit(.minutes(5))) struct DaemonTests {
     let temporary = TemporaryFolder("quoted-daemon")
     var folder: String { temporary.path }
     var storePath: String { folder + "/quotes.db" }
@@ -134,7 +134,7 @@ struct ScriptedRunner: SyncRunner {
     }
 }
 
-@Suite struct ProgressRelayTests {
+@Suite(.timeLimit(.minutes(5))) struct ProgressRelayTests {
     /// A client waiting on a sync hears its progress lines before its result.
     @Test func progressReachesTheClientBeforeTheResult() async throws {
         let folder = TemporaryFolder("quoted-relay")

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// sd_notify against datagram sockets the test owns: a path and an abstract name.
-@Suite struct NotifierTests {
+@Suite(.timeLimit(.minutes(5))) struct NotifierTests {
     final class Listener {
         let fd: Int32
         let name: String

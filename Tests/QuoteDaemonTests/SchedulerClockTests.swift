@@ -34,7 +34,7 @@ final class CountingRunner: SyncRunner {
 
 /// The scheduler on a clock the test moves: a source comes due after its interval, a stop
 /// waits its grace — hours and seconds crossed without waiting them out.
-@Suite struct SchedulerClockTests {
+@Suite(.timeLimit(.minutes(5))) struct SchedulerClockTests {
     let folder = TemporaryFolder("quoted-scheduler")
     let clock = ManualClock()
     let wall = WallTime(1_800_000_000)
@@ -62,9 +62,10 @@ final class CountingRunner: SyncRunner {
         }
     }
 
-    /// Waits (briefly, really) for the daemon's tasks to catch up with what the test did.
+    /// Waits for the daemon's tasks to catch up with what the test did: looks until `condition`
+    /// holds (or a second has passed: the callers then check what did happen).
     func settle(until condition: () -> Bool) async {
-        for _ in 0..<500 where !condition() { try? await Task.sleep(for: .milliseconds(2)) }
+        _ = await Waiting.until(patience: .seconds(1)) { condition() }
     }
 
     @Test func aSourceIsSyncedAgainWhenItsIntervalHasPassed() async throws {
@@ -104,8 +105,10 @@ final class CountingRunner: SyncRunner {
         continuation.yield(SIGTERM)
         // The stuck sync and the stop's grace sleep on the clock (the scheduler does not: nothing else is due).
         await settle { clock.sleeperCount == 2 }
+        // The grace waits in short sleeps on the clock: after 4 s, it must go back to sleep
+        // (two sleepers again) rather than end the stop.
         pass(4)
-        try await Task.sleep(for: .milliseconds(100))  // a moment for a wrongly early stop to show
+        await settle { clock.sleeperCount == 2 || ended.load(ordering: .acquiring) }
         let early = ended.load(ordering: .acquiring)
         #expect(!early, "stopped before the grace was over")
         pass(1)

@@ -42,7 +42,9 @@ import TestSupport
                 parsed += 1
                 #expect((try? JSONParser.parse(JSONWriter.serialize(value))) != nil)
             }
-            _ = try? CustomList.scan(bytes, source: "custom.fuzz")
+            var reader = CustomList.Reader(source: "custom.fuzz")
+            _ = try? bytes.withUnsafeBytes { chunk in try reader.feed(chunk) { _ in } }
+            _ = try? reader.finish()
         }
         #expect(parsed > 500, "only \(parsed) of \(Self.cases) parsed: the mutations are too wild")
     }

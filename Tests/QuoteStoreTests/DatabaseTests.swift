@@ -7,7 +7,7 @@ import Testing
 import QuoteBase
 import TestSupport
 
-@Suite struct DatabaseTests {
+@Suite(.timeLimit(.minutes(5))) struct DatabaseTests {
     let folder = TemporaryFolder()
 
     func open(_ mode: Database.Mode = .readWriteCreate, timeout: Int32 = 10_000) throws -> Database {
@@ -20,8 +20,10 @@ import TestSupport
         let database = try open()
         try database.execute("CREATE TABLE t (n INTEGER)")
         let flag = CancelFlag()
+        // Set once the transaction has written (its journal appears): the long statement runs next.
+        let journal = folder.file("test.db-journal")
         Thread.detachNewThread {
-            Thread.sleep(forTimeInterval: 0.05)
+            _ = Waiting.blockingUntil { access(journal, F_OK) == 0 }
             flag.set()
         }
         let error = #expect(throws: StoreError.self) {

@@ -10,7 +10,7 @@ import TestSupport
 /// What holds when processes meet one store: this process's SQLite locks survive its own look at
 /// the file, writers take turns and say who holds the turn, a newer schema is refused by either
 /// mark before anything is created, and a reader of a store without side files leaves none.
-@Suite struct ProcessesMeetTests {
+@Suite(.timeLimit(.minutes(10))) struct ProcessesMeetTests {
     let folder = TemporaryFolder()
 
     /// The POSIX locks `pid` holds on the file `path` names, as /proc/locks lists them.

@@ -8,7 +8,7 @@ import QuoteText
 import Testing
 import TestSupport
 
-@Suite struct CustomListSyncTests {
+@Suite(.timeLimit(.minutes(10))) struct CustomListSyncTests {
     @Test func firstSyncThenConditionalResyncWritesNothing() async throws {
         let body = listJSON([(1, "one"), (2, "two"), (3, "three")])
         let harness = try SyncHarness { request in

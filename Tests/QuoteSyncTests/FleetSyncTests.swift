@@ -12,7 +12,7 @@ import TestSupport
 
 /// A spoke against a feed served from a folder (what nginx does, minus nginx: the end-to-end
 /// script runs the real one). Every rule of a direct sync holds for feed data.
-@Suite struct FleetSyncTests {
+@Suite(.timeLimit(.minutes(10))) struct FleetSyncTests {
     let hub = TemporaryFolder("quoted-hub")
     let spoke = TemporaryFolder("quoted-spoke")
     let server: TestUpstream

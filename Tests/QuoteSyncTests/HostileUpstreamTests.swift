@@ -11,7 +11,7 @@ import TestSupport
 /// An upstream that attacks: compression bombs, endless bodies, lying lengths, header
 /// floods, absurd numbers. Every case fails the one source with a one-line reason, fast,
 /// and leaves every stored row as it was.
-@Suite struct HostileUpstreamTests {
+@Suite(.timeLimit(.minutes(10))) struct HostileUpstreamTests {
     static let good = listJSON([(1, "one"), (2, "two")])
     /// Built once: 256 MiB of inflated spaces each, about 1.6 MB on the wire.
     static let gzipBomb = Compression.gzipBomb(inflatedBytes: 256 << 20)

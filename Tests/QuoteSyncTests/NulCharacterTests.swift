@@ -10,7 +10,7 @@ import TestSupport
 
 /// U+0000 in upstream text: a record whose text cannot be stored faithfully is skipped with
 /// its id named — never cut short at the NUL, never a store failure.
-@Suite struct NulCharacterTests {
+@Suite(.timeLimit(.minutes(10))) struct NulCharacterTests {
     @Test(arguments: [
         (#"{"id": 7, "category": "c", "text": "a\u0000b", "source": "A"}"#, #"record 2 (id 7): "text" contains a NUL"#),
         (#"{"id": 7, "category": "c", "text": "\u0000starts", "source": "A"}"#, #"record 2 (id 7): "text" contains a NUL"#),

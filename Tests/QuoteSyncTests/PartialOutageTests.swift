@@ -11,7 +11,7 @@ import TestSupport
 /// A partial outage: some hosts fail (DNS, refused connections, TLS, timeouts) while others
 /// answer. A failed transfer must leave nothing behind that the next request on the same
 /// client trips over, whichever order the requests come in.
-@Suite struct PartialOutageTests {
+@Suite(.timeLimit(.minutes(10))) struct PartialOutageTests {
     /// A port on loopback that refuses connections: bound (so no other test's server can take
     /// it while this one runs) but never listening.
     final class RefusingPort: Sendable {

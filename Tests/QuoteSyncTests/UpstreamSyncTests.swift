@@ -15,7 +15,7 @@ func happiness(id: Int, content: String, author: String? = "Jonathan Haidt, ì‚¬í
     return #"{"message": "Quote fetched successfully", "statusCode": 200, "data": {"id": \#(id), "content": "\#(content)", "author": \#(authorJSON), "description": null, "link": null}}"#
 }
 
-@Suite struct HappinessSyncTests {
+@Suite(.timeLimit(.minutes(10))) struct HappinessSyncTests {
     let day = 20_400 * 86_400
 
     @Test func storesTheQuoteAsTodaysAndAccumulates() async throws {
@@ -123,7 +123,7 @@ final class FakeBreakingBad: Sendable {
     }
 }
 
-@Suite struct BreakingBadSyncTests {
+@Suite(.timeLimit(.minutes(10))) struct BreakingBadSyncTests {
     func setup(quotes: Int = 30) throws -> (SyncHarness, FakeBreakingBad, SourceSettings) {
         let fake = FakeBreakingBad(quoteCount: quotes)
         let harness = try SyncHarness { fake.answer($0) }
@@ -245,7 +245,7 @@ final class FakeBreakingBad: Sendable {
     }
 }
 
-@Suite struct UpbitSyncTests {
+@Suite(.timeLimit(.minutes(10))) struct UpbitSyncTests {
     static let fixture = Fixtures.text("upbit/market_all_is_details.json")
 
     @Test func aSnapshotDelistsMissingPairsAndRelistsReturningOnes() async throws {
@@ -330,7 +330,7 @@ final class FakeBreakingBad: Sendable {
                 group.addTask {
                     await gate.acquire("h")
                     let now = active.increment()
-                    try? await Task.sleep(for: .milliseconds(5))
+                    try? await Task.sleep(for: .milliseconds(5))  // a request in flight a while: an overlapping one would be seen
                     active.decrement()
                     await gate.release("h", remainingHeader: nil)
                     #expect(now == 1)
@@ -346,7 +346,7 @@ final class ManagedAtomicCounter: Sendable {
     func decrement() { value.subtract(1, ordering: .relaxed) }
 }
 
-@Suite struct WeatherSyncTests {
+@Suite(.timeLimit(.minutes(10))) struct WeatherSyncTests {
     static let body = #"{"coord": {"lon": 126.978, "lat": 37.5665}, "weather": [{"id": 800, "main": "Clear", "description": "clear sky", "icon": "01d"}], "base": "stations", "main": {"temp": 3.2, "feels_like": 0.1, "temp_min": 2.0, "temp_max": 4.0, "pressure": 1025, "humidity": 40}, "visibility": 10000, "wind": {"speed": 2.1, "deg": 320}, "clouds": {"all": 0}, "dt": 1764400000, "sys": {"country": "KR", "sunrise": 1764368000, "sunset": 1764404000}, "timezone": 32400, "id": 1835848, "name": "Seoul", "cod": 200}"#
 
     @Test func storesOneObservationPerDt() async throws {

@@ -2,7 +2,7 @@ import Glibc
 import QuoteSystem
 import Testing
 
-@Suite struct FileDescriptorTests {
+@Suite(.timeLimit(.minutes(5))) struct FileDescriptorTests {
     /// Whether the write end of a pipe was closed, seen from its read end: end-of-file. (Asking
     /// whether the number is still open would race with other tests opening files in this
     /// process, which may be given the same number at once.)

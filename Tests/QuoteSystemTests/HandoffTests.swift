@@ -2,9 +2,10 @@ import Glibc
 import QuoteSystem
 import Synchronization
 import Testing
+import TestSupport
 
 /// The bounded queue between a list's reader and its writer thread, and the lock under it.
-@Suite struct HandoffTests {
+@Suite(.timeLimit(.minutes(5))) struct HandoffTests {
     @Test func everyElementArrivesOnceAndInOrderThroughASmallQueue() {
         let queue = Handoff<Int>(capacity: 2)
         let received = Mutex<[Int]>([])
@@ -23,11 +24,14 @@ import Testing
         let queue = Handoff<Int>(capacity: 1)
         #expect(queue.put(1))
         let answered = Mutex<Bool?>(nil)
+        let producerID = ConditionLock<pid_t?>(nil)
         let producer = JoinableThread {
+            producerID.withLock { $0 = Waiting.currentThreadID() }
             let put = queue.put(2)  // waits: the queue is full
             answered.withLock { $0 = put }
         }
-        usleep(50_000)
+        let id = producerID.wait(until: { $0 != nil }, then: { $0! })
+        #expect(Waiting.blockingUntil { Waiting.isAsleep(thread: id) }, "the producer never waited")
         #expect(answered.withLock { $0 } == nil)
         queue.abandon()
         producer?.join()

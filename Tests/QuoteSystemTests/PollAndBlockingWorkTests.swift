@@ -2,7 +2,7 @@ import Glibc
 import QuoteSystem
 import Testing
 
-@Suite struct PollAndBlockingWorkTests {
+@Suite(.timeLimit(.minutes(5))) struct PollAndBlockingWorkTests {
     @Test func pollSaysReadyOrTimedOut() throws {
         let pipe = try FileDescriptor.pipe()
         #expect(try !Poll.wait(for: Int16(POLLIN), on: pipe.read.io, timeout: .zero))
@@ -21,7 +21,7 @@ import Testing
 
     @Test func blockingWorkRunsOffTheCooperativePoolAndCarriesErrors() async {
         let value = await BlockingWork.perform { () -> Int in
-            usleep(1_000)
+            usleep(1_000)  // work that blocks its thread is what BlockingWork takes off the pool
             return 42
         }
         #expect(value == 42)

@@ -3,7 +3,7 @@ import QuoteSystem
 import Testing
 import TestSupport
 
-@Suite struct SubprocessTests {
+@Suite(.timeLimit(.minutes(5))) struct SubprocessTests {
     @Test func inputAndOutputPipesRoundTrip() async throws {
         var child = try Subprocess.spawn("/bin/cat", arguments: ["cat"], input: .pipe, output: .pipe)
         guard let input = child.input.take() else { Issue.record("no input pipe"); return }
@@ -43,14 +43,26 @@ import TestSupport
         #expect(mask.map { $0 & (1 << (UInt64(SIGPIPE) - 1)) == 0 } == true)
     }
 
-    /// A child that ignores SIGTERM is killed once the grace is over — on the clock the test
-    /// moves, not after a real wait.
+    /// A child that outlives SIGTERM is killed once the grace is over — on the clock the test
+    /// moves, not after a real wait. The child says when its trap is set and when SIGTERM came
+    /// (`wait` lets the trap run at once), so the test waits for those lines, not for time.
     @Test func terminateInsistsAfterTheGrace() async throws {
         let clock = ManualClock()
-        let process = try Subprocess.spawn("/bin/sh", arguments: ["sh", "-c", "trap '' TERM; while :; do sleep 1; done"]).process
-        try await Task.sleep(for: .milliseconds(100))  // the shell sets its trap
+        var child = try Subprocess.spawn("/bin/sh", arguments: ["sh", "-c", "trap 'echo term' TERM; echo ready; while :; do sleep 1 & wait $!; done"],
+                                         output: .pipe)
+        guard let output = child.output.take() else { Issue.record("no output pipe"); return }
+        let process = child.process
+        func line() async -> String {
+            await BlockingWork.perform {
+                var text: [UInt8] = []
+                var byte = [UInt8](repeating: 0, count: 1)
+                while let count = try? output.io.read(into: &byte), count == 1, byte[0] != 0x0A { text.append(byte[0]) }
+                return String(decoding: text, as: UTF8.self)
+            }
+        }
+        #expect(await line() == "ready")
         process.terminate(grace: .seconds(8), clock: clock)
-        try await Task.sleep(for: .milliseconds(100))
+        #expect(await line() == "term")
         #expect(!process.hasEnded)
         clock.advance(by: .seconds(8))
         #expect(await BlockingWork.perform { process.wait() } == .signalled(SIGKILL))

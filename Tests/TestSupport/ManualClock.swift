@@ -64,16 +64,10 @@ public final class ManualClock: MonotonicClock {
         for observer in observers { observer() }
     }
 
-    /// Waits (really, briefly) until `count` tasks sleep on this clock, or gives up after
-    /// `patience` seconds of real time; true when they do.
+    /// Waits until `count` tasks sleep on this clock, or gives up after `patience` seconds of
+    /// real time; true when they do.
     public func waitForSleepers(_ count: Int = 1, patience: Double = 10) async -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .milliseconds(Int(patience * 1_000))
-        while sleeperCount < count {
-            if clock.now >= deadline { return false }
-            try? await Task.sleep(for: .milliseconds(2))
-        }
-        return true
+        await Waiting.until(patience: .milliseconds(Int(patience * 1_000))) { sleeperCount >= count }
     }
 }
 

@@ -181,7 +181,7 @@ public final class TestUpstream: Sendable {
             setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
             return
         case .delay(let seconds):
-            Thread.sleep(forTimeInterval: seconds)
+            Thread.sleep(forTimeInterval: seconds)  // the slow upstream a timeout is tested against
         default:
             break
         }
@@ -211,7 +211,7 @@ public final class TestUpstream: Sendable {
             let head = bytes.count - response.body.count
             guard write(Array(bytes[..<head]), to: connection) else { return }
             for byte in response.body {
-                Thread.sleep(forTimeInterval: pause)
+                Thread.sleep(forTimeInterval: pause)  // trickling bytes is the misbehaviour under test
                 guard write([byte], to: connection) else { return }
             }
             return

@@ -4,7 +4,7 @@
 #   scripts/bench/random.sh            # builds, makes the store once (kept in bench-data/), measures
 #   KEEP_STORE=0 scripts/bench/random.sh  # rebuilds the store too
 #
-# Targets (same run, median wall time; issue 18): quotectl random <= 0.25 x fortune, with
+# Targets (same run, median wall time): quotectl random <= 0.25 x fortune, with
 # /bin/true printed beside both as the floor (a process that does nothing); `status` and `today`
 # within 1 ms of `random`; quotectl random --author <an author with 200 quotes> <= 0.7 x fortune.
 # Exits non-zero when a target is missed. Searches: scripts/bench/search.sh.

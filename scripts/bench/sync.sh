@@ -7,7 +7,7 @@
 #
 #   scripts/bench/sync.sh
 #
-# Targets (issue 18): first sync of 1,000,000 quotes <= 0.75 x the competent peer; peak RSS
+# Targets: first sync of 1,000,000 quotes <= 0.75 x the competent peer; peak RSS
 # <= 100 MB for 1,000,000 quotes and the same for 10,000,000 (~1.7 GB of JSON, generated here),
 # whose time stays within 11 x the 1M time; a resync with 1% of 1M changed <= 3 s and <= 100 MB,
 # writing about 10,000 rows; an unchanged resync <= 30 ms writing 0 rows. Prints the scale

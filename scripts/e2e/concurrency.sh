@@ -2,7 +2,8 @@
 # Processes that meet one store, end to end, with the release binaries: readers while a big sync
 # writes, two writers at once, a daemon and `quotectl sync --now` on fresh stores (as a spoke and
 # direct), a daemon killed under its sync child, and a store from a newer quoted met by every
-# command. Prints the counts the issue asks for and fails on any miss.
+# command. Prints the counts (reads and failures, runs and exit codes, I/O errors, unrecorded
+# outcomes, the slowest run) and fails on any miss.
 #
 # Usage: scripts/e2e/concurrency.sh [QUOTES]   (default 1000000: the list the readers race)
 # ROUNDS (default 50) two-writer runs per kind, DAEMON_ROUNDS (default 100) daemon rounds direct, SPOKE_ROUNDS (200) as a spoke.

@@ -2,8 +2,9 @@
 # A fleet end to end, with real parts: the project's fake upstream (counting requests), a hub
 # that syncs and publishes a signed feed, real nginx from Debian (nginx-light) serving it on a
 # loopback port with contrib/nginx/quoted-feed.conf, and SPOKES hosts (separate stores, one
-# `quoted sync --once` process each, a few at a time) syncing from nginx. It checks what the
-# issue asks and prints the figures: spokes per second, requests nginx served, bytes per spoke
+# `quoted sync --once` process each, a few at a time) syncing from nginx. It checks that every
+# spoke holds the hub's rows, that faults fail safely, and prints the figures: spokes per second,
+# requests nginx served, bytes per spoke
 # for an unchanged round and for a 1% round, upstream requests for the whole fleet.
 #
 # Usage: scripts/e2e/fleet.sh [SPOKES]   (default 1000; binaries from .build/release, else .build/debug)

@@ -2,8 +2,8 @@ import QuoteModels
 /// A custom list read from a file (`quotectl import`), written as its bytes are read: every
 /// record is checked and merged (`ListMerge`) inside one transaction, which commits only when the
 /// whole file was a valid list and rolls back otherwise. One chunk and one record are held at a
-/// time, so memory does not follow the file (reading it whole, then checking it whole, took
-/// 1.09 GB for five million quotes).
+/// time, so memory does not follow the file (reading it whole, then checking it whole, would
+/// hold gigabytes for a big list: docs/benchmarks.md).
 ///
 /// An import is stricter than a sync: a sync leaves a bad record out and keeps the rest, an
 /// import refuses the whole file when any record is bad or an id repeats, and names the first.

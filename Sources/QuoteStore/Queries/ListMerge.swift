@@ -76,7 +76,7 @@ public final class ListMerge {
         // random, and "every row from this id on is new" no longer holds (no bulk load then).
         idsAreSequential = (try database.scalarInt("SELECT max(id) FROM quotes") ?? 0) < Int.max
         // A big list's probes walk its whole unique index and table: in SQLite's default 2 MB
-        // cache every other probe was a pread (1% resync of a million: 5.7 s, see docs/benchmarks.md).
+        // cache every other probe is a pread (docs/benchmarks.md).
         if storedCount >= Self.bulkThreshold {
             try database.setCacheSize(kibibytes: Self.bulkCacheKiB)
             try Self.setFullText("automerge", 0, in: database)
@@ -226,26 +226,25 @@ public final class ListMerge {
 
     /// A bulk load's full-text index and secondary indexes, built once its rows are in.
     private func buildIndexes(after bulk: (firstID: Int, recreate: [String], indexes: Bool)) throws(DatabaseError) {
-        // One pass over the new rows fills the full-text index far faster than a trigger per
-        // row (3.5 s instead of 15 s for a million quotes), in rowid order: FTS5 flushes its
+        // One pass over the new rows fills the full-text index several times faster than a
+        // trigger per row (docs/benchmarks.md), in rowid order: FTS5 flushes its
         // pending terms whenever a rowid is lower than the last one (`+source` keeps the planner
         // off the UNIQUE index, whose order is the upstream ids' as text).
         // FTS5 flushes a segment per megabyte of pending terms and, left to itself, merges
         // them level by level as they come, rewriting each posting several times. When the new
         // rows are most of the index, merges are held and done once into one segment
         // ('optimize', which rewrites the whole index: not worth it for a few rows added to a
-        // big store): a million quotes 3.6 → 3.2 s, ten million 44 → 41 s, and searches then
-        // read one segment instead of dozens.
+        // big store), which costs less than the merges it replaces, and searches then read
+        // one segment instead of dozens (docs/benchmarks.md).
         //
         // During that pass FTS5 flushes every 2 MiB instead of every 1 MiB (half the segments),
         // and its crisis merge waits for 64 segments on a level instead of 16: below 64 × 64
         // flushes (~8 GiB of terms) the postings are then rewritten once on their way to
         // `optimize` rather than once per level, so the pass's cost follows the list's size.
-        // Measured in the sqlite3 shell on the same stores, pass + optimize: a million quotes
-        // 3.03 → 2.70 s, ten million 34.5 → 28.3 s (the 2 MiB flushes 34.5 → 31.8 s alone).
-        // `optimize`'s segment lands on level 3 for both (it follows the levels the pass
-        // built), above where a later resync's merges reach; 8 MiB flushes put a million
-        // quotes' segment on level 1, where a 1% resync's merges rewrote it (docs/benchmarks.md).
+        // `optimize`'s segment lands on level 3 for a million quotes and for ten million (it
+        // follows the levels the pass built), above where a later resync's merges reach; 8 MiB
+        // flushes would put a million quotes' segment on level 1, where a 1% resync's merges
+        // rewrite it (docs/benchmarks.md).
         let mergeOnce = bulk.indexes && counts.inserted >= quotesBefore
         if mergeOnce {
             try Self.setFullText("automerge", 0, in: database)
@@ -264,13 +263,12 @@ public final class ListMerge {
             try database.execute("INSERT INTO quotes_fts (quotes_fts) VALUES ('optimize')")
         }
         if bulk.indexes {
-            // Sorting runs best in a small cache: on a million rows each index was built 30-40 %
-            // faster in 2 MB than in 24 MB (the sorter's memory follows cache_size), with less memory.
+            // Sorting runs best in a small cache: each index is built faster in 2 MB than in
+            // 24 MB (the sorter's memory follows cache_size), with less memory (docs/benchmarks.md).
             try database.setCacheSize(kibibytes: Self.defaultCacheKiB)
-            // SQLite's sorter sorts and merges its runs on helper threads when allowed: the
-            // seven index builds of ten million rows 19.9 → 16.4 s on two processors, of a
-            // million 2.0 → 1.75 s (docs/benchmarks.md). Back to none after: no other statement
-            // of this connection sorts that much.
+            // SQLite's sorter sorts and merges its runs on helper threads when allowed, which
+            // shortens the index builds even on two processors (docs/benchmarks.md). Back to
+            // none after: no other statement of this connection sorts that much.
             try database.execute("PRAGMA threads = \(min(Processors.available, 4))")
         }
         defer { if bulk.indexes { try? database.execute("PRAGMA threads = 0") } }
@@ -279,8 +277,8 @@ public final class ListMerge {
 
     /// From this many new quotes for an empty source on, the load goes in bulk.
     public static let bulkThreshold = 20_000
-    /// 24 MiB while rows stream in: 48 MiB gained nothing measurable on a million quotes and cost
-    /// ~40 MB of peak RSS.
+    /// 24 MiB while rows stream in: a larger cache gains no time and costs peak memory
+    /// (docs/benchmarks.md).
     static let bulkCacheKiB = 24 * 1024
     /// SQLite's default.
     static let defaultCacheKiB = 2_000
@@ -327,9 +325,9 @@ public final class ListMerge {
     /// A load into an empty source drops, at its first row, the triggers on insert: the one that
     /// feeds the full-text index (filled from the new rows in one pass at the end instead) and the
     /// one that numbers a row without `pick` (every row here has one). An INSERT that fires no
-    /// trigger needs no statement journal, which past 64 KiB became a file in /var/tmp written
-    /// three times per row: 3.2 million pwrite calls for a million quotes, 8.1 s to stream them in
-    /// instead of 2.9 s. From `bulkThreshold` rows on it drops the quotes table's own indexes
+    /// trigger needs no statement journal, which past 64 KiB becomes a file in /var/tmp written
+    /// three times per row, nearly tripling the time to stream a big list in (docs/benchmarks.md).
+    /// From `bulkThreshold` rows on it drops the quotes table's own indexes
     /// too (not the UNIQUE constraint's, which finds duplicates), rebuilt by sorting at the end.
     private enum Deferred { case insertTriggers, indexes }
 

@@ -26,7 +26,7 @@ public struct QuotePicker {
             if filter.isEmpty {
                 guard let count = try database.scalarInt("SELECT max(pick) FROM quotes"), count > 0 else { return nil }
                 // `next(upperBound:)`, not `Int.random(in:using:)`: the generic range version, called
-                // from quotectl unspecialised, built its metadata at run time (~0.02 ms a start).
+                // from quotectl unspecialised, builds its metadata at run time, on every start.
                 let pick = 1 + Int(generator.next(upperBound: UInt64(count)))
                 let statement = try database.prepare("SELECT \(Quote.columns) FROM quotes WHERE pick = ?1")
                 try statement.bind(pick, at: 1)
@@ -149,8 +149,8 @@ public struct QuotePicker {
 
     /// What the user typed, planned against the index's vocabulary (see `SearchPlan`). The terms
     /// that start with a word are read from a temporary fts5vocab table of instances, one seek per
-    /// term: its `row` kind would count each term's whole doclist on the way (50 ms for a word in
-    /// 45% of five million quotes), an instance is read alone.
+    /// term: its `row` kind would count each term's whole doclist on the way (docs/benchmarks.md),
+    /// an instance is read alone.
     func searchPlan(_ text: String) throws(DatabaseError) -> SearchPlan {
         try database.execute(
             "CREATE VIRTUAL TABLE IF NOT EXISTS temp.quotes_term_instances USING fts5vocab(main, quotes_fts, instance)")
@@ -190,7 +190,7 @@ public struct QuotePicker {
     }
 
     /// Past this many matches, bm25 over every one of them costs hundreds of milliseconds on a
-    /// big store (a word in half of a million quotes: 350 ms to 1.5 s); the first matches are
+    /// big store (docs/benchmarks.md); the first matches are
     /// shown unranked instead, and the caller says so.
     public static let rankingLimit = 5_000
 
@@ -239,7 +239,7 @@ public struct QuotePicker {
         try groupRows.bind(plan.query, at: 1)
         try groupRows.bind(FullTextRank.halfOfRows(rows), at: 4)
         var groups: [(phrases: Int, idf: Double)] = []
-        // A word typed twice is counted once (300 times "time" beside a rare word: 3.5 s before).
+        // A word typed twice is counted once: a query repeating a common word costs one count.
         var counted: [String: Int] = [:]
         var first = 0
         for group in plan.groups {

@@ -8,7 +8,7 @@ import QuoteText
 /// - a plain ASCII word is written as the OR of the indexed terms that start with it (`time` →
 ///   `"time" OR "times"`), when there are at most `expansionLimit`: FTS5 reads an OR of terms
 ///   lazily, one row at a time, where a prefix query first merges every matching term's doclist
-///   (a word in 45% of five million quotes: 120 ms before the first row);
+///   (docs/benchmarks.md);
 /// - any other word (not plain ASCII: the tokenizer folds it), or one that starts more terms, stays
 ///   a prefix query (`"행복"*`);
 /// - a phrase is an FTS5 phrase of exact words (`"light ocean"`).

@@ -59,9 +59,9 @@ public final class Database {
             try execute("PRAGMA journal_size_limit = 4194304")
             // A new store's pages are 16 KiB (SQLite's default is 4): a big load writes its rows
             // into the WAL, and every page read from there first searches the WAL's index, a
-            // search that grows with the WAL; a quarter of the pages to write and look up took
-            // the first sync of ten million quotes from 123 to 90 s, of one million from 8.9 to
-            // 7.8 s. An existing store keeps its page size (WAL mode cannot change it).
+            // search that grows with the WAL; a quarter of the pages to write and look up makes a
+            // big first sync a quarter faster (docs/benchmarks.md). An existing store keeps its
+            // page size (WAL mode cannot change it).
             try execute("PRAGMA page_size = 16384")
             try enableWAL()
             try execute("PRAGMA synchronous = NORMAL")
@@ -151,9 +151,8 @@ public final class Database {
     /// SQLITE_INTERRUPT (`.interrupted`) and a transaction around it rolls back. SQLite's progress
     /// handler polls the flag every 100,000 virtual-machine steps (well under a millisecond
     /// between polls), so no C pointer to the connection leaves this thread, as sqlite3_interrupt
-    /// from another thread would need. Every 1,000 steps was too often: a million-quote first sync
-    /// took 18.2 s against the Python peer's 18.1 s in one run, 15.3 s against 16.1 s with
-    /// 100,000. The connection keeps the flag alive while it is set.
+    /// from another thread would need. Every 1,000 steps is too often: it slows a big first sync
+    /// by a few percent (docs/benchmarks.md). The connection keeps the flag alive while it is set.
     public func interrupt(by flag: CancelFlag?) {
         interruptFlag = flag
         guard let flag else {
@@ -168,8 +167,8 @@ public final class Database {
     /// Copies the WAL into the database file and truncates it to 0 bytes, waiting up to
     /// `patience` for readers of the old WAL to finish (new readers do not block it: once
     /// the WAL is copied back they read the file). Without this, every reader that opens
-    /// the store after a big write recovers the whole WAL again: a 119 MB WAL made each
-    /// `quotectl random` take 63 ms instead of 2. False when readers outlasted the wait;
+    /// the store after a big write recovers the whole WAL again, thirty times the cost of a
+    /// `quotectl random` (docs/benchmarks.md). False when readers outlasted the wait;
     /// journal_size_limit then still trims the WAL at the next checkpoint.
     @discardableResult
     public func checkpointAndTruncate(patienceMilliseconds: Int32 = 5_000) -> Bool {
@@ -181,7 +180,7 @@ public final class Database {
     }
 
     /// SQLite's `PRAGMA quick_check`: nil when the file is sound, else its first complaint.
-    /// It reads every page (0.4 s for a 380 MB store here), so it is run before writing, not reading.
+    /// It reads every page (docs/benchmarks.md), so it is run before writing, not reading.
     public func quickCheck() throws(DatabaseError) -> String? {
         let answer = try scalarString("PRAGMA quick_check(1)") ?? "no answer"
         return answer == "ok" ? nil : answer

@@ -4,8 +4,8 @@ import Glibc
 /// `quoted_bm25(quotes_fts, WEIGHTS)`: FTS5's bm25 with the phrases of a query taken in groups.
 ///
 /// FTS5's own bm25 counts, for every phrase of the query, the rows that contain it (the phrase's
-/// inverse document frequency) by reading the phrase's whole doclist: a word in every quote of
-/// five million cost 80 ms before the first row was ranked. A search also writes one word as the
+/// inverse document frequency) by reading the phrase's whole doclist, which for a common word
+/// on a big store costs more than the rest of the search (docs/benchmarks.md). A search also writes one word as the
 /// OR of the terms that start with it (a prefix query would merge their doclists first). This
 /// function scores such a group as one phrase, with the document frequency the caller counted
 /// (and stopped counting at half the rows, where bm25's IDF is clamped anyway): the same
@@ -92,8 +92,8 @@ enum FullTextRank {
     /// `quoted_group_rows(quotes_fts, FIRST, COUNT, CAP, LOWEST)`: how many rows of the index hold
     /// any of the query's phrases FIRST ..< FIRST + COUNT, counted up to CAP (LOWEST: the smallest
     /// row id, where the set of rows seen begins). Called on any one row the query matched; FTS5
-    /// walks each phrase's doclist itself: a count through SQL passes every row through the VDBE
-    /// (72 ms for 2.5 million rows, 40 ms this way).
+    /// walks each phrase's doclist itself: a count through SQL would pass every row through the
+    /// VDBE, nearly twice the time (docs/benchmarks.md).
     private static let hits: fts5_extension_function = { api, fts, context, count, values in
         guard let apiPointer = api, let context else { return }
         guard count == 4, let values, (0..<4).allSatisfy({ sqlite3_value_type(values[$0]) == SQLITE_INTEGER }) else {

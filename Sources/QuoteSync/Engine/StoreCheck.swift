@@ -4,7 +4,7 @@ import QuoteSystem
 import Synchronization
 
 /// SQLite's quick_check of the store, on a connection and a thread of its own, so that it runs
-/// while a list streams in (it reads every page: 0.4 s for a 380 MB store) instead of before. Its
+/// while a list streams in (it reads every page, a noticeable wait on a big store) instead of before. Its
 /// verdict is awaited before the commit: a store SQLite calls damaged is never written to, as
 /// every reader refuses it (the transaction, not yet committed, is rolled back).
 final class StoreCheck: Sendable {

@@ -5,9 +5,6 @@ import QuoteStore
 import QuoteText
 import QuoteSystem
 
-/// What a source adapter works with during one sync: its settings, the HTTP client, the
-/// per-host gate, and named read-only questions to the store (validators, what is already
-/// known). Adapters never write, and hold no SQL: they return a SourceUpdate.
 /// A body reader that also hashes what it read (SHA-256, hex): a streamed body is never held, so
 /// "is this the body applied last time?" is answered on the stream.
 public protocol HashingBodySink: HTTPBodySink {
@@ -15,6 +12,9 @@ public protocol HashingBodySink: HTTPBodySink {
     func digest() -> String?
 }
 
+/// What a source adapter works with during one sync: its settings, the HTTP client, the
+/// per-host gate, and named read-only questions to the store (validators, what is already
+/// known). Adapters never write, and hold no SQL: they return a SourceUpdate.
 public final class SyncContext {
     public let settings: SourceSettings
     public let client: HTTPClient

@@ -2,9 +2,10 @@ import Synchronization
 
 /// The sources one process syncs write its store one at a time, waiting for their turn suspended,
 /// not inside SQLite's busy handler: that handler sleeps on the calling thread, and two sources
-/// sleeping there for the 10 s busy timeout held both of this machine's cooperative threads, so
-/// the list they waited for could not run its commit — a 1 s sync took 20 s, and the other two
-/// failed "busy" with even their failure unrecorded. A FIFO: turns are served in order asked.
+/// sleeping there for the busy timeout can hold both cooperative threads of a two-core machine,
+/// so the list they wait for cannot run its commit — a short sync takes the whole timeout twice,
+/// and the other two fail "busy" with even their failure unrecorded (docs/benchmarks.md,
+/// "Processes that meet"). A FIFO: turns are served in order asked.
 final class WriteTurns: Sendable {
     private struct State {
         var taken = false

@@ -12,7 +12,7 @@ import Synchronization
 /// the standard environment variables (libcurl reads them).
 ///
 /// libcurl rather than URLSession: URLSession buffers ahead of its delegate and inflates
-/// gzip before anyone can count, so a 2 MB bomb reached 6.4 GB of memory; libcurl hands
+/// gzip before anyone can count, so a small gzip bomb takes gigabytes; libcurl hands
 /// every decoded chunk to a callback that can stop the transfer, and it spares `quoted`
 /// the statically linked FoundationNetworking.
 public final class HTTPClient: Sendable {
@@ -130,7 +130,7 @@ public final class HTTPClient: Sendable {
             ("URL", quoted_curl_set_string(pointer, CURLOPT_URL, url)),
             ("PROTOCOLS_STR", quoted_curl_set_string(pointer, CURLOPT_PROTOCOLS_STR, "http,https")),
             ("NOSIGNAL", quoted_curl_set_long(pointer, CURLOPT_NOSIGNAL, 1)),
-            // Bigger reads: a 172 MB list took 1.1 s in 16 KB callbacks.
+            // Bigger reads: libcurl's 16 KB callbacks cost a big list a second (docs/benchmarks.md).
             ("BUFFERSIZE", quoted_curl_set_long(pointer, CURLOPT_BUFFERSIZE, 512 * 1024)),
             ("FOLLOWLOCATION", quoted_curl_set_long(pointer, CURLOPT_FOLLOWLOCATION, 0)),
             ("TIMEOUT_MS", quoted_curl_set_long(pointer, CURLOPT_TIMEOUT_MS, milliseconds)),
