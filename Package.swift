@@ -83,7 +83,7 @@ let package = Package(
         // The CLI. No Foundation: it must start like a C program.
         .executableTarget(
             name: "quotectl",
-            dependencies: ["QuoteSystem", "CSystem", "QuoteBase", "QuoteCommandLine", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling"],
+            dependencies: ["QuoteSystem", "QuoteBase", "QuoteCommandLine", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling"],
             // Release builds link fully statically (glibc and libsqlite3.a included): a
             // static program starts in half the time of a dynamically linked one, and
             // starting is most of what `quotectl random` costs (docs/benchmarks.md).

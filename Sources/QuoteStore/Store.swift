@@ -60,7 +60,8 @@ public final class Store {
         var database = try connection(path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         do {
             try checkSchema(database, access: access, now: now, turn: &turn)
-        } catch .notADatabase(_), .damaged(_, _) where mode == .inspect && Path.exists(path + "-shm") {
+        } catch .notADatabase(_) where mode == .inspect && Path.exists(path + "-shm"),
+                .damaged(_, _) where mode == .inspect && Path.exists(path + "-shm") {
             // An immutable read raced the first writer of a store that had no side files (it made
             // them meanwhile): what SQLite saw is no verdict. Read again, under SQLite's locks.
             database = try connection(path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
