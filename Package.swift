@@ -23,15 +23,15 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["migration-embedder"]
         ),
-        // What every module needs and none owns: environment, paths and the ONE search order
-        // for the store, configuration and socket, capped file reads,
-        // exit codes, the version, URL facts, Unix time. Glibc only: no Foundation.
         // Linux calls Swift's Glibc module leaves out (they need _GNU_SOURCE): SO_PEERCRED,
         // accept4, pipe2, the signal pipe, the terminal's size. Used through QuoteSystem.
         .target(name: "CSystem"),
         // The system layer: descriptors that close once, errno with the EINTR retry in one place,
         // files, poll, child processes, the one runner for blocking work. Glibc and CSystem only.
         .target(name: "QuoteSystem", dependencies: ["CSystem"]),
+        // What every module needs and none owns: environment, paths and the ONE search order
+        // for the store, configuration and socket, capped file reads, exit codes, the version,
+        // URL facts, Unix time. Over QuoteSystem: no Foundation.
         .target(name: "QuoteBase", dependencies: ["QuoteSystem"]),
         // Text tools every module may need and none owns: strict JSON (whole and streamed) and its
         // writer, terminal sanitising, display width, table layout, case folding. No SQLite.
@@ -40,7 +40,7 @@ let package = Package(
         // counts, the readers of custom lists and quote files. No SQLite.
         .target(name: "QuoteModels", dependencies: ["QuoteBase", "QuoteText"]),
         // The store: the SQLite wrapper, migrations, and every SQL statement the project runs,
-        // behind named operations. The only module that links SQLite. No Foundation.
+        // behind named operations. The only module with SQL: a module links it only to run statements through it. No Foundation.
         .target(
             name: "QuoteStore",
             dependencies: ["CSQLite", "QuoteSystem", "QuoteBase", "QuoteText", "QuoteModels"],

@@ -232,8 +232,13 @@ public final class Store {
             throw StoreError.missing(path: path, reason: problem)
         }
         let database = try whileOpening(path) { () throws(DatabaseError) in try Database(path: path, mode: .readWriteCreate) }
-        try Migrator.embedded.migrate(database, now: now)
-        try StarterSet.load(into: database, now: now)
+        do {
+            try Migrator.embedded.migrate(database, now: now)
+            try StarterSet.load(into: database, now: now)
+        } catch .database(_, let error) {
+            // Still a step of opening it: a file that cannot be opened or written is said so.
+            throw openError(error, path: path)
+        }
     }
 
     /// `body`, a step of opening the store, with SQLite's failure said as one of opening it
