@@ -15,16 +15,20 @@ public struct TypedOption<Value: Sendable>: Sendable {
     public let option: Option
     public let absent: Absent
     /// "a positive whole number", "ko or en": what the usage error says the option takes.
-    public let expected: String
+    public var expected: String { expectedText() }
+    /// Worded only when a usage error needs it: a choice's wording is a generic call into this
+    /// module, which a program that declares its options at start would otherwise pay every time.
+    let expectedText: @Sendable () -> String
     /// The value a word stands for, or nil when it stands for none (a usage error).
     let parse: @Sendable (String) -> Value?
 
     /// `help` receives the default as the help shows it (`describedAs`), to place where it reads well.
     public init(_ option: (_ help: String) -> Option, absent: Absent, describedAs defaultText: String? = nil,
-                expected: String, help: (_ defaultText: String) -> String, parse: @escaping @Sendable (String) -> Value?) {
+                expected: @autoclosure @escaping @Sendable () -> String, help: (_ defaultText: String) -> String,
+                parse: @escaping @Sendable (String) -> Value?) {
         self.option = option(help(defaultText ?? ""))
         self.absent = absent
-        self.expected = expected
+        self.expectedText = expected
         self.parse = parse
     }
 
