@@ -111,9 +111,11 @@ final class SlowRunner: SyncRunner {
             done.withLock { $0 = true }
         }
         // prepare() has opened the store (a second descriptor on it, beside the locker's): it
-        // waits for the lock on its thread from here on.
+        // waits for the lock on its thread from here on. Its task may start late when the other
+        // suites keep both cooperative threads busy: the patience bounds a hang, not the event.
         let storePath = folder.file("q.db")
-        #expect(await BlockingWork.perform { Waiting.blockingUntil { Waiting.descriptors(openOn: storePath) >= 2 } }, "start-up never opened the store")
+        #expect(await BlockingWork.perform { Waiting.blockingUntil(patience: .seconds(60)) { Waiting.descriptors(openOn: storePath) >= 2 } },
+                "start-up never opened the store")
         _ = await daemon.statusReplies()
         #expect(!done.withLock { $0 }, "the status answer came while start-up still waited for the store")
         try locker.execute("COMMIT")
