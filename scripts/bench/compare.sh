@@ -52,18 +52,9 @@ python3 scripts/bench/fake-upstream.py --list "$data/served.json" --validators -
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 50); do [ -s "$data/port" ] && break; sleep 0.1; done
-cat > "$data/quoted.conf" <<CONF
-[source.custom.big]
-url = http://127.0.0.1:$(cat "$data/port")/list.json
-max_bytes = 4G
-timeout = 10m
-[source.happiness]
-enabled = false
-[source.breakingbad]
-enabled = false
-[source.upbit]
-enabled = false
-CONF
+# shellcheck source=scripts/bench/list-config.sh
+source scripts/bench/list-config.sh
+list_config "$data/quoted.conf" "http://127.0.0.1:$(cat "$data/port")/list.json"
 
 fresh() { rm -f "$1" "$1-wal" "$1-shm"; }
 # "seconds peak-KB" of one sync.

@@ -43,21 +43,9 @@ trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 50); do [ -s "$data/port" ] && break; sleep 0.1; done
 url="http://127.0.0.1:$(cat "$data/port")/list.json"
 
-config() {  # config FILE URL: the list alone, with room for a big body
-    cat > "$1" <<CONF
-[source.custom.big]
-url = $2
-max_bytes = 4G
-timeout = 10m
-[source.happiness]
-enabled = false
-[source.breakingbad]
-enabled = false
-[source.upbit]
-enabled = false
-CONF
-}
-config "$data/quoted.conf" "$url"
+# shellcheck source=scripts/bench/list-config.sh
+source scripts/bench/list-config.sh
+list_config "$data/quoted.conf" "$url"
 
 # Seconds and peak RSS (KB) of a command, from /usr/bin/time; its stderr's last line kept.
 measure() {
