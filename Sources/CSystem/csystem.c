@@ -22,6 +22,18 @@ int quoted_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid) {
     return 0;
 }
 
+#ifndef SO_PEERGROUPS
+#define SO_PEERGROUPS 59
+#endif
+
+int quoted_peer_groups(int fd, gid_t *groups, int capacity, int *needed) {
+    socklen_t length = (socklen_t)capacity * sizeof(gid_t);
+    int result = getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &length);
+    *needed = (int)(length / sizeof(gid_t));
+    if (result != 0) return -1;
+    return (int)(length / sizeof(gid_t));
+}
+
 int quoted_accept_cloexec(int fd) {
     return accept4(fd, NULL, NULL, SOCK_CLOEXEC);
 }

@@ -13,6 +13,10 @@ public final class ReplyWriter: Sendable {
         var connection: FileDescriptor?
         /// False once the client stopped reading (or left): later lines are dropped.
         var writable = true
+        /// The client hung up before the reply was finished.
+        var clientLeft = false
+        /// Who waits to hear whether the client leaves (`untilClientLeaves`).
+        var leaveWaiter: CheckedContinuation<Bool, Never>?
     }
 
     private let state: Mutex<State>
@@ -58,7 +62,49 @@ public final class ReplyWriter: Sendable {
             connection.close()
             return true
         }
-        if wasOpen { onFinish() }
+        guard wasOpen else { return }
+        settleLeaveWaiter(left: false)
+        onFinish()
+    }
+
+    /// The connection's descriptor while it is open, for the serving thread to watch for a hang-up.
+    var openDescriptor: Int32? { state.withLock { $0.connection?.rawValue } }
+
+    /// The client hung up before its reply was finished: the connection closes now, which frees
+    /// its slot, and whoever waits in `untilClientLeaves` hears it. Nothing once finished.
+    func clientHungUp() {
+        let wasOpen = state.withLock { state -> Bool in
+            guard let connection = state.connection.take() else { return false }
+            state.writable = false
+            state.clientLeft = true
+            connection.close()
+            return true
+        }
+        guard wasOpen else { return }
+        settleLeaveWaiter(left: true)
+        onFinish()
+    }
+
+    /// Waits until the client hangs up before its reply is finished (true), or the reply is
+    /// finished or the waiting task is cancelled (false).
+    func untilClientLeaves() async -> Bool {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let settled = state.withLock { state -> Bool? in
+                    if state.connection == nil { return state.clientLeft }
+                    if Task.isCancelled { return false }
+                    state.leaveWaiter = continuation
+                    return nil
+                }
+                if let settled { continuation.resume(returning: settled) }
+            }
+        } onCancel: {
+            settleLeaveWaiter(left: false)
+        }
+    }
+
+    private func settleLeaveWaiter(left: Bool) {
+        state.withLock { $0.leaveWaiter.take() }?.resume(returning: left)
     }
 }
 
@@ -72,6 +118,12 @@ public final class ReplyWriter: Sendable {
 /// the oldest waiting one is dropped to make room, so idle clients can never lock out a
 /// well-behaved one. Peers are checked with SO_PEERCRED once their request is read.
 /// Requests come out of `serve`, each answered in a child task of the caller's tree.
+///
+/// At most `maximumAnswering` requests are answered at once (a `sync` holds its slot while it
+/// waits for its syncs); root and the daemon's own user have `reservedForAdministrators` more,
+/// so group members' requests can never make an administrator's `status` answer "busy". The
+/// same thread watches each connection being answered: a client that hangs up frees its slot at
+/// once and its request's task is cancelled (what it started goes on; only the waiting stops).
 public final class ControlServer: Sendable {
     public typealias Handler = @Sendable (ControlRequest, ReplyWriter) async -> Void
 
@@ -92,7 +144,11 @@ public final class ControlServer: Sendable {
     static let maximumPending = 64
     /// Requests being answered at once (a `sync` waits for its syncs): beyond this, "busy".
     static let maximumAnswering = 256
+    /// Slots beyond `maximumAnswering` that only root and the daemon's own user may take.
+    static let reservedForAdministrators = 2
     private let answering = ManagedCounter()
+    /// The requests being answered now (each holds a slot until its reply ends or its client leaves).
+    var requestsInProgress: Int { answering.count }
     private let requests: AsyncStream<(ControlRequest, ReplyWriter)>
     private let incoming: AsyncStream<(ControlRequest, ReplyWriter)>.Continuation
 
@@ -134,10 +190,21 @@ public final class ControlServer: Sendable {
     public func serve(_ handler: @escaping Handler) async {
         await withDiscardingTaskGroup { answers in
             for await (request, writer) in requests {
-                answers.addTask { await handler(request, writer) }
+                answers.addTask { await Self.answer(request, on: writer, with: handler) }
             }
         }
         stop()
+    }
+
+    /// Runs `handler`, cancelled when its client hangs up before the reply is finished: what the
+    /// request started goes on (a sync asked for still runs), only its waiting stops.
+    private static func answer(_ request: ControlRequest, on writer: ReplyWriter, with handler: @escaping Handler) async {
+        await withTaskGroup(of: Bool.self) { answer in
+            answer.addTask { await handler(request, writer); return true }
+            answer.addTask { await writer.untilClientLeaves() }
+            // The handler's end, or the client's: either ends the other.
+            for await over in answer where over { answer.cancelAll() }
+        }
     }
 
     /// Binds and starts serving on a thread of its own.
@@ -237,6 +304,8 @@ public final class ControlServer: Sendable {
         // Connections still sending are closed with `pending` when the loop ends (their
         // descriptors' owners go), the listener and wake pipe with `serving`.
         var pending: [Pending] = []
+        // Connections being answered, watched for a client that hangs up before its reply ends.
+        var answering: [ReplyWriter] = []
         let limit = Duration.seconds(idleTimeout)
         var backoff = AcceptBackoff()
         while true {
@@ -246,6 +315,8 @@ public final class ControlServer: Sendable {
             var descriptors = [pollfd(fd: serving.wakeReader.rawValue, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: serving.listener.rawValue, events: listening ? Int16(POLLIN) : 0, revents: 0)]
             descriptors += pending.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+            let watched = Self.stillOpen(&answering)
+            descriptors += watched.map(\.hangUp)
             var deadlines = pending.map { $0.accepted + limit }
             if let resume = backoff.resumeAt, !listening { deadlines.append(resume) }
             let ready: Bool
@@ -261,10 +332,15 @@ public final class ControlServer: Sendable {
                 if wake.withLock({ $0.stopping }) { return }
             }
 
+            let answered = descriptors[(2 + pending.count)...]
+            for (entry, polled) in zip(watched, answered) where polled.revents & Int16(POLLHUP | POLLERR) != 0 {
+                logger.debug("control socket: a client hung up before its answer ended; its request stops waiting")
+                entry.writer.clientHungUp()
+            }
             // Requests first: what arrived is read before anyone is evicted to make room.
             var finished: [Int] = []
             for index in pending.indices where descriptors[index + 2].revents != 0 {
-                if read(pending[index]) { finished.append(index) }
+                if read(pending[index], answering: &answering) { finished.append(index) }
             }
             let now = clock.now
             for index in pending.indices where !finished.contains(index) && now - pending[index].accepted >= limit {
@@ -275,6 +351,18 @@ public final class ControlServer: Sendable {
 
             if listening, descriptors[1].revents != 0 { acceptAll(serving.listener.io, into: &pending, backoff: &backoff) }
         }
+    }
+
+    /// The connections still being answered (finished ones are let go), each with what to poll
+    /// it for: nothing but a hang-up or an error (both always reported), so bytes a client sends
+    /// after its request never wake the loop. A client that shuts down only its writing side (a
+    /// script's half-close) still reads, and stays; one gone altogether is POLLHUP.
+    private static func stillOpen(_ answering: inout [ReplyWriter]) -> [(writer: ReplyWriter, hangUp: pollfd)] {
+        let open = answering.compactMap { writer in
+            writer.openDescriptor.map { (writer: writer, hangUp: pollfd(fd: $0, events: 0, revents: 0)) }
+        }
+        answering = open.map(\.writer)
+        return open
     }
 
     /// A pause in accepting after EMFILE/ENFILE (out of descriptors) or ENOBUFS/ENOMEM: 50 ms,
@@ -327,8 +415,8 @@ public final class ControlServer: Sendable {
     }
 
     /// Reads what a connection sent; true when it is done with here (answered, handed
-    /// over to the handler, or dropped).
-    private func read(_ connection: Pending) -> Bool {
+    /// over to the handler — then watched among `answering` — or dropped).
+    private func read(_ connection: Pending, answering: inout [ReplyWriter]) -> Bool {
         guard let descriptor = connection.connection?.io else { return true }
         var chunk = [UInt8](repeating: 0, count: ControlRequest.maximumLength + 1)
         while true {
@@ -347,7 +435,7 @@ public final class ControlServer: Sendable {
             }
             connection.line.append(contentsOf: chunk[0..<count])
             if let newline = connection.line.firstIndex(of: 10) {
-                respond(to: Array(connection.line[..<newline]), on: connection)
+                if let writer = respond(to: Array(connection.line[..<newline]), on: connection) { answering.append(writer) }
                 return true
             }
             if connection.line.count > ControlRequest.maximumLength {
@@ -357,39 +445,47 @@ public final class ControlServer: Sendable {
         }
     }
 
-    private func respond(to line: [UInt8], on client: Pending) {
+    /// Checks the peer and its request, and hands it to the handler: the writer answering it, or
+    /// nil when it was refused.
+    private func respond(to line: [UInt8], on client: Pending) -> ReplyWriter? {
         // The peer is checked once its request is read, so a refusal never races its request.
-        guard let peer = client.connection?.io.peerCredentials() else {
+        guard let peer = client.connection?.io.peer() else {
             client.refuse("cannot read peer credentials", code: .noPermission)
-            return
+            return nil
         }
-        guard policy.allows(peerUID: peer.uid, peerGID: peer.gid, supplementaryGroups: { PeerPolicy.groups(ofUser: peer.uid) }) else {
+        guard policy.allows(peer) else {
             logger.warning("control socket: refused uid \(peer.uid) (pid \(peer.pid)): not root, our user or in our group")
             client.refuse("permission denied: not in group \(policy.groupName)", code: .noPermission)
-            return
+            return nil
         }
         guard let text = String(validating: line, as: UTF8.self) else {
             client.refuse("request is not UTF-8", code: .usage)
-            return
+            return nil
         }
         let request: ControlRequest
         do {
             request = try ControlRequest.parse(text)
         } catch {
             client.refuse(error.description, code: .usage)
-            return
+            return nil
         }
-        guard answering.increment(limit: Self.maximumAnswering) else {
+        let slots = Self.maximumAnswering + (policy.isAdministrator(peer) ? Self.reservedForAdministrators : 0)
+        guard answering.increment(limit: slots) else {
             client.refuse("busy: \(Self.maximumAnswering) requests in progress, try again", code: .temporaryFailure)
-            return
+            return nil
         }
         logger.debug("control socket: \(request.line) from uid \(peer.uid)")
         let answering = self.answering
-        guard let counted = client.writer(onFinish: { answering.decrement() }) else { return }
+        // A finished reply wakes the serving thread, which stops watching its connection.
+        guard let counted = client.writer(onFinish: { [weak self] in
+            answering.decrement()
+            self?.poke(stopping: false)
+        }) else { return nil }
         if case .terminated = incoming.yield((request, counted)) {
             counted.send("error", "the daemon is stopping")
             counted.finish(code: .temporaryFailure)
         }
+        return counted
     }
 }
 
@@ -406,4 +502,6 @@ final class ManagedCounter: Sendable {
     }
 
     func decrement() { value.withLock { $0 -= 1 } }
+
+    var count: Int { value.withLock { $0 } }
 }

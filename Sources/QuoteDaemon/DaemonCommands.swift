@@ -53,9 +53,26 @@ extension Daemon {
             tickets[ticket] = nil
             return SourceReport(source: source, ok: false, summary: "cancelled: the daemon is stopping", seconds: 0)
         }
-        return await withCheckedContinuation { continuation in
-            tickets[ticket]?.waiter = continuation
+        // The client that waits hung up (its request's task is cancelled): the sync goes on, the
+        // ticket goes. A stop answers its own tickets, below, as it always has.
+        if Task.isCancelled, !isStopping { return stopWaiting(ticket) }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                tickets[ticket]?.waiter = continuation
+            }
+        } onCancel: {
+            Task { await self.stopWaiting(ticket) }
         }
+    }
+
+    /// Drops a ticket whose client left, answering its waiter (if any) so its task ends; nothing
+    /// while stopping, when `answerWaitingTickets` answers every ticket.
+    @discardableResult
+    func stopWaiting(_ ticket: Int) -> SourceReport {
+        let left = SourceReport(source: tickets[ticket]?.source ?? "", ok: false, summary: "cancelled: the client left", seconds: 0)
+        guard !isStopping, let entry = tickets.removeValue(forKey: ticket) else { return left }
+        entry.waiter?.resume(returning: left)
+        return left
     }
 
     /// Re-reads the configuration; a bad file keeps the running one and says why.

@@ -1,46 +1,34 @@
 import Glibc
 import QuoteSystem
 
-/// Who may use the control socket: root, the daemon's own user, and members of
-/// the daemon's group (primary or supplementary). Everyone else is refused.
+/// Who may use the control socket: root, the daemon's own user, and members of the daemon's
+/// group (primary or supplementary). Everyone else is refused.
+///
+/// A peer is judged by the credentials the kernel recorded when it connected (SO_PEERCRED,
+/// SO_PEERGROUPS), never by asking the user database: a slow LDAP or sssd backend cannot stall
+/// the socket's one serving thread. They are the groups the socket's own mode (0660) was checked
+/// against when the peer connected, so a member added to the group after logging in is served
+/// once they log in again, as for the socket itself. On a kernel that cannot tell a peer's
+/// supplementary groups (before 4.13), only its uid and primary group count.
 public struct PeerPolicy: Sendable {
     public let uid: uid_t
     public let gid: gid_t
+    /// The daemon's group by name ("quoted"), or its number when the group database has no
+    /// name: looked up once, here, for the refusal's message.
+    public let groupName: String
 
-    public init(uid: uid_t = CurrentProcess.userID, gid: gid_t = CurrentProcess.groupID) {
+    public init(uid: uid_t = CurrentProcess.userID, gid: gid_t = CurrentProcess.groupID, groupName: String? = nil) {
         self.uid = uid
         self.gid = gid
+        self.groupName = groupName ?? UserDatabase.groupName(of: gid) ?? String(gid)
     }
 
-    /// The daemon's group by name ("quoted"), or its number when the group database has no name.
-    public var groupName: String {
-        var entry = group()
-        var result: UnsafeMutablePointer<group>?
-        var buffer = [CChar](repeating: 0, count: 16_384)
-        guard getgrgid_r(gid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.gr_name else {
-            return String(gid)
-        }
-        return String(cString: name)
+    public func allows(_ peer: PeerCredentials) -> Bool {
+        if peer.uid == 0 || peer.uid == uid || peer.gid == gid { return true }
+        return peer.groups?.contains(gid) ?? false
     }
 
-    public func allows(peerUID: uid_t, peerGID: gid_t, supplementaryGroups: () -> [gid_t]) -> Bool {
-        if peerUID == 0 || peerUID == uid || peerGID == gid { return true }
-        return supplementaryGroups().contains(gid)
-    }
-
-    /// The groups of a user from the user database (getgrouplist), for peers whose
-    /// primary group is not ours. /proc/PID is no help: ProtectProc=invisible hides it.
-    public static func groups(ofUser uid: uid_t) -> [gid_t] {
-        var entry = passwd()
-        var result: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 16_384)
-        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.pw_name else { return [] }
-        var count: Int32 = 64
-        var groups = [gid_t](repeating: 0, count: Int(count))
-        if getgrouplist(name, entry.pw_gid, &groups, &count) < 0 {
-            groups = [gid_t](repeating: 0, count: Int(count))
-            guard getgrouplist(name, entry.pw_gid, &groups, &count) >= 0 else { return [] }
-        }
-        return Array(groups.prefix(Int(count)))
-    }
+    /// Root and the daemon's own user: a few answers are kept for them beyond what the group's
+    /// members may hold, so an administrator's `status` is never refused as busy.
+    public func isAdministrator(_ peer: PeerCredentials) -> Bool { peer.uid == 0 || peer.uid == uid }
 }

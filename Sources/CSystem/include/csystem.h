@@ -9,6 +9,12 @@
 /* SO_PEERCRED: the pid, uid and gid of the process at the other end of a Unix socket. 0 on success. */
 int quoted_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid);
 
+/* SO_PEERGROUPS (Linux 4.13+): the supplementary groups of the process at the other end of a Unix
+   socket, as they were when it connected. Returns how many were written to `groups` (at most
+   `capacity`), or -1 with errno set: ERANGE when there are more (*needed then says how many),
+   ENOPROTOOPT when the kernel does not know the option. */
+int quoted_peer_groups(int fd, gid_t *groups, int capacity, int *needed);
+
 /* accept4(fd, NULL, NULL, SOCK_CLOEXEC). */
 int quoted_accept_cloexec(int fd);
 
