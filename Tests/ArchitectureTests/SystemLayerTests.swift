@@ -28,9 +28,12 @@ import Testing
                "geteuid", "getgid", "getegid", "sigaction", "sigprocmask", "pthread_sigmask", "gethostname", "usleep",
                "nanosleep", "exit", "_exit"]) + "|" + call(["signal"], arguments: 2)),
         ("CSystem, the C calls QuoteSystem wraps",
-         #"import CSystem|\bquoted_(peer_credentials|accept_cloexec|pipe_cloexec|signal_pipe|terminal_columns|terminal_rows|spawn_close_from|available_processors)\("#),
+         #"import CSystem|\bquoted_(peer_credentials|peer_groups|accept_cloexec|pipe_cloexec|signal_pipe|terminal_columns|terminal_rows|spawn_close_from|available_processors)\("#),
         ("a clock read directly (an injected MonotonicClock keeps every deadline; ClockReading reads what must be carried as it is)",
          #"\b(ContinuousClock|SuspendingClock|clock_gettime)\b|clock: \.(continuous|suspending)\b"#),
+        ("a user-database lookup (UserDatabase: NSS may wait on LDAP or sssd, so it is asked at start-up, never per client)",
+         call(["getpwuid", "getpwuid_r", "getpwnam", "getpwnam_r", "getpwent", "getgrgid", "getgrgid_r", "getgrnam", "getgrnam_r",
+               "getgrent", "getgrouplist", "initgroups"])),
     ]
 
     /// A call of one of `names` as C spells it: not a method (`.close()`, `FileSystem.unlink(`),
@@ -144,6 +147,10 @@ import Testing
         #expect(try hits(clocks, "let elapsed = measure(clock: .suspending) { work() }"))
         #expect(try !hits(clocks, "let started = clock.now"))
         #expect(try !hits(clocks, "let clock = SystemClock()"))
+        let userDatabase = 11
+        #expect(try hits(userDatabase, "guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0"))
+        #expect(try hits(userDatabase, "if getgrouplist(name, entry.pw_gid, &groups, &count) < 0 {"))
+        #expect(try !hits(userDatabase, "let name = UserDatabase.groupName(of: gid)"))
     }
 
     /// Comments may name what code may not do.

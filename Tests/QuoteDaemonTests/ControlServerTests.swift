@@ -166,12 +166,34 @@ import TestSupport
     }
 
     @Test func peersOutsideTheGroupAreRefused() throws {
-        let policy = PeerPolicy(uid: 990, gid: 990)
-        #expect(policy.allows(peerUID: 0, peerGID: 0) { [] })
-        #expect(policy.allows(peerUID: 990, peerGID: 100) { [] })
-        #expect(policy.allows(peerUID: 1000, peerGID: 990) { [] })
-        #expect(policy.allows(peerUID: 1000, peerGID: 1000) { [27, 990] })
-        #expect(!policy.allows(peerUID: 1000, peerGID: 1000) { [27, 100] })
+        let policy = PeerPolicy(uid: 990, gid: 990, groupName: "quoted")
+        func peer(_ uid: uid_t, _ gid: gid_t, _ groups: [gid_t]?) -> PeerCredentials {
+            PeerCredentials(pid: 4_321, uid: uid, gid: gid, groups: groups)
+        }
+        #expect(policy.allows(peer(0, 0, [])))
+        #expect(policy.allows(peer(990, 100, [])))
+        #expect(policy.allows(peer(1000, 990, [])))
+        // In the group through a supplementary group, as the kernel recorded the peer's.
+        #expect(policy.allows(peer(1000, 1000, [27, 990])))
+        #expect(!policy.allows(peer(1000, 1000, [27, 100])))
+        // A kernel that cannot tell the groups: the uid and primary group alone decide.
+        #expect(!policy.allows(peer(1000, 1000, nil)))
+        #expect(policy.allows(peer(1000, 990, nil)))
+    }
+
+    /// Root and the daemon's own user have slots of their own; a group member has none.
+    @Test func administratorsAreRootAndTheDaemonsUser() {
+        let policy = PeerPolicy(uid: 990, gid: 990, groupName: "quoted")
+        #expect(policy.isAdministrator(PeerCredentials(pid: 1, uid: 0, gid: 0, groups: [])))
+        #expect(policy.isAdministrator(PeerCredentials(pid: 1, uid: 990, gid: 100, groups: nil)))
+        #expect(!policy.isAdministrator(PeerCredentials(pid: 1, uid: 1000, gid: 990, groups: [990])))
+    }
+
+    /// The group's name is looked up when the policy is made, once; a given name is kept as it is.
+    @Test func theGroupsNameIsSettledAtStart() {
+        #expect(PeerPolicy(uid: 990, gid: 990, groupName: "quoted").groupName == "quoted")
+        #expect(PeerPolicy(uid: 0, gid: 0).groupName == "root")
+        #expect(PeerPolicy(uid: 0, gid: 4_242_000).groupName == "4242000")
     }
 
     /// A real peer with another uid: the socket is opened up so only SO_PEERCRED stands in the way.

@@ -81,6 +81,31 @@ final class SlowRunner: SyncRunner {
         #expect(!report.ok && report.summary == "cancelled: the daemon is stopping")
     }
 
+    /// A client waiting for a sync that hangs up (its request's task is cancelled) stops waiting
+    /// at once: its ticket goes, and the sync it asked for is still to run.
+    @Test func aWaitingClientThatLeavesDropsItsTicketButNotItsSync() async throws {
+        let daemon = try daemon(ScriptedRunner())
+        try await daemon.prepare()
+        let (started, _) = await daemon.syncNow(["custom.x"], wait: true)
+        let ticket = try #require(started.first?.ticket)
+        let waiting = Task { await daemon.report(ticket) }
+        #expect(await Waiting.until { await daemon.tickets[ticket]?.waiter != nil })
+        waiting.cancel()
+        let report = await waiting.value
+        #expect(!report.ok && report.summary == "cancelled: the client left", "\(report.summary)")
+        #expect(await daemon.tickets.isEmpty)
+        #expect(await daemon.sourceState("custom.x").requested)
+        // Already cancelled before it waits: the same.
+        let (again, _) = await daemon.syncNow(["custom.x"], wait: true)
+        let second = try #require(again.first?.ticket)
+        let early = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await daemon.report(second)
+        }
+        #expect(await early.value.summary == "cancelled: the client left")
+        #expect(await daemon.tickets.isEmpty)
+    }
+
     /// A stop lets a sync that is nearly done finish (its report is its own), within the grace.
     @Test func aStopLetsARunningSyncFinishWithinTheGrace() async throws {
         let runner = SlowRunner(seconds: 0.3)
