@@ -116,7 +116,8 @@ public final class ReplyWriter: Sendable {
 /// every few seconds is dropped all the same); at most `maximumPending` connections
 /// may be waiting for their request at once, and when a new one arrives beyond that,
 /// the oldest waiting one is dropped to make room, so idle clients can never lock out a
-/// well-behaved one. Peers are checked with SO_PEERCRED once their request is read.
+/// well-behaved one. Peers are checked once their request is read, by the credentials the
+/// kernel keeps for the connection (`PeerPolicy`: no user database is asked on this thread).
 /// Requests come out of `serve`, each answered in a child task of the caller's tree.
 ///
 /// At most `maximumAnswering` requests are answered at once (a `sync` holds its slot while it

@@ -54,7 +54,8 @@ extension Daemon {
             return SourceReport(source: source, ok: false, summary: "cancelled: the daemon is stopping", seconds: 0)
         }
         // The client that waits hung up (its request's task is cancelled): the sync goes on, the
-        // ticket goes. A stop answers its own tickets, below, as it always has.
+        // ticket goes. A stop cancels every request's task too, but answers the tickets itself
+        // (`answerWaitingTickets`): a sync that finishes within the grace still reports.
         if Task.isCancelled, !isStopping { return stopWaiting(ticket) }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
