@@ -10,16 +10,17 @@ import Testing
 
     /// What `run` starts runs at the priority that fits, not the main thread's user-initiated one,
     /// and so do the child tasks it makes.
-    @Test func runStartsItsTaskAndItsChildrenAtTheFittingPriority() {
+    @Test func runStartsItsTaskAndItsChildrenAtTheFittingPriority() async {
         let expected = WorkerPriority.fitting(nice: WorkerPriority.currentNice)
-        let seen = WorkerPriority.run { () async -> [TaskPriority] in
+        // `run` blocks its thread as a program's main thread would: one of its own, not a cooperative one.
+        let seen = await BlockingWork.perform { WorkerPriority.run { () async -> [TaskPriority] in
             let own = Task.currentPriority
             let child = await withTaskGroup(of: TaskPriority.self) { group in
                 group.addTask { Task.currentPriority }
                 return await group.next() ?? .high
             }
             return [own, child]
-        }
+        } }
         #expect(seen == [expected, expected])
         #expect(!seen.contains(.high))
     }
