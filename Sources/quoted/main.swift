@@ -32,6 +32,8 @@ func main(_ words: [String]) async -> ExitCode {
         return .success
     case "publish":
         return PublishCommand.run(Array(words.dropFirst()))
+    case "reload":
+        return ReloadCommand.run(Array(words.dropFirst()))
     case "run":
         return await RunCommand.run(Array(words.dropFirst()))
     case "completion":
