@@ -25,6 +25,12 @@ public enum Environment {
         return text.isEmpty ? nil : text
     }
 
+    /// Sets `name` to `value` unless it is already set (an administrator's own setting wins).
+    /// Call before any thread starts: setenv(3) is not safe beside a concurrent getenv.
+    public static func setDefault(_ name: String, _ value: String) {
+        setenv(name, value, 0)
+    }
+
     /// An absolute path from a variable (XDG_* must be absolute to count), or nil.
     public static func absolutePath(_ name: String) -> String? {
         variable(name).flatMap { $0.hasPrefix("/") ? $0 : nil }

@@ -3,7 +3,7 @@ import QuoteModels
 /// The control socket's line protocol, shared by quoted (server) and quotectl (client).
 ///
 /// A client sends one request line (at most 1,024 bytes):
-///   `sync [--no-wait] [SOURCE...]`, `status`, `reload`
+///   `sync [--no-wait] [SOURCE...]`, `status`, `reload` (root and the daemon's own user only)
 /// The daemon answers with lines `KIND TEXT`, ending with `end CODE` (a sysexits code):
 ///   `started SOURCE` / `joined SOURCE` (a sync already running is joined, not started twice)
 ///   `ok LINE` / `fail LINE`            one per source as it finishes ("upbit: 536 markets, 3 changed, 0.41 s")

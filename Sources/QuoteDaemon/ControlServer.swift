@@ -470,6 +470,11 @@ public final class ControlServer: Sendable {
             client.refuse(error.description, code: .usage)
             return nil
         }
+        guard request != .reload || policy.mayReload(peerUID: peer.uid) else {
+            logger.warning("control socket: refused reload from uid \(peer.uid) (pid \(peer.pid)): not root or our user")
+            client.refuse("permission denied: only root or the daemon's own user may reload", code: .noPermission)
+            return nil
+        }
         let slots = Self.maximumAnswering + (policy.isAdministrator(peer) ? Self.reservedForAdministrators : 0)
         guard answering.increment(limit: slots) else {
             client.refuse("busy: \(Self.maximumAnswering) requests in progress, try again", code: .temporaryFailure)

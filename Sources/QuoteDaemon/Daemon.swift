@@ -158,7 +158,7 @@ public actor Daemon {
             group.cancelAll()
             return stop
         }
-        logger.info("stopped")
+        logger.log(.info, "stopped", event: .daemonStopped)
         return stop
     }
 
@@ -304,11 +304,12 @@ public actor Daemon {
         let previous = sourceState(settings.name).failures
         let next = schedule.nextDue(after: report, of: settings, previousFailures: previous, at: now, using: &generator)
         sourceStates[settings.name, default: SourceState()].record(report, nextDue: next)
+        let (event, fields) = LogEvent.sync(report)
         if report.ok {
-            logger.info(TerminalSanitizer.clean(report.summaryLine))
+            logger.log(.info, TerminalSanitizer.clean(report.summaryLine), event: event, fields: fields)
         } else {
             logger.log(report.isConfigurationProblem ? .error : .warning,
-                       TerminalSanitizer.clean(report.summaryLine) + ", next attempt \(UnixTime.timestamp(next))")
+                       TerminalSanitizer.clean(report.summaryLine) + ", next attempt \(UnixTime.timestamp(next))", event: event, fields: fields)
         }
         updateStatus()
         wakeup.post()

@@ -101,11 +101,11 @@ extension Daemon {
                 }
             }
             plan(stored: [:])
-            logger.info("configuration reloaded: \(Plural.count(fresh.enabledSources.count, "source")) enabled")
+            logger.log(.info, "configuration reloaded: \(Plural.count(fresh.enabledSources.count, "source")) enabled", event: .reloadDone)
             wakeup.post()
             return .success(fresh.enabledSources.count)
         } catch {
-            logger.error("reload failed, keeping the running configuration: \(error)")
+            logger.log(.error, "reload failed, keeping the running configuration: \(error)", event: .reloadRefused)
             return .failure(error)
         }
     }

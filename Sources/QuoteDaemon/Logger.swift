@@ -7,6 +7,9 @@ import Synchronization
 /// One line per event on stderr. Under systemd (JOURNAL_STREAM set) each line
 /// starts with its syslog priority (`<3>` error ... `<7>` debug) and carries no
 /// timestamp — the journal adds one; otherwise a timestamp and the level.
+/// When stderr is the journal's own stream, each event goes to the journal's native socket
+/// instead, with fields (MESSAGE_ID, QUOTED_SOURCE…) that `journalctl` can select on; an event
+/// the socket refuses is written to stderr as ever.
 /// Callers never pass secrets or whole response bodies.
 public final class Logger: Sendable {
     public enum Level: Int, Comparable, Sendable, CaseIterable {
@@ -37,12 +40,23 @@ public final class Logger: Sendable {
     private let threshold: Mutex<Level>
     private let journal: Bool
     private let write: @Sendable (String) -> Void
+    private let journalSocket: JournalSocket?
+
+    /// The entries' SYSLOG_IDENTIFIER, as the stream's lines have it.
+    static let identifier = "quoted"
 
     public init(level: Level = .info, journal: Bool = Environment.variable("JOURNAL_STREAM") != nil,
-                write: @escaping @Sendable (String) -> Void = Logger.standardError) {
+                write: @escaping @Sendable (String) -> Void = Logger.standardError,
+                journalSocket: JournalSocket? = Logger.nativeJournal()) {
         self.threshold = Mutex(level)
         self.journal = journal
         self.write = write
+        self.journalSocket = journalSocket
+    }
+
+    /// The journal's socket when stderr is the journal's stream, else nil (a terminal, a file, a pipe).
+    public static func nativeJournal() -> JournalSocket? {
+        JournalSocket.isStandardError(journalStream: Environment.variable("JOURNAL_STREAM")) ? JournalSocket() : nil
     }
 
     public var level: Level {
@@ -55,8 +69,14 @@ public final class Logger: Sendable {
     public func info(_ message: String) { log(.info, message) }
     public func debug(_ message: String) { log(.debug, message) }
 
-    public func log(_ level: Level, _ message: String) {
+    /// Logs `message`, with `event`'s MESSAGE_ID and `fields` when it goes to the journal.
+    public func log(_ level: Level, _ message: String, event: LogEvent? = nil, fields: [(name: String, value: String)] = []) {
         guard level <= self.level else { return }
+        if let journalSocket {
+            var all = [(name: "PRIORITY", value: String(level.rawValue)), ("SYSLOG_IDENTIFIER", Self.identifier)]
+            if let event { all.append(("MESSAGE_ID", event.messageID)) }
+            if journalSocket.send(JournalEntry.encode(message: message, fields: all + fields)) { return }
+        }
         // One event, one line: newlines inside a message would split it in the journal.
         let flat = String(message.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
         if journal {

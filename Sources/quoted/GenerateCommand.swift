@@ -62,16 +62,19 @@ enum GenerateCommand {
         ], extra: [
             ("SIGNALS", ManPage.list([
                 ("SIGTERM, SIGINT", "Stop: running syncs are abandoned, their transactions never commit; exit 0."),
-                ("SIGHUP", "Reload the configuration; a bad file keeps the running one and logs why."),
+                ("SIGHUP", "Reload the configuration; a bad file keeps the running one and logs why. quoted reload does the same and also says whether it worked (systemctl reload runs it)."),
                 ("SIGUSR1", "Sync every source now."),
             ])),
+            journalSection,
             ("EXIT STATUS", ManPage.list([
                 ("0", "Every source synced (sync), or stopped by a signal (run)."), ("64", "A usage mistake."),
+                ("69", "No daemon answered (reload)."),
                 ("71", "The control socket could not be set up."),
                 ("73", "No store, and none can be created there."),
                 ("74", "The store could not be written (read-only, disk full, damaged, not a quoted store)."),
                 ("75", "A source failed or the store was busy (sync); another quoted answers on the socket (run)."),
-                ("78", "The configuration is wrong, or [daemon] socket names something that is not a socket."),
+                ("77", "This user may not ask the daemon for a reload: only root and the daemon's own user may (reload)."),
+                ("78", "The configuration is wrong, or [daemon] socket names something that is not a socket; the daemon refused the file, naming it, its line and its key (reload)."),
             ])),
             ("ENVIRONMENT", ManPage.list([
                 ("QUOTED_CONFIG", "The configuration file, as --config gives it."),
@@ -80,7 +83,8 @@ enum GenerateCommand {
                 ("XDG_RUNTIME_DIR", "Where a user's daemon listens (quoted/control.sock); without it, and without [daemon] socket, /run/quoted, which only the system service may use."),
                 ("RUNTIME_DIRECTORY, STATE_DIRECTORY", "Set by systemd (RuntimeDirectory=, StateDirectory=): the socket's folder and the store's."),
                 ("NOTIFY_SOCKET, WATCHDOG_USEC, WATCHDOG_PID", "Set by systemd: where readiness, status and watchdog pings go (sd_notify(3))."),
-                ("JOURNAL_STREAM", "Set by systemd: log lines carry syslog priorities instead of timestamps."),
+                ("JOURNAL_STREAM", "Set by systemd: log lines carry syslog priorities instead of timestamps, and when it names standard error, events go to the journal's socket with fields (see JOURNAL)."),
+                ("LIBDISPATCH_LOG", "Unset, quoted sets it to NO: libdispatch's manager thread asks for a nice value of -4 in every process, and its refusal (an unprivileged process may not raise its priority) would be logged once per sync. YES, syslog or stderr bring libdispatch's own messages back."),
                 ("https_proxy, http_proxy, no_proxy", "The proxy for syncs, as libcurl reads them."),
             ])),
             ("FILES", ManPage.list([

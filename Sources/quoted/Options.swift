@@ -41,6 +41,11 @@ let publishSpec = CommandSpec(
     overview: "Write the whole feed of a hub ([publish] dir) from the store now: manifest.json, by-hash files and, with [publish] signing_key, manifest.json.sig. After this, every sync that changes a source publishes it. Exit 78 without [publish], 74 when the feed cannot be written.",
     options: [Options.config.option, Options.db.option])
 
+let reloadSpec = CommandSpec(
+    name: "reload",
+    overview: "Ask the running daemon, over its control socket, to re-read its configuration, and wait for its verdict (the unit's ExecReload=, so systemctl reload quoted fails when the file is refused). Exit 0 when the new configuration applies; 78 with the daemon's reason (file, line, key) when it is refused and the running one stays; 77 when this user may not (only root and the daemon's own user may); 69 when no daemon answers. --config only says where the socket is ([daemon] socket). SIGHUP reloads too, but nobody hears a refusal.",
+    options: [Options.config.option])
+
 let completionSpec = CommandSpec(
     name: "completion",
     overview: "Print the completion script for bash, zsh or fish: 'quoted completion bash > ~/.local/share/bash-completion/completions/quoted'.",
@@ -65,7 +70,7 @@ let helpWidth: Int = {
 /// quoted's whole command line, declared once.
 let program = ProgramSpec(
     name: "quoted", overview: "Keep the quoted store fresh from its upstreams.",
-    globalOptions: Options.global, commands: [runSpec, syncSpec, publishSpec, completionSpec, manualSpec, completeSpec],
+    globalOptions: Options.global, commands: [runSpec, syncSpec, publishSpec, reloadSpec, completionSpec, manualSpec, completeSpec],
     defaultCommand: "run")
 
 extension LogLevel: OptionValue {}

@@ -1,6 +1,7 @@
 import QuoteBase
 import QuoteCommandLine
 import QuoteConfig
+import QuoteDaemon
 import QuoteFeed
 
 /// `quoted publish [--config PATH] [--db PATH]`: writes the whole feed from the store now
@@ -32,16 +33,21 @@ enum PublishCommand {
     }
 
     /// Publishes; nil when it worked, else the exit code and the reason (printed as one line).
+    /// With `logger` (the daemon's sync child), the line that says it worked is logged, quiet or not:
+    /// the hub's one journal entry per publish.
     static func publish(_ settings: PublishSettings, configuration: Configuration, storePath: String, only: Set<String>?,
-                        quiet: Bool) -> (code: ExitCode, reason: String)? {
+                        quiet: Bool, logger: Logger? = nil) -> (code: ExitCode, reason: String)? {
         // Files unnamed for two of the longest interval go.
         let retention = 2 * (configuration.enabledSources.map(\.interval).max() ?? 3_600)
         do {
             let outcome = try Publisher(settings: settings, storePath: storePath, retention: retention).publish(only: only)
-            if !quiet {
-                let written = outcome.written.isEmpty ? "no file changed" : "wrote " + outcome.written.joined(separator: ", ")
-                printError("publish: \(settings.dir): manifest serial \(outcome.manifest.serial), \(outcome.manifest.sources.count) sources, \(written)"
-                           + (outcome.pruned > 0 ? ", pruned \(outcome.pruned) old files" : ""))
+            let written = outcome.written.isEmpty ? "no file changed" : "wrote " + outcome.written.joined(separator: ", ")
+            let line = "publish: \(settings.dir): manifest serial \(outcome.manifest.serial), \(outcome.manifest.sources.count) sources, \(written)"
+                + (outcome.pruned > 0 ? ", pruned \(outcome.pruned) old files" : "")
+            if let logger {
+                logger.log(.info, line, event: .feedPublished, fields: [(name: "QUOTED_FEED_SERIAL", value: String(outcome.manifest.serial))])
+            } else if !quiet {
+                printError(line)
             }
             return nil
         } catch {

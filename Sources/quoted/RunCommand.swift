@@ -56,8 +56,8 @@ enum RunCommand {
             server.stop()
             return .osError
         }
-        logger.info("quoted \(QuotedVersion.current) started: store \(storePath), control socket \(socketPath), "
-                    + Plural.count(configuration.enabledSources.count, "source") + " enabled")
+        logger.log(.info, "quoted \(QuotedVersion.current) started: store \(storePath), control socket \(socketPath), "
+                   + Plural.count(configuration.enabledSources.count, "source") + " enabled", event: .daemonStarted)
         notifier.ready()
         switch await daemon.run(signals: signals, server: server) {
         case .signal, .cancelled: return .success

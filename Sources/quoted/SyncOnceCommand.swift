@@ -2,6 +2,7 @@ import Glibc
 import QuoteBase
 import QuoteCommandLine
 import QuoteConfig
+import QuoteDaemon
 import QuoteFeed
 import QuoteScheduling
 import QuoteModels
@@ -45,7 +46,8 @@ enum SyncOnceCommand {
                 let changed = reports.filter { $0.ok && ($0.counts.changed > 0 || $0.source == SourceName.happiness) }.map(\.source)
                 if !changed.isEmpty || Publisher.isDueForResigning(publish),
                    let failure = PublishCommand.publish(publish, configuration: configuration, storePath: storePath,
-                                                        only: Set(changed), quiet: arguments.has(Options.quiet)) {
+                                                        only: Set(changed), quiet: arguments.has(Options.quiet),
+                                                        logger: daemonLogger(arguments, configuration)) {
                     publishFailure = failure.code
                     // A re-signing that failed (nothing changed) leaves the feed to expire: every source of this run says so.
                     let left = changed.isEmpty ? Set(reports.filter(\.ok).map(\.source)) : Set(changed)
@@ -135,6 +137,11 @@ enum SyncOnceCommand {
             lines?.update(source, "\(source): \(text)")
         }, finished: finished)
         return reports
+    }
+
+    /// The daemon's child (--progress) logs what the daemon would, with its level: nil for a person's run.
+    private static func daemonLogger(_ arguments: Arguments, _ configuration: Configuration) -> Logger? {
+        arguments.has(Options.progress) ? Logger(level: Logger.Level(configuration.logLevel ?? .standard)) : nil
     }
 
     /// The reports of the sources a failed publish left out of the feed, failed — and recorded so in

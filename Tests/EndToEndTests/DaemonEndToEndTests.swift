@@ -239,6 +239,36 @@ import TestSupport
         #expect(log.contains("<6>configuration reloaded: 1 source enabled"), "\(log)")
     }
 
+    /// `quoted reload` (the unit's ExecReload=) exits with the daemon's verdict: 78 and its reason
+    /// for a refused file, the daemon running on; 0 for a good one; 69 with no daemon.
+    @Test func quotedReloadFailsVisiblyWhenTheDaemonRefusesTheFile() throws {
+        let notify = NotifySocket(path: scratch.file("notify.sock"))
+        let config = writeConfig()
+        let (daemon, errors) = try startDaemon(config: config, notify: notify)
+        defer { daemon.terminate() }
+        _ = notify.waitFor("STATUS=1/1")
+        // The client's copy says where the socket is; the daemon's own file goes bad.
+        try FileManager.default.copyItem(atPath: config, toPath: scratch.file("client.conf"))
+        try "[source.upbit]\nintervall = 1h\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let quoted = BinaryRunner("quoted", home: scratch.path)
+        let refused = try quoted.run(["reload", "--config", scratch.file("client.conf")])
+        #expect(refused.status == 78, "\(refused.stderr)")
+        #expect(refused.stderr.contains("reload failed, the running configuration stays: "), "\(refused.stderr)")
+        #expect(refused.stderr.contains("quoted.conf:2: unknown key 'intervall'"), "\(refused.stderr)")
+        #expect(daemon.isRunning)
+        _ = writeConfig(interval: "2h")
+        let applied = try quoted.run(["reload", "--config", scratch.file("client.conf")])
+        #expect(applied.status == 0, "\(applied.stderr)")
+        #expect(applied.stdout == "quoted: reloaded: 1 source enabled\n")
+        daemon.terminate()
+        #expect(waitForExit(daemon, seconds: 10))
+        let gone = try quoted.run(["reload", "--config", scratch.file("client.conf")])
+        #expect(gone.status == 69, "\(gone.stderr)")
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("<3>reload failed, keeping the running configuration: "), "\(log)")
+        #expect(log.contains("<6>configuration reloaded: 1 source enabled"), "\(log)")
+    }
+
     @Test func theWatchdogIsPettedAtHalfItsInterval() throws {
         let notify = NotifySocket(path: scratch.file("notify.sock"))
         let (daemon, _) = try startDaemon(config: writeConfig(), notify: notify, environment: ["WATCHDOG_USEC": "600000"])

@@ -196,6 +196,52 @@ import TestSupport
         #expect(PeerPolicy(uid: 0, gid: 4_242_000).groupName == "4242000")
     }
 
+    @Test func onlyRootAndTheDaemonsUserMayReload() {
+        let policy = PeerPolicy(uid: 990, gid: 990)
+        #expect(policy.mayReload(peerUID: 0))
+        #expect(policy.mayReload(peerUID: 990))
+        #expect(!policy.mayReload(peerUID: 1000))
+        #expect(policy.allows(peerUID: 1000, peerGID: 990) { [] }, "a group member may still ask for status and syncs")
+    }
+
+    /// A real peer in the daemon's group (its uid another): status is answered, reload refused.
+    @Test func aLiveGroupMemberMayNotReload() async throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+              FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            Issue.record("needs root, setpriv and python3 to connect as another user")
+            return
+        }
+        let member = ControlServer.answering(path: folder + "/member/control.sock", policy: PeerPolicy(uid: 0, gid: 65534),
+                                             logger: Logger(level: .error)) { request, writer in
+            writer.send("ok", request.line)
+            writer.finish(code: 0)
+        }
+        try member.start()
+        defer { member.stop() }
+        chmod(folder, 0o755)
+        chmod(folder + "/member", 0o755)
+        chmod(member.path, 0o666)
+        func ask(_ request: String) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
+                                 "import socket,sys\ns=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])\n"
+                                 + "s.sendall(sys.argv[2].encode() + b'\\n')\n"
+                                 + "data=b''\nwhile True:\n c=s.recv(4096)\n if not c: break\n data+=c\nprint(data.decode(), end='')",
+                                 member.path, request]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            process.waitUntilExit()
+            return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        }
+        let status = try ask("status")
+        #expect(status == "ok status\nend 0\n", "\(status)")
+        let reload = try ask("reload")
+        #expect(reload.hasPrefix("error permission denied: only root or the daemon's own user may reload"), "\(reload)")
+        #expect(reload.hasSuffix("end 77\n"), "\(reload)")
+    }
+
     /// A real peer with another uid: the socket is opened up so only SO_PEERCRED stands in the way.
     @Test func aLiveUnauthorizedPeerGetsARefusal() throws {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),

@@ -128,6 +128,8 @@ check "quotectl sync --now reaches it through \$XDG_RUNTIME_DIR/quoted/control.s
 check "quotectl random reads the user's store" bash -c \
     "setpriv --reuid=$uid --regid=$uid --init-groups env HOME=/home/carol XDG_RUNTIME_DIR=/run/user/$uid quotectl random --source custom.e2e | grep -q 'End-to-end quote'"
 check "the user's store is under ~/.local/share/quoted" test -f /home/carol/.local/share/quoted/quotes.db
+check "systemctl --user reload quoted asks the user daemon (ExecReload=quoted reload) and succeeds" \
+    as_carol systemctl --user reload quoted
 # What an unprivileged manager can enforce (seccomp, no_new_privs) brings the user unit from 9.1.
 user_exposure=$(as_carol systemd-analyze security --user quoted.service 2>/dev/null | grep -o 'Overall exposure level for quoted.service: [0-9.]*' | grep -o '[0-9.]*$')
 check "the user unit's exposure is <= 6.5 (is ${user_exposure:-unknown})" \
