@@ -10,7 +10,7 @@
 test_packages=(libsqlite3-dev sqlite3 libcurl4-openssl-dev libsodium-dev libssl-dev zlib1g-dev signify-openbsd fortune-mod fortunes time python3 mandoc zsh fish tmux i3blocks shellcheck)
 # The systemd end-to-ends on top (systemd-nspawn), building and checking the package, and the
 # feed's attack run (real nginx, faketime for the clock).
-ci_packages=("${test_packages[@]}" systemd-container dpkg-dev lintian nginx-light curl faketime)
+ci_packages=("${test_packages[@]}" systemd-container dpkg-dev lintian nginx-light curl faketime prometheus)
 
 # Prints the packages of "$@" that are not installed.
 missing_packages() {

@@ -36,13 +36,14 @@ enum RunCommand {
         warn(about: configuration, to: logger)
         let storePath = Locations.store(option: arguments.value(Options.db), configured: configuration.storePath, writing: true)
         let notifier = SystemdNotifier()
+        guard case .success(let textfile) = metricsTextfile(configuration, logger: logger) else { return .configuration }
         // Every deadline of the daemon, its control socket and its children's stops, on one clock.
         let clock = SystemClock()
         let daemon = Daemon(
             configuration: configuration, storePath: storePath,
             runner: ChildProcessRunner(storePath: storePath, clock: clock),
             logger: logger, notifier: notifier, watchdogInterval: SystemdNotifier.watchdogInterval(),
-            loadConfiguration: { try ConfigFile.load(option: configOption) }, clock: clock)
+            loadConfiguration: { try ConfigFile.load(option: configOption) }, clock: clock, textfile: textfile)
         if let failure = await prepare(daemon, storePath: storePath, logger: logger) { return failure }
         let socketPath = Locations.sockets(configured: configuration.socketPath)[0]
         let server = ControlServer(path: socketPath, logger: logger, clock: clock)
@@ -72,6 +73,19 @@ enum RunCommand {
             // The daemon schedules the feed through the sources it syncs: with none, nothing would.
             logger.warning("[fleet] is set but no source is enabled: the feed is synced with each source's sync, so nothing "
                            + "will sync; enable a source (it comes from the hub) or run quoted sync --once from a timer")
+        }
+    }
+
+    /// `[metrics] textfile`, its folder checked: one that is not there or takes no file stops the start.
+    private static func metricsTextfile(_ configuration: Configuration, logger: Logger) -> Result<MetricsTextfile?, ConfigurationProblem> {
+        guard let path = configuration.metrics.textfile else { return .success(nil) }
+        let textfile = MetricsTextfile(path: path)
+        do {
+            try textfile.checkFolder()
+            return .success(textfile)
+        } catch {
+            logger.error("\(error)")
+            return .failure(error)
         }
     }
 

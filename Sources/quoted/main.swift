@@ -32,6 +32,8 @@ func main(_ words: [String]) async -> ExitCode {
         return .success
     case "publish":
         return PublishCommand.run(Array(words.dropFirst()))
+    case "metrics":
+        return MetricsCommand.run(Array(words.dropFirst()))
     case "reload":
         return ReloadCommand.run(Array(words.dropFirst()))
     case "run":
