@@ -39,11 +39,14 @@ let package = Package(
         // The values every module shares: source names, the quote and record models, change
         // counts, the readers of custom lists and quote files. No SQLite.
         .target(name: "QuoteModels", dependencies: ["QuoteBase", "QuoteText"]),
+        // Health as plain data: the freshness rule every reader shares, quotectl check's Nagios
+        // verdict, and the Prometheus text the metrics are written in. No SQLite, no Foundation.
+        .target(name: "QuoteHealth", dependencies: ["QuoteBase", "QuoteText", "QuoteModels"]),
         // The store: the SQLite wrapper, migrations, and every SQL statement the project runs,
         // behind named operations. The only module with SQL: a module links it only to run statements through it. No Foundation.
         .target(
             name: "QuoteStore",
-            dependencies: ["CSQLite", "QuoteSystem", "QuoteBase", "QuoteText", "QuoteModels"],
+            dependencies: ["CSQLite", "QuoteSystem", "QuoteBase", "QuoteText", "QuoteModels", "QuoteHealth"],
             plugins: ["EmbedMigrations"]
         ),
         // The configuration: the INI file, its validated settings and their ranges (shared
@@ -55,7 +58,7 @@ let package = Package(
         .target(name: "QuoteCommandLine", dependencies: ["QuoteSystem", "QuoteBase"]),
         // When sources are due (intervals, backoff, blocks, catch-up) and what a sync reports:
         // the policy shared by the daemon and `quoted sync --once`. No networking.
-        .target(name: "QuoteScheduling", dependencies: ["QuoteBase", "QuoteText", "QuoteModels", "QuoteConfig"]),
+        .target(name: "QuoteScheduling", dependencies: ["QuoteBase", "QuoteText", "QuoteModels", "QuoteConfig", "QuoteHealth"]),
         // libcurl from the system (Debian: libcurl4-openssl-dev), so that SwiftPM names the package when it is missing.
         .systemLibrary(name: "CLibcurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // libcurl's variadic setopt/getinfo as typed C functions.
@@ -74,16 +77,16 @@ let package = Package(
         .target(name: "QuoteSync", dependencies: ["QuoteSystem", "QuoteBase", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "QuoteScheduling", "QuoteFeed", "CCurl"]),
         // The daemon's parts: scheduler, control socket, sd_notify, signals, logging. It links
         // no networking: each sync runs as a child `quoted sync --once`.
-        .target(name: "QuoteDaemon", dependencies: ["QuoteSystem", "QuoteBase", "QuoteText", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling"]),
+        .target(name: "QuoteDaemon", dependencies: ["QuoteSystem", "QuoteBase", "QuoteText", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteHealth"]),
         // The daemon and `quoted sync --once`.
-        .executableTarget(name: "quoted", dependencies: ["QuoteSystem", "QuoteBase", "QuoteCommandLine", "QuoteDaemon", "QuoteSync", "QuoteFeed", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling"]),
+        .executableTarget(name: "quoted", dependencies: ["QuoteSystem", "QuoteBase", "QuoteCommandLine", "QuoteDaemon", "QuoteSync", "QuoteFeed", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteHealth"]),
         // What the tests share: a local HTTP/1.1 server that imitates the upstreams (and
         // misbehaves on request), compressed bodies, a seeded generator, temporary folders.
         .target(name: "TestSupport", dependencies: ["QuoteSystem"], path: "Tests/TestSupport"),
         // The CLI. No Foundation: it must start like a C program.
         .executableTarget(
             name: "quotectl",
-            dependencies: ["QuoteSystem", "QuoteBase", "QuoteCommandLine", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling"],
+            dependencies: ["QuoteSystem", "QuoteBase", "QuoteCommandLine", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteHealth"],
             // Release builds link fully statically (glibc and libsqlite3.a included): a
             // static program starts in half the time of a dynamically linked one, and
             // starting is most of what `quotectl random` costs (docs/benchmarks.md).
@@ -98,10 +101,11 @@ let package = Package(
         .testTarget(name: "QuoteCommandLineTests", dependencies: ["QuoteCommandLine"]),
         .testTarget(name: "QuoteControlTests", dependencies: ["QuoteControl", "QuoteModels"]),
         .testTarget(name: "QuoteTextTests", dependencies: ["QuoteText"]),
+        .testTarget(name: "QuoteHealthTests", dependencies: ["QuoteHealth", "QuoteModels"]),
         .testTarget(name: "QuoteModelsTests", dependencies: ["QuoteModels", "QuoteText", "TestSupport"]),
-        .testTarget(name: "QuoteStoreTests", dependencies: ["QuoteStore", "QuoteModels", "QuoteText", "QuoteSystem", "TestSupport"]),
+        .testTarget(name: "QuoteStoreTests", dependencies: ["QuoteStore", "QuoteModels", "QuoteText", "QuoteSystem", "QuoteHealth", "TestSupport"]),
         .testTarget(name: "QuoteConfigTests", dependencies: ["QuoteConfig", "QuoteModels", "TestSupport"]),
-        .testTarget(name: "QuoteDaemonTests", dependencies: ["QuoteDaemon", "QuoteSync", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteStore", "QuoteModels", "QuoteText", "QuoteSystem", "TestSupport"]),
+        .testTarget(name: "QuoteDaemonTests", dependencies: ["QuoteDaemon", "QuoteHealth", "QuoteSync", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteStore", "QuoteModels", "QuoteText", "QuoteSystem", "TestSupport"]),
         .testTarget(name: "QuoteFeedTests", dependencies: ["QuoteFeed", "QuoteStore", "QuoteModels", "QuoteText", "QuoteConfig", "TestSupport"]),
         .testTarget(name: "QuoteSyncTests", dependencies: ["QuoteSync", "QuoteFeed", "QuoteStore", "QuoteModels", "QuoteText", "QuoteConfig", "QuoteScheduling", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["quotectl", "quoted", "QuoteStore", "QuoteModels", "QuoteText", "QuoteSystem", "TestSupport"]),

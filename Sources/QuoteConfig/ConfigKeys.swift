@@ -5,7 +5,7 @@ import QuoteModels
 /// and quoted.conf(5) prints this table (with the ranges of ConfigLimits).
 public struct ConfigKey: Sendable {
     public enum Section: Sendable, Equatable {
-        case store, daemon, publish, fleet
+        case store, daemon, publish, fleet, metrics, check
         /// `[source.NAME]`, for these kinds (all kinds when empty).
         case source(Set<SourceKind>)
     }
@@ -53,6 +53,15 @@ public struct ConfigKey: Sendable {
                   defaultValue: ConfigText.duration(FeedLimits.defaultTimeout)),
         ConfigKey(name: "max_bytes", section: .fleet, meaning: "The largest feed file: \(ConfigText.sizes(FeedLimits.maxBytes)).",
                   defaultValue: ConfigText.size(FeedLimits.defaultMaxBytes)),
+        ConfigKey(name: "textfile", section: .metrics,
+                  meaning: "The daemon writes its Prometheus metrics to this file (an absolute path ending .prom) at start and after every sync, for node_exporter's textfile collector: to a temporary name in the same folder, then renamed; mode 0644, no timestamps. The folder must exist and be writable by the daemon (a configuration error at start otherwise); a later failed write is logged and never fails a sync.",
+                  defaultValue: "none (no file)"),
+        ConfigKey(name: "stale_after_intervals", section: .check,
+                  meaning: "quotectl check (and the daemon's status line): a source whose last success is older than this many of its intervals is stale (WARNING): \(CheckSettings.staleAfterIntervals.lowerBound) to \(CheckSettings.staleAfterIntervals.upperBound); --stale-after-intervals overrides it.",
+                  defaultValue: String(CheckSettings.defaultStaleAfterIntervals)),
+        ConfigKey(name: "critical_after", section: .check,
+                  meaning: "quotectl check: a source failing for longer than this is CRITICAL: \(ConfigText.durations(CheckSettings.criticalAfter)); --critical-after overrides it.",
+                  defaultValue: ConfigText.duration(CheckSettings.defaultCriticalAfter)),
         ConfigKey(name: "enabled", section: .source([]), meaning: "true or false (also yes/no, on/off, 1/0).",
                   defaultValue: "true (weather: false)"),
         ConfigKey(name: "url", section: .source([]),
@@ -95,7 +104,7 @@ public struct ConfigKey: Sendable {
     public static func allowed(in section: Section) -> Set<String> {
         Set(all.filter { key in
             switch (key.section, section) {
-            case (.store, .store), (.daemon, .daemon), (.publish, .publish), (.fleet, .fleet): return true
+            case (.store, .store), (.daemon, .daemon), (.publish, .publish), (.fleet, .fleet), (.metrics, .metrics), (.check, .check): return true
             case (.source(let kinds), .source(let wanted)): return kinds.isEmpty || !kinds.isDisjoint(with: wanted)
             default: return false
             }

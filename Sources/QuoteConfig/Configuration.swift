@@ -23,6 +23,10 @@ public struct Configuration: Sendable {
     public var publish: PublishSettings?
     /// A spoke: where the feed comes from.
     public var fleet: FleetSettings?
+    /// `[metrics]`: the daemon's textfile.
+    public var metrics = MetricsSettings()
+    /// `[check]`: quotectl check's thresholds.
+    public var check = CheckSettings()
     public var sources: [SourceSettings]
     /// Things worth saying that do not stop the program (an API key others can read).
     public var warnings: [String] = []
@@ -96,12 +100,16 @@ public struct Configuration: Sendable {
                 configuration.publish = try reader.publish(section)
             case "fleet":
                 configuration.fleet = try reader.fleet(section)
+            case "metrics":
+                configuration.metrics = try reader.metrics(section)
+            case "check":
+                configuration.check = try reader.checkSettings(section)
             case let name where name.hasPrefix("source.custom."):
                 customLists.append(try customList(section, reader: reader))
             case let name where name.hasPrefix("source."):
                 try configuration.applySource(section, reader: reader, file: file)
             default:
-                throw reader.error(section.line, "unknown section [\(section.name)] (sections: store, daemon, publish, fleet, source.NAME)")
+                throw reader.error(section.line, "unknown section [\(section.name)] (sections: store, daemon, publish, fleet, metrics, check, source.NAME)")
             }
         }
         configuration.sources = customLists + configuration.sources

@@ -2,6 +2,7 @@ import Glibc
 import QuoteBase
 import QuoteConfig
 import QuoteControl
+import QuoteHealth
 import QuoteScheduling
 import QuoteStore
 import QuoteText
@@ -43,6 +44,14 @@ public actor Daemon {
     var tickets: [Int: Ticket] = [:]
     var nextTicket = 0
     let startedAt: Duration
+    /// When the daemon started, in Unix seconds (for the metrics).
+    let startedWall: Int
+    /// Syncs that ended since the daemon started (for the metrics).
+    var syncsRun = 0
+    /// The sources as the last health reading found them: the status line's ground.
+    var health: [SourceHealth] = []
+    /// Where the metrics go, when `[metrics] textfile` is set.
+    let textfile: MetricsTextfile?
     let watchdogInterval: Duration?
     var nextWatchdog: Duration?
 
@@ -51,8 +60,10 @@ public actor Daemon {
                 loadConfiguration: @escaping @Sendable () throws -> Configuration,
                 wallClock: @escaping @Sendable () -> Int = { UnixTime.now() },
                 clock: any MonotonicClock = SystemClock(),
-                storeBusyTimeout: Int32 = Store.defaultBusyTimeout) {
+                storeBusyTimeout: Int32 = Store.defaultBusyTimeout, textfile: MetricsTextfile? = nil) {
         self.storeBusyTimeout = storeBusyTimeout
+        self.textfile = textfile
+        self.startedWall = wallClock()
         self.configuration = configuration
         self.storePath = storePath
         self.runner = runner
@@ -89,11 +100,13 @@ public actor Daemon {
     public func prepare() async throws {
         // SQLite may wait for another process's lock: on a thread of its own, not on the actor.
         let names = configuration.customListNames, storePath = self.storePath, timeout = storeBusyTimeout
-        let entries = try await BlockingWork.perform {
+        let reading = healthReading()
+        let (entries, health) = try await BlockingWork.perform {
             try Store.reconcileCustomLists(names, storePath: storePath, busyTimeoutMilliseconds: timeout)
             let store = try Store(path: storePath, access: .write, busyTimeoutMilliseconds: timeout)
-            return try SyncStateRepository(database: store.database).entries()
+            return (try SyncStateRepository(database: store.database).entries(), reading.take(from: store))
         }
+        self.health = health ?? []
         var stored: [String: Int] = [:]
         for entry in entries {
             // A next due time (a backoff, a block) recorded for another URL does not carry over.
@@ -104,7 +117,6 @@ public actor Daemon {
                 stored[entry.source] = next
                 if entry.isBlock { sourceStates[entry.source, default: SourceState()].blocked = true }
             }
-            sourceStates[entry.source, default: SourceState()].lastOK = entry.consecutiveFailures == 0 && entry.lastSuccess != nil
             sourceStates[entry.source, default: SourceState()].failures = entry.consecutiveFailures
         }
         plan(stored: stored)
@@ -297,6 +309,7 @@ public actor Daemon {
     /// `quoted sync --once` records), keeps that in the store, and hands the report on.
     func finished(_ settings: SourceSettings, report: SourceReport) async {
         sourceStates[settings.name]?.running = false
+        syncsRun += 1
         deliver(report)
         guard !Task.isCancelled else { return }
         let now = wallClock()
@@ -312,11 +325,16 @@ public actor Daemon {
         }
         updateStatus()
         wakeup.post()
-        let storePath = self.storePath, timeout = storeBusyTimeout, name = settings.name
+        let storePath = self.storePath, timeout = storeBusyTimeout, name = settings.name, reading = healthReading()
         do {
-            try await BlockingWork.perform {
+            let health = try await BlockingWork.perform {
                 let store = try Store(path: storePath, access: .write, busyTimeoutMilliseconds: timeout)
                 try SyncStateRepository(database: store.database).setNextDue(source: name, next)
+                return reading.take(from: store)
+            }
+            if let health {
+                self.health = health
+                updateStatus()
             }
         } catch {
             logger.warning("\(name): could not keep its next due time in the store: \(error)")
@@ -324,25 +342,19 @@ public actor Daemon {
     }
 
 
-    /// "4/5 sources fresh; upbit: HTTP 429, retry 12:04" for systemctl status.
+    /// "4 of 5 sources fresh; failing: upbit (HTTP 503 for 12 min); syncing upbit" for systemctl
+    /// status: `quotectl check`'s words, from the last health reading, and what runs now.
     func updateStatus() {
-        let enabled = configuration.enabledSources
-        let fresh = enabled.filter { sourceState($0.name).lastOK }.count
-        var text = "\(fresh)/\(enabled.count) sources fresh"
+        let verdict = HealthVerdict(sources: health, now: wallClock(), thresholds: HealthThresholds(configuration.check))
+        var text = verdict.summary
         let running = runningSources
         if !running.isEmpty { text += "; syncing " + running.joined(separator: ", ") }
-        for settings in enabled {
-            guard let failure = sourceState(settings.name).lastFailure else { continue }
-            text += "; \(settings.name): " + (failure.httpStatus.map { "HTTP \($0)" } ?? String(failure.summary.prefix(40)))
-            if let next = sourceState(settings.name).due { text += ", retry " + Self.clockTime(next) }
-        }
         notifier.status(text)
     }
 
-    static func clockTime(_ seconds: Int) -> String {
-        var time = time_t(seconds)
-        var parts = tm()
-        localtime_r(&time, &parts)
-        return Logger.pad(parts.tm_hour) + ":" + Logger.pad(parts.tm_min)
+    /// What a reading of the store's health needs, taken on the actor and used off it.
+    func healthReading() -> HealthReading {
+        HealthReading(scope: HealthScope(configuration), daemon: DaemonHealth(startTime: startedWall, syncsTotal: syncsRun),
+                      textfile: textfile, logger: logger)
     }
 }

@@ -144,6 +144,8 @@ extension Daemon {
         var daemon = JSONObjectBuilder()
         daemon.add("pid", Int(CurrentProcess.id))
         daemon.add("uptime", Int((clock.now - startedAt).components.seconds))
+        daemon.add("started", startedWall)
+        daemon.add("syncs", syncsRun)
         daemon.add("version", QuotedVersion.current)
         daemon.add("config", configuration.file)
         daemon.add("store", storePath)

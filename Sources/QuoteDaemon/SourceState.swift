@@ -10,12 +10,8 @@ struct SourceState {
     var running = false
     /// Asked for by `syncNow`, started by the scheduler at its next turn.
     var requested = false
-    /// Whether its last sync succeeded.
-    var lastOK = false
     /// Its failures in a row.
     var failures = 0
-    /// Its last failure, for systemd's status line, until a sync succeeds.
-    var lastFailure: SourceReport?
 
     /// Takes in a sync's report and the next due time decided from it. A store's failure or a
     /// block that let nothing be sent is not the upstream's, so it adds no failure in a row.
@@ -27,7 +23,5 @@ struct SourceState {
         } else if report.storeExitCode == nil, !report.notContacted {
             failures += 1
         }
-        lastOK = report.ok
-        lastFailure = report.ok ? nil : report
     }
 }

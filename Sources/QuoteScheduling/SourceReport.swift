@@ -20,6 +20,8 @@ public struct SourceReport: Sendable, Equatable {
     public var notContacted = false
     /// Where the time went (seconds per phase, in order), for `quoted sync --once --timings`.
     public var phases: [Phase] = []
+    /// The response bodies the sync received (bytes).
+    public var fetchedBytes = 0
 
     public struct Phase: Sendable, Equatable {
         public let name: String
@@ -57,6 +59,7 @@ public struct SourceReport: Sendable, Equatable {
         object.add("configuration_problem", isConfigurationProblem)
         object.add("store_exit_code", storeExitCode.map { Int($0.rawValue) })
         object.add("not_contacted", notContacted)
+        object.add("fetched_bytes", fetchedBytes)
         return object.result
     }
 
@@ -76,6 +79,7 @@ public struct SourceReport: Sendable, Equatable {
         isConfigurationProblem = object["configuration_problem"]?.bool ?? false
         storeExitCode = object["store_exit_code"]?.int.flatMap { Int32(exactly: $0) }.map(ExitCode.init(rawValue:))
         notContacted = object["not_contacted"]?.bool ?? false
+        fetchedBytes = max(0, object["fetched_bytes"]?.int ?? 0)
     }
 
     public init(source: String, ok: Bool, httpStatus: Int? = nil, counts: ChangeCounts = ChangeCounts(), summary: String,

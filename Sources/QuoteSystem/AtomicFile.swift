@@ -39,11 +39,14 @@ public final class AtomicFile {
     /// its folder and, when `syncingFolder`, flushes the folder too, so the rename itself survives
     /// a crash. A writer renaming many files into one folder passes false and calls
     /// `FileSystem.syncDirectory` once after the last. On failure the temporary file is removed
-    /// and whatever `name` was stays as it was.
-    public func commit(as name: String, syncingFolder: Bool = true, adjust: (Descriptor) -> Void = { _ in }) throws(FileSystemError) {
+    /// and whatever `name` was stays as it was. Without `syncingFile`, the rename alone keeps a
+    /// reader from seeing part of a file; a crash may then lose the newest version (a reading
+    /// the next write replaces anyway, such as the daemon's metrics).
+    public func commit(as name: String, syncingFolder: Bool = true, syncingFile: Bool = true,
+                       adjust: (Descriptor) -> Void = { _ in }) throws(FileSystemError) {
         guard let written = file.take() else { throw FileSystemError("fsync", temporaryPath, Errno(EBADF)) }
         adjust(written.io)
-        do { try written.io.sync() } catch {
+        do { if syncingFile { try written.io.sync() } } catch {
             written.close()
             _ = unlink(temporaryPath)
             throw FileSystemError("fsync", temporaryPath, error)

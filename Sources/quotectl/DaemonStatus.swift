@@ -8,6 +8,9 @@ struct DaemonStatus {
     var running = false
     var pid: Int?
     var uptime: Int?
+    /// When it started (Unix seconds) and the syncs it ran since, for the metrics.
+    var startedAt: Int?
+    var syncsRun: Int?
     var nextDue: [String: Int] = [:]
     var syncing: [String] = []
     var problem: String?
@@ -38,6 +41,8 @@ struct DaemonStatus {
                     status.running = true
                     status.pid = object["pid"]?.int
                     status.uptime = object["uptime"]?.int
+                    status.startedAt = object["started"]?.int
+                    status.syncsRun = object["syncs"]?.int
                 case "source":
                     guard let name = object["source"]?.string else { continue }
                     if let due = object["next_due"]?.int { status.nextDue[name] = due }

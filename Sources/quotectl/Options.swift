@@ -50,9 +50,22 @@ enum Options {
                                                    help: "With --oneline or --format: at most N columns, shortened at a word with '…'.")
     static let quoteOutput = [json, oneline, quoteFormat.option, maxWidth.option]
     static let statusFormat = TypedOption.text(
-        "format", "TEMPLATE|BAR",
+        "format", "TEMPLATE|BAR|prometheus",
         help: "A line per source through a template such as '{source}: {state}' (fields: \(FieldTemplate<StatusField>.fieldList)), "
-            + "or the store's freshness for a bar: waybar (JSON with class fresh, stale or failing), i3blocks, polybar or tmux.")
+            + "the store's freshness for a bar: waybar (JSON with class fresh, stale or failing), i3blocks, polybar or tmux, "
+            + "or prometheus: the metrics the daemon's [metrics] textfile holds, in Prometheus' text format (with the daemon's own when it answers).")
+    static let staleAfterIntervals = TypedOption<Int>(
+        { .value("stale-after-intervals", "N", help: $0) }, absent: .value(CheckSettings.defaultStaleAfterIntervals),
+        describedAs: String(CheckSettings.defaultStaleAfterIntervals),
+        expected: "a whole number from \(CheckSettings.staleAfterIntervals.lowerBound) to \(CheckSettings.staleAfterIntervals.upperBound)",
+        help: { "A source whose last success is older than N of its intervals is stale: WARNING (default \($0), or [check] stale_after_intervals)." },
+        parse: { text in ConfigValue.count(text).flatMap { CheckSettings.staleAfterIntervals.contains($0) ? $0 : nil } })
+    static let criticalAfter = TypedOption<Int>(
+        { .value("critical-after", "DURATION", help: $0) }, absent: .value(CheckSettings.defaultCriticalAfter),
+        describedAs: ConfigText.duration(CheckSettings.defaultCriticalAfter),
+        expected: "a duration from \(ConfigText.durations(CheckSettings.criticalAfter)) (such as 30m, 2h)",
+        help: { "A source failing for longer than this is CRITICAL (default \($0), or [check] critical_after)." },
+        parse: { text in ConfigValue.duration(text).flatMap { CheckSettings.criticalAfter.contains($0) ? $0 : nil } })
     static let todaySource = TypedOption.text("source", "NAME", completion: .sourceName,
                                                help: "The quote of the day from NAME; for happiness, the upstream's own quote of the day once synced.")
 

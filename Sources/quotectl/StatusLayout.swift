@@ -1,5 +1,6 @@
 import QuoteBase
 import QuoteCommandLine
+import QuoteHealth
 import QuoteModels
 import QuoteStore
 import QuoteText
@@ -8,24 +9,13 @@ import QuoteText
 /// in one piece for a bar (waybar, i3blocks, polybar, tmux) — "quotes: 4/5 fresh" with the
 /// failing sources named, and for waybar a class (`fresh`, `stale` or `failing`) to colour by.
 enum StatusLayout {
-    /// What a source is, in one word, for a template's {state} and a bar's class.
-    enum State: String {
-        /// Synced, and not yet due again.
-        case fresh
-        /// Due or overdue (the daemon has not got to it, or is not running).
-        case due
-        /// Its last attempt failed.
-        case failing
-        /// Never synced.
-        case never
-    }
+    /// What a source is, in one word, for a template's {state} and a bar's class: QuoteHealth's
+    /// rule, the one `check`, the metrics and the daemon's status line follow.
+    typealias State = Freshness
 
     static func state(of source: SourceStatus, now: Int) -> State {
-        if source.consecutiveFailures > 0 || source.feedExpired(now: now) { return .failing }
-        if source.name == SourceName.builtin { return .fresh }
-        guard source.lastSuccess != nil else { return .never }
-        if let due = source.nextDue, due <= now { return .due }
-        return .fresh
+        Freshness.of(consecutiveFailures: source.consecutiveFailures, feedExpired: source.feedExpired(now: now),
+                     isBuiltin: source.name == SourceName.builtin, lastSuccess: source.lastSuccess, nextDue: source.nextDue, now: now)
     }
 
     static func line(_ template: FieldTemplate<StatusField>, source: SourceStatus, now: Int) -> String {

@@ -59,6 +59,7 @@ let statusSpec = CommandSpec(
 enum StatusFormat {
     case template(FieldTemplate<StatusField>)
     case bar(QuoteLayout.Bar)
+    case prometheus
 
     static func from(_ arguments: Arguments) throws(UsageError) -> StatusFormat? {
         guard let format = arguments.value(Options.statusFormat) else {
@@ -67,6 +68,10 @@ enum StatusFormat {
         }
         if arguments.has(Options.json) { throw UsageError(message: "--json and --format exclude each other", command: "status") }
         if let bar = QuoteLayout.Bar(rawValue: format) { return .bar(bar) }
+        if format == "prometheus" {
+            if arguments.has(Options.maxWidth) { throw UsageError(message: "--max-width does not apply to --format prometheus", command: "status") }
+            return .prometheus
+        }
         do {
             return .template(try FieldTemplate<StatusField>(format))
         } catch {
@@ -82,6 +87,10 @@ let statusCommand = Command(statusSpec, pages: true) { arguments, context in
         let store = try context.store()
         let now = UnixTime.now()
         let configuration = try context.configuration()
+        if case .prometheus? = format {
+            try printMetrics(store: store, configuration: configuration)
+            return .success
+        }
         let report = try StatusReport(store: store, configuration: configuration, now: now)
         if arguments.has(Options.json) {
             for source in report.sources { Output.line(source.json(now: now)) }
@@ -91,6 +100,8 @@ let statusCommand = Command(statusSpec, pages: true) { arguments, context in
         switch format {
         case .template(let template)?:
             for source in report.sources { Output.line(StatusLayout.line(template, source: source, now: now)) }
+        case .prometheus?:
+            return .success
         case .bar(let bar)?:
             let syncing = Set((configuration ?? .defaults).enabledSources.map(\.name))
             for line in StatusLayout.bar(bar, sources: report.sources, syncing: syncing, now: now, maxWidth: maxWidth) { Output.line(line) }

@@ -17,7 +17,7 @@ var helpWidth: Int { Terminal.isTerminal ? Terminal.columns : 80 }
 /// specs and their options on every start (and the first uses of their types' metadata) is a
 /// tenth of what `quotectl random` costs (docs/benchmarks.md).
 enum Subcommand: String, CaseIterable {
-    case random, today, search, characters, deaths, markets, weather, `import`, export, forget, status, sync, config,
+    case random, today, search, characters, deaths, markets, weather, `import`, export, forget, status, check, sync, config,
          completion, manual, complete = "__complete"
 
     var command: Command {
@@ -33,6 +33,7 @@ enum Subcommand: String, CaseIterable {
         case .export: exportCommand
         case .forget: forgetCommand
         case .status: statusCommand
+        case .check: checkCommand
         case .sync: syncCommand
         case .config: configCommand
         case .completion: completionCommand
@@ -71,6 +72,8 @@ func usageFailure(_ error: UsageError) -> ExitCode {
     rest.remove(at: commandIndex)
     do {
         return try run(command, named: name, rest)
+    } catch let error as UsageError where name == Subcommand.check.rawValue {
+        return checkUsageFailure(error)
     } catch {
         return failure(error)
     }

@@ -98,12 +98,12 @@ enum GenerateCommand {
         var page = ManPage(name: "quoted.conf", section: 5, summary: "Configuration of the quoted daemon", description: [
             "An INI file: [section] headers, key = value lines, comments starting with # or ; (at the start of a line, or after white space). CRLF line ends and a UTF-8 byte-order mark are fine; only a regular file of at most 1 MiB is read.",
             "Everything has a working default, so no file is needed. An unknown section or key, a bad value or a number out of its range is an error naming the file, the line and the key (exit 78), from quotectl config check, quoted at start-up and quoted on reload alike; a reload refused this way keeps the daemon running on its old configuration.",
-            "Sections: [store], [daemon], [publish] (a hub), [fleet] (a spoke), [source.happiness], [source.breakingbad], [source.upbit], [source.weather], and [source.custom.NAME] for each custom list.",
+            "Sections: [store], [daemon], [publish] (a hub), [fleet] (a spoke), [metrics] (the daemon's Prometheus textfile), [check] (quotectl check's thresholds), [source.happiness], [source.breakingbad], [source.upbit], [source.weather], and [source.custom.NAME] for each custom list.",
         ])
         func keys(_ wanted: ConfigKey.Section) -> String {
             ManPage.list(ConfigKey.all.filter { key in
                 switch (key.section, wanted) {
-                case (.store, .store), (.daemon, .daemon), (.publish, .publish), (.fleet, .fleet): return true
+                case (.store, .store), (.daemon, .daemon), (.publish, .publish), (.fleet, .fleet), (.metrics, .metrics), (.check, .check): return true
                 case (.source(let kinds), .source(let want)): return kinds == want
                 default: return false
                 }
@@ -111,6 +111,11 @@ enum GenerateCommand {
         }
         page.sections = [
             ("[store]", keys(.store)), ("[daemon]", keys(.daemon)), ("[publish]", keys(.publish)), ("[fleet]", keys(.fleet)),
+            ("[metrics]", keys(.metrics)),
+            ("NODE_EXPORTER'S FOLDER", [
+                ManPage.escape("Debian's prometheus-node-exporter reads /var/lib/prometheus/node-exporter/*.prom, a folder owned by root and not writable by the quoted user. Let the daemon write there, once: setfacl -m u:quoted:rwx /var/lib/prometheus/node-exporter (or chgrp quoted and chmod g+w the folder). The unit quoted.service lists the folder in ReadWritePaths= (ProtectSystem=strict refuses it otherwise); another folder needs a drop-in that adds it. The file is written 0644, so node_exporter reads it whatever its user."),
+            ].joined(separator: "\n")),
+            ("[check]", keys(.check)),
             ("WHAT A SPOKE TRUSTS", [
                 ManPage.escape("Each manifest is signed inline by each of the hub's signing keys (manifest.KEYNUMBER.signed, signify's -e form: one file, so a spoke reading it while the hub publishes gets one whole version), names its feed (name), and is valid until valid_until (valid_for after it was written). A spoke takes a manifest only when it is signed by a hub_key or a key the feed announced (next_keys), names the feed the spoke follows (its [fleet] name, else the name of the first manifest it applied), is not expired, and is no older than the newest it verified. Anything else is refused with every row kept (exit 75), and so is a server's 304 for a manifest that has expired since: quotectl status shows such sources failing. A store that cannot say what it trusts syncs nothing (exit 74)."),
                 ".PP",

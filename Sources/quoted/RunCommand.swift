@@ -36,13 +36,20 @@ enum RunCommand {
         warn(about: configuration, to: logger)
         let storePath = Locations.store(option: arguments.value(Options.db), configured: configuration.storePath, writing: true)
         let notifier = SystemdNotifier()
+        let textfile = configuration.metrics.textfile.map { MetricsTextfile(path: $0) }
+        do {
+            try textfile?.checkFolder()
+        } catch {
+            logger.error("\(error)")
+            return .configuration
+        }
         // Every deadline of the daemon, its control socket and its children's stops, on one clock.
         let clock = SystemClock()
         let daemon = Daemon(
             configuration: configuration, storePath: storePath,
             runner: ChildProcessRunner(storePath: storePath, clock: clock),
             logger: logger, notifier: notifier, watchdogInterval: SystemdNotifier.watchdogInterval(),
-            loadConfiguration: { try ConfigFile.load(option: configOption) }, clock: clock)
+            loadConfiguration: { try ConfigFile.load(option: configOption) }, clock: clock, textfile: textfile)
         if let failure = await prepare(daemon, storePath: storePath, logger: logger) { return failure }
         let socketPath = Locations.sockets(configured: configuration.socketPath)[0]
         let server = ControlServer(path: socketPath, logger: logger, clock: clock)

@@ -119,8 +119,8 @@ import TestSupport
         let notify = NotifySocket(path: scratch.file("notify.sock"))
         let (daemon, errors) = try startDaemon(config: writeConfig(), notify: notify)
         defer { daemon.terminate() }
-        let status = notify.waitFor("STATUS=1/1 sources fresh")
-        #expect(status.last == "STATUS=1/1 sources fresh", "\(status)")
+        let status = notify.waitFor("STATUS=1 of 1 sources fresh")
+        #expect(status.last == "STATUS=1 of 1 sources fresh", "\(status)")
 
         let sync = try quotectl().run(["sync", "--now"])
         #expect(sync.status == 0, "\(sync.stderr)")
@@ -266,7 +266,7 @@ import TestSupport
         let config = writeConfig()
         let (daemon, _) = try startDaemon(config: config, notify: notify)
         defer { daemon.terminate() }
-        _ = notify.waitFor("STATUS=1/1 sources fresh")
+        _ = notify.waitFor("STATUS=1 of 1 sources fresh")
         // Let "nobody" reach the socket (and the configuration and store), so that only the peer check stands.
         for path in [scratch.path, scratch.file("run"), socketPath, config, storePath] { chmod(path, 0o777) }
         let nobody = BinaryRunner("setpriv", home: scratch.path, path: "/usr/bin/setpriv")
@@ -297,7 +297,7 @@ import TestSupport
         let notify = DaemonEndToEndTests.NotifySocket(path: base.scratch.file("notify.sock"))
         let (daemon, _) = try base.startDaemon(config: base.writeConfig(), notify: notify)
         defer { kill(daemon.processIdentifier, SIGCONT); daemon.terminate() }
-        _ = notify.waitFor("STATUS=1/1 sources fresh")
+        _ = notify.waitFor("STATUS=1 of 1 sources fresh")
         kill(daemon.processIdentifier, SIGSTOP)
         let pid = daemon.processIdentifier
         let outcomes = Mutex<[String: BinaryRunner.Result]>([:])
@@ -324,7 +324,7 @@ import TestSupport
         let notify = DaemonEndToEndTests.NotifySocket(path: base.scratch.file("notify.sock"))
         let (daemon, errors) = try base.startDaemon(config: base.writeConfig(), notify: notify, openFiles: 40)
         defer { daemon.terminate() }
-        _ = notify.waitFor("STATUS=1/1 sources fresh")
+        _ = notify.waitFor("STATUS=1 of 1 sources fresh")
         var clients: [Int32] = []
         for _ in 0..<80 {
             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)

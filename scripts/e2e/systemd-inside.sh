@@ -58,7 +58,7 @@ started_order() {
 }
 check "the daemon logged its start before systemd called it started" started_order
 sleep 3
-check "systemctl status shows the STATUS line" bash -c 'systemctl status quoted --no-pager | grep -E "Status: \"[0-9]+/[0-9]+ sources fresh"'
+check "systemctl status shows the STATUS line" bash -c 'systemctl status quoted --no-pager | grep -E "Status: \"[0-9]+ of [0-9]+ sources fresh"'
 check "the store is group-readable (0750 folder, owner quoted)" bash -c '[ "$(stat -c %a:%U:%G /var/lib/quoted)" = 750:quoted:quoted ]'
 check "quotectl sync --now as a member of group quoted works through the socket" \
     as_alice quotectl sync --now

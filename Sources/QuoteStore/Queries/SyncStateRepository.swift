@@ -25,21 +25,29 @@ public struct SyncStateRepository {
     }
 
     /// What one sync did, for the log.
-    public struct Outcome {
+    public struct Outcome: Sendable {
         public var ok: Bool
         public var httpStatus: Int?
         public var counts: ChangeCounts
         public var message: String
         public var started: Int
         public var finished: Int
+        /// The response bodies the sync received, for the store's running total.
+        public var fetchedBytes: Int
+        /// How long the sync took, on the monotonic clock.
+        public var durationMilliseconds: Int?
 
-        public init(ok: Bool, httpStatus: Int?, counts: ChangeCounts = ChangeCounts(), message: String, started: Int, finished: Int) {
+        public init(ok: Bool, httpStatus: Int?, counts: ChangeCounts = ChangeCounts(), message: String, started: Int, finished: Int,
+                    fetchedBytes: Int = 0, durationMilliseconds: Int? = nil) {
             self.ok = ok
             self.httpStatus = httpStatus
             self.counts = counts
             self.message = message
             self.started = started
             self.finished = finished
+            // Counters only grow: a negative figure from a caller adds nothing.
+            self.fetchedBytes = max(0, fetchedBytes)
+            self.durationMilliseconds = durationMilliseconds.map { max(0, $0) }
         }
     }
 
@@ -128,11 +136,15 @@ public struct SyncStateRepository {
             }
             try database.execute("""
                 INSERT INTO sync_state (source, last_attempt, last_success, next_due, consecutive_failures, last_error,
-                                        last_http_status, retry_after, last_summary)
-                VALUES (?1, ?2, ?2, ?3, 0, NULL, ?4, NULL, ?5)
+                                        last_http_status, retry_after, last_summary, failing_since, last_duration_ms,
+                                        fetched_bytes_total, rows_changed_total, syncs_ok_total)
+                VALUES (?1, ?2, ?2, ?3, 0, NULL, ?4, NULL, ?5, NULL, ?6, ?7, ?8, 1)
                 ON CONFLICT (source) DO UPDATE SET last_attempt = ?2, last_success = ?2, next_due = ?3,
-                    consecutive_failures = 0, last_error = NULL, last_http_status = ?4, retry_after = NULL, last_summary = ?5
-                """, [.text(source), .integer(outcome.started), .integer(nextDue), integer(outcome.httpStatus), .text(outcome.message)])
+                    consecutive_failures = 0, last_error = NULL, last_http_status = ?4, retry_after = NULL, last_summary = ?5,
+                    failing_since = NULL, last_duration_ms = ?6, \(Self.adding("fetched_bytes_total", "?7")),
+                    \(Self.adding("rows_changed_total", "?8")), \(Self.adding("syncs_ok_total", "1"))
+                """, [.text(source), .integer(outcome.started), .integer(nextDue), integer(outcome.httpStatus), .text(outcome.message),
+                      integer(outcome.durationMilliseconds), .integer(outcome.fetchedBytes), .integer(max(0, outcome.counts.changed))])
             try log(source: source, outcome)
         }
     }
@@ -142,12 +154,16 @@ public struct SyncStateRepository {
         try QuoteWriter(database: database).ensureSource(source, url: url, now: outcome.started)
         try database.storeOperation { () throws(DatabaseError) in
             try database.execute("""
-                INSERT INTO sync_state (source, last_attempt, next_due, consecutive_failures, last_error, last_http_status, retry_after)
-                VALUES (?1, ?2, ?3, 1, ?4, ?5, ?6)
+                INSERT INTO sync_state (source, last_attempt, next_due, consecutive_failures, last_error, last_http_status, retry_after,
+                                        failing_since, last_duration_ms, fetched_bytes_total, syncs_failed_total)
+                VALUES (?1, ?2, ?3, 1, ?4, ?5, ?6, ?2, ?7, ?8, 1)
                 ON CONFLICT (source) DO UPDATE SET last_attempt = ?2, next_due = ?3,
-                    consecutive_failures = consecutive_failures + 1, last_error = ?4, last_http_status = ?5, retry_after = ?6
+                    consecutive_failures = consecutive_failures + 1, last_error = ?4, last_http_status = ?5, retry_after = ?6,
+                    failing_since = CASE WHEN consecutive_failures = 0 OR failing_since IS NULL THEN ?2 ELSE failing_since END,
+                    last_duration_ms = ?7, \(Self.adding("fetched_bytes_total", "?8")), \(Self.adding("syncs_failed_total", "1"))
                 """, [.text(source), .integer(outcome.started), .integer(nextDue), .text(outcome.message),
-                      integer(outcome.httpStatus), integer(retryAfter)])
+                      integer(outcome.httpStatus), integer(retryAfter), integer(outcome.durationMilliseconds),
+                      .integer(outcome.fetchedBytes)])
             try log(source: source, outcome)
         }
     }
@@ -158,10 +174,13 @@ public struct SyncStateRepository {
         try QuoteWriter(database: database).ensureSource(source, url: url, now: outcome.started)
         try database.storeOperation { () throws(DatabaseError) in
             try database.execute("""
-                INSERT INTO sync_state (source, last_attempt, next_due, consecutive_failures, last_error)
-                VALUES (?1, ?2, ?3, 0, ?4)
-                ON CONFLICT (source) DO UPDATE SET last_attempt = ?2, next_due = ?3, last_error = ?4
-                """, [.text(source), .integer(outcome.started), .integer(nextDue), .text(outcome.message)])
+                INSERT INTO sync_state (source, last_attempt, next_due, consecutive_failures, last_error, last_duration_ms,
+                                        fetched_bytes_total, syncs_failed_total)
+                VALUES (?1, ?2, ?3, 0, ?4, ?5, ?6, 1)
+                ON CONFLICT (source) DO UPDATE SET last_attempt = ?2, next_due = ?3, last_error = ?4, last_duration_ms = ?5,
+                    \(Self.adding("fetched_bytes_total", "?6")), \(Self.adding("syncs_failed_total", "1"))
+                """, [.text(source), .integer(outcome.started), .integer(nextDue), .text(outcome.message),
+                      integer(outcome.durationMilliseconds), .integer(outcome.fetchedBytes)])
             try log(source: source, outcome)
         }
     }
@@ -193,6 +212,11 @@ public struct SyncStateRepository {
         try database.execute("""
             DELETE FROM sync_log WHERE source = ?1 AND id <= (SELECT id FROM sync_log WHERE source = ?1 ORDER BY id DESC LIMIT 1 OFFSET 1000)
             """, [.text(source)])
+    }
+
+    /// `column = column + amount`, stopping at SQLite's largest integer (past it SQLite would turn the sum into a float).
+    static func adding(_ column: String, _ amount: String) -> String {
+        "\(column) = min(\(column), 9223372036854775807 - \(amount)) + \(amount)"
     }
 
     private func text(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }

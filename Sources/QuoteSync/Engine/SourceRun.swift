@@ -17,4 +17,10 @@ struct SourceRun {
         let duration = clock.now - started
         return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
+
+    /// Milliseconds since the sync started, for the store's last duration.
+    func elapsedMilliseconds() -> Int {
+        let milliseconds = (elapsed() * 1000).rounded()
+        return milliseconds < Double(Int32.max) ? max(0, Int(milliseconds)) : Int(Int32.max)
+    }
 }

@@ -30,6 +30,8 @@ public final class SyncContext {
     public let deadline: Duration
     /// Requests made so far, for budgets and summaries.
     public private(set) var requests = 0
+    /// Response bodies received so far (bytes), for the store's running total.
+    public private(set) var fetchedBytes = 0
     /// Body digests still being computed, by URL (see `fetch`); the engine waits for them.
     private(set) var pendingDigests: [String: Task<String?, Never>] = [:]
 
@@ -126,6 +128,7 @@ public final class SyncContext {
         do {
             let response = try await client.send(request)
             lastResponseAt = clock.now
+            fetchedBytes = fetchedBytes.addingReportingOverflow(response.receivedBytes).overflow ? Int.max : fetchedBytes + response.receivedBytes
             await gate.release(host, remainingHeader: response.header("remaining-req"))
             return response
         } catch {

@@ -96,9 +96,10 @@ public final class SyncEngine: Sendable {
                 try (check.withLock { $0 } ?? startCheck())?.verdict()
                 storeChecked.withLock { $0 = true }
             }
-            return try await commit(update, of: run, phases: &phases, checkpoint: checkpoint, progress: progress)
+            return try await commit(update, of: run, fetchedBytes: context.fetchedBytes, phases: &phases, checkpoint: checkpoint,
+                                    progress: progress)
         } catch {
-            return await fail(run, with: error)
+            return await fail(run, with: error, fetchedBytes: context.fetchedBytes)
         }
     }
 
@@ -125,7 +126,7 @@ public final class SyncEngine: Sendable {
     }
 
     /// Writes `update` and the source's success in ONE transaction, then checkpoints.
-    private func commit(_ update: SourceUpdate, of run: SourceRun, phases: inout PhaseClock, checkpoint: Bool,
+    private func commit(_ update: SourceUpdate, of run: SourceRun, fetchedBytes: Int, phases: inout PhaseClock, checkpoint: Bool,
                         progress: @escaping @Sendable (String) -> Void) async throws -> SourceReport {
         let (settings, now) = (run.settings, run.now)
         var counts = ChangeCounts()
@@ -143,7 +144,8 @@ public final class SyncEngine: Sendable {
                 counts.skipped += update.skipped
                 summary = update.describe(counts)
                 let outcome = SyncStateRepository.Outcome(ok: true, httpStatus: update.httpStatus, counts: counts,
-                                                          message: summary, started: now, finished: now + Int(run.elapsed()))
+                                                          message: summary, started: now, finished: now + Int(run.elapsed()),
+                                                          fetchedBytes: fetchedBytes, durationMilliseconds: run.elapsedMilliseconds())
                 try SyncStateRepository(database: connection.database).recordSuccess(
                     source: settings.name, url: URLText.redacted(settings.url), validators: update.validators,
                     outcome: outcome, nextDue: nextDue)
@@ -158,22 +160,27 @@ public final class SyncEngine: Sendable {
         var report = SourceReport(source: settings.name, ok: true, httpStatus: update.httpStatus, counts: counts,
                                   summary: summary, nextDue: nextDue, seconds: run.elapsed())
         report.phases = phases.phases
+        report.fetchedBytes = fetchedBytes
         return report
     }
 
     /// Leaves every stored row as it was and records why the sync failed.
-    private func fail(_ run: SourceRun, with error: any Error) async -> SourceReport {
+    private func fail(_ run: SourceRun, with error: any Error, fetchedBytes: Int) async -> SourceReport {
         // Whatever a streaming adapter wrote goes: a failed sync leaves every stored row as it was.
         run.transaction.rollBack()
         let failure = SourceFailure(classifying: error)
         // A sync abandoned at shutdown is not a failure of the upstream: record nothing.
         if Task.isCancelled { return SourceReport(source: run.settings.name, ok: false, summary: "cancelled", seconds: run.elapsed()) }
         let seconds = run.elapsed()
+        let recorded = outcome(failure, now: run.now, seconds: seconds, fetchedBytes: fetchedBytes,
+                              milliseconds: run.elapsedMilliseconds())
         await run.turn.take()
-        return run.transaction.withConnection { connection in
-            failure.isLocal ? recordLocalFailure(failure, of: run.settings, in: connection.database, now: run.now, seconds: seconds)
-                : recordFailure(failure, of: run.settings, in: connection.database, now: run.now, seconds: seconds)
+        var report = run.transaction.withConnection { connection in
+            failure.isLocal ? recordLocalFailure(failure, of: run.settings, in: connection.database, outcome: recorded, seconds: seconds)
+                : recordFailure(failure, of: run.settings, in: connection.database, outcome: recorded, seconds: seconds)
         }
+        report.fetchedBytes = fetchedBytes
+        return report
     }
 
     /// Refuses to write into a store SQLite calls damaged (zeroed pages elsewhere in the file
@@ -203,14 +210,14 @@ public final class SyncEngine: Sendable {
     }
 
     private func recordLocalFailure(_ failure: SourceFailure, of settings: SourceSettings, in database: Database,
-                                    now: Int, seconds: Double) -> SourceReport {
+                                    outcome: SyncStateRepository.Outcome, seconds: Double) -> SourceReport {
+        let now = outcome.started
         let nextDue = schedule.nextDue(afterLocalFailure: failure.storeExitCode == .temporaryFailure, at: now)
         var summary = failure.message
         do {
             try database.transaction { () throws(StoreError) in
                 try SyncStateRepository(database: database).recordLocalFailure(
-                    source: settings.name, url: URLText.redacted(settings.url), outcome: outcome(failure, now: now, seconds: seconds),
-                    nextDue: nextDue)
+                    source: settings.name, url: URLText.redacted(settings.url), outcome: outcome, nextDue: nextDue)
             }
         } catch {
             summary += " (not recorded: the store refused that too)"
@@ -219,13 +226,16 @@ public final class SyncEngine: Sendable {
                             storeExitCode: failure.storeExitCode)
     }
 
-    private func outcome(_ failure: SourceFailure, now: Int, seconds: Double) -> SyncStateRepository.Outcome {
+    private func outcome(_ failure: SourceFailure, now: Int, seconds: Double, fetchedBytes: Int,
+                         milliseconds: Int) -> SyncStateRepository.Outcome {
         SyncStateRepository.Outcome(ok: false, httpStatus: failure.httpStatus, message: failure.message,
-                                    started: now, finished: now + Int(seconds))
+                                    started: now, finished: now + Int(seconds), fetchedBytes: fetchedBytes,
+                                    durationMilliseconds: milliseconds)
     }
 
     private func recordFailure(_ failure: SourceFailure, of settings: SourceSettings, in database: Database,
-                               now: Int, seconds: Double) -> SourceReport {
+                               outcome: SyncStateRepository.Outcome, seconds: Double) -> SourceReport {
+        let now = outcome.started
         var generator = SystemRandomNumberGenerator()
         let previous = (try? SyncStateRepository(database: database).consecutiveFailures(source: settings.name)) ?? 0
         let nextDue = schedule.nextDue(afterFailure: previous + 1, of: settings, at: now,
@@ -234,7 +244,7 @@ public final class SyncEngine: Sendable {
         do {
             try database.transaction { () throws(StoreError) in
                 try SyncStateRepository(database: database).recordFailure(
-                    source: settings.name, url: URLText.redacted(settings.url), outcome: outcome(failure, now: now, seconds: seconds),
+                    source: settings.name, url: URLText.redacted(settings.url), outcome: outcome,
                     retryAfter: failure.retryAfter, nextDue: nextDue)
             }
         } catch {

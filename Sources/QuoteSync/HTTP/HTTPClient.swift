@@ -172,7 +172,7 @@ public final class HTTPClient: Sendable {
         // Back to the pool only now: the status and the redirect were read from the handle, and
         // another transfer may take it the moment it is back.
         giveBack(handle)
-        let response = HTTPResponse(status: status, headers: state.headers, body: state.body)
+        let response = HTTPResponse(status: status, headers: state.headers, body: state.body, receivedBytes: state.received)
         return .completed(.success(Outcome(response: response, redirect: redirect)))
     }
 

@@ -41,11 +41,14 @@ public struct HTTPResponse: Sendable {
     /// Header names in lower case.
     public let headers: [String: String]
     public let body: [UInt8]
+    /// The body's bytes as received, whether collected in `body` or handed to a sink.
+    public let receivedBytes: Int
 
-    public init(status: Int, headers: [String: String], body: [UInt8]) {
+    public init(status: Int, headers: [String: String], body: [UInt8], receivedBytes: Int? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.receivedBytes = receivedBytes ?? body.count
     }
 
     public func header(_ name: String) -> String? { headers[name.lowercased()] }

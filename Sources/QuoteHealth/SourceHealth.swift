@@ -1,0 +1,51 @@
+import QuoteModels
+
+/// What is known of one source's syncs, as plain data: what `quotectl check`, the metrics and
+/// the daemon's status line are made from. Read from the store by `HealthQuery`.
+public struct SourceHealth: Sendable, Equatable {
+    /// Rows stored in one table for the source (`quotes`, `markets`…).
+    public struct Rows: Sendable, Equatable {
+        public var table: String
+        public var count: Int
+
+        public init(table: String, count: Int) {
+            self.table = table
+            self.count = count
+        }
+    }
+
+    public var name: String
+    /// On a spoke: the name of the hub's feed the source comes from.
+    public var feed: String?
+    public var rows: [Rows] = []
+    /// The configured sync interval, when the configuration names the source.
+    public var intervalSeconds: Int?
+    public var lastAttempt: Int?
+    public var lastSuccess: Int?
+    public var nextDue: Int?
+    public var consecutiveFailures = 0
+    /// When the current run of failures began; nil while the last sync succeeded.
+    public var failingSince: Int?
+    public var lastError: String?
+    public var lastHTTPStatus: Int?
+    public var lastDurationMilliseconds: Int?
+    public var fetchedBytesTotal = 0
+    public var rowsChangedTotal = 0
+    public var syncsOKTotal = 0
+    public var syncsFailedTotal = 0
+    /// On a spoke: until when the feed's applied manifest is valid.
+    public var feedValidUntil: Int?
+
+    public init(name: String) {
+        self.name = name
+    }
+
+    /// Whether its data came from a feed whose manifest has expired.
+    public func feedExpired(now: Int) -> Bool { feed != nil && (feedValidUntil.map { $0 < now } ?? false) }
+
+    /// The bar's word for it (`Freshness`), the one rule every reader shares.
+    public func freshness(now: Int) -> Freshness {
+        Freshness.of(consecutiveFailures: consecutiveFailures, feedExpired: feedExpired(now: now),
+                     isBuiltin: name == SourceName.builtin, lastSuccess: lastSuccess, nextDue: nextDue, now: now)
+    }
+}

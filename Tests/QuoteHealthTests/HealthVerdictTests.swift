@@ -1,0 +1,81 @@
+import QuoteHealth
+import Testing
+
+@Suite struct HealthVerdictTests {
+    let now = 100_000
+
+    func synced(_ name: String, ago: Int, interval: Int = 3_600) -> SourceHealth {
+        var source = SourceHealth(name: name)
+        source.intervalSeconds = interval
+        source.lastAttempt = now - ago
+        source.lastSuccess = now - ago
+        source.nextDue = now - ago + interval
+        return source
+    }
+
+    func failing(_ name: String, since: Int, status: Int? = 503) -> SourceHealth {
+        var source = synced(name, ago: 600)
+        source.lastAttempt = now - 60
+        source.consecutiveFailures = 2
+        source.failingSince = now - since
+        source.lastHTTPStatus = status
+        source.lastError = "HTTP 503"
+        return source
+    }
+
+    @Test func allFreshIsOK() {
+        let verdict = HealthVerdict(sources: ["a", "b", "c", "d", "e"].map { synced($0, ago: 60) }, now: now)
+        #expect(verdict.status == .ok)
+        #expect(verdict.line == "QUOTED OK - 5 of 5 sources fresh | fresh=5;;; stale=0;;; failing=0;;;")
+    }
+
+    @Test func aFailureIsAWarningUntilItLastsLongerThanTheThreshold() {
+        let sources = [synced("a", ago: 60), failing("upbit", since: 12 * 60)]
+        let verdict = HealthVerdict(sources: sources, now: now)
+        #expect(verdict.status == .warning)
+        #expect(verdict.line == "QUOTED WARNING - 1 of 2 sources fresh; failing: upbit (HTTP 503 for 12 min) | fresh=1;;; stale=0;;; failing=1;;;")
+        let long = HealthVerdict(sources: [synced("a", ago: 60), failing("upbit", since: 2 * 3_600)], now: now)
+        #expect(long.status == .critical)
+        #expect(long.summary == "1 of 2 sources fresh; failing: upbit (HTTP 503 for 2 h)")
+        let patient = HealthVerdict(sources: [failing("upbit", since: 2 * 3_600)], now: now,
+                                    thresholds: HealthThresholds(staleAfterIntervals: 2, criticalAfterSeconds: 3 * 3_600))
+        #expect(patient.status == .warning)
+    }
+
+    @Test func staleAfterTwoIntervalsAndNeverSynced() {
+        let dueButFresh = synced("a", ago: 3_600 + 60)
+        #expect(HealthVerdict(sources: [dueButFresh], now: now).status == .ok)
+        let old = synced("weather", ago: 3 * 3_600)
+        let verdict = HealthVerdict(sources: [old, SourceHealth(name: "custom.x")], now: now)
+        #expect(verdict.status == .warning)
+        #expect(verdict.summary == "0 of 2 sources fresh; stale: weather (last success 3 h ago), custom.x (never synced)")
+        #expect(verdict.stale == 2)
+        #expect(HealthVerdict(sources: [old], now: now, thresholds: HealthThresholds(staleAfterIntervals: 4)).status == .ok)
+    }
+
+    @Test func anExpiredFeedIsCritical() {
+        var fed = synced("upbit", ago: 60)
+        fed.feed = "hub"
+        fed.feedValidUntil = now - 7_200
+        let verdict = HealthVerdict(sources: [fed], now: now)
+        #expect(verdict.status == .critical)
+        #expect(verdict.summary == "0 of 1 sources fresh; failing: upbit (feed expired 2 h ago)")
+    }
+
+    @Test func hostileTextCannotBreakTheLine() {
+        var source = failing("custom.x", since: 30, status: nil)
+        source.lastError = "bad | fresh=99\nsecond line"
+        let line = HealthVerdict(sources: [source], now: now).line
+        #expect(line.split(separator: "|").count == 2)
+        #expect(!line.contains("\n"))
+        #expect(HealthVerdict.unknownLine("no store at /x|y").contains("/x/y"))
+    }
+
+    @Test func theBarsWordsFollowTheOneRule() {
+        #expect(synced("a", ago: 60).freshness(now: now) == .fresh)
+        #expect(synced("a", ago: 4_000).freshness(now: now) == .due)
+        #expect(SourceHealth(name: "a").freshness(now: now) == .never)
+        #expect(SourceHealth(name: "builtin").freshness(now: now) == .fresh)
+        #expect(failing("a", since: 10).freshness(now: now) == .failing)
+    }
+}
