@@ -17,14 +17,14 @@
 # hour" becomes "for 5 seconds" (a sed of the contrib file into the run's folder), so an alert
 # can fire within the run; promtool's unit tests cover the real durations.
 #
-# Usage: scripts/e2e/metrics.sh   (binaries from .build/release, else .build/debug; about a minute)
+# Usage: scripts/e2e/metrics.sh   (binaries from .build/release, else .build/debug; about 90 s, most of it the minute a failure must last to be CRITICAL)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 bin=$root/.build/release
 [ -x "$bin/quoted" ] || bin=$root/.build/debug
 [ -x "$bin/quoted" ] || { echo "metrics-e2e: build first (swift build -c release)" >&2; exit 1; }
-for tool in prometheus promtool prometheus-node-exporter nginx signify-openbsd python3 curl faketime; do
+for tool in prometheus promtool prometheus-node-exporter nginx signify-openbsd python3 curl; do
     command -v "$tool" >/dev/null || { echo "metrics-e2e: $tool is missing (scripts/debian-packages.sh's ci_packages)" >&2; exit 1; }
 done
 
