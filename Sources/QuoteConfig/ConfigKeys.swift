@@ -54,7 +54,7 @@ public struct ConfigKey: Sendable {
         ConfigKey(name: "max_bytes", section: .fleet, meaning: "The largest feed file: \(ConfigText.sizes(FeedLimits.maxBytes)).",
                   defaultValue: ConfigText.size(FeedLimits.defaultMaxBytes)),
         ConfigKey(name: "textfile", section: .metrics,
-                  meaning: "The daemon writes its Prometheus metrics to this file (an absolute path ending .prom) at start and after every sync, for node_exporter's textfile collector: to a temporary name in the same folder, then renamed; mode 0644, no timestamps. The folder must exist and be writable by the daemon (a configuration error at start otherwise); a later failed write is logged and never fails a sync.",
+                  meaning: "The daemon writes its Prometheus metrics to this file (an absolute path ending .prom) at start and after every sync, for node_exporter's textfile collector: to a temporary name in the same folder, then renamed; mode 0644, no timestamps. The folder must exist and be writable by the daemon (a configuration error at start otherwise); a later failed write is logged once and never fails a sync. Read at start: a reload keeps the file the daemon started with.",
                   defaultValue: "none (no file)"),
         ConfigKey(name: "stale_after_intervals", section: .check,
                   meaning: "quotectl check (and the daemon's status line): a source whose last success is older than this many of its intervals is stale (WARNING): \(CheckSettings.staleAfterIntervals.lowerBound) to \(CheckSettings.staleAfterIntervals.upperBound); --stale-after-intervals overrides it.",

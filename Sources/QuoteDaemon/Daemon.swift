@@ -50,6 +50,8 @@ public actor Daemon {
     var syncsRun = 0
     /// The sources as the last health reading found them: the status line's ground.
     var health: [SourceHealth] = []
+    /// The status line last sent: the same line is not sent again.
+    var lastStatus: String?
     /// Where the metrics go, when `[metrics] textfile` is set.
     let textfile: MetricsTextfile?
     let watchdogInterval: Duration?
@@ -349,6 +351,8 @@ public actor Daemon {
         var text = verdict.summary
         let running = runningSources
         if !running.isEmpty { text += "; syncing " + running.joined(separator: ", ") }
+        guard text != lastStatus else { return }
+        lastStatus = text
         notifier.status(text)
     }
 

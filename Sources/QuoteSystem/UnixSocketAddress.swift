@@ -36,13 +36,14 @@ public struct UnixSocketAddress {
         }
     }
 
-    /// sendto(2) of one datagram to this address (sd_notify's), never raising SIGPIPE: the count
-    /// sent, or -1.
+    /// sendto(2) of one datagram to this address (sd_notify's), never raising SIGPIPE and never
+    /// waiting: a receiver whose queue is full (one that stopped reading) loses the datagram
+    /// rather than wedge the sender's thread. The count sent, or -1.
     public mutating func send(_ bytes: [UInt8], from descriptor: Int32) -> Int {
         let length = self.length
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bytes.withUnsafeBytes { sendto(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), address, length) }
+                bytes.withUnsafeBytes { sendto(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), address, length) }
             }
         }
     }

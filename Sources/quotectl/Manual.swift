@@ -16,6 +16,7 @@ enum Manual {
                 ("74", "The store is unreadable, read-only, damaged or not a quoted store, or the disk is full."),
                 ("75", "A temporary failure: a sync failed, the store was busy."),
                 ("77", "The control socket refused this user."), ("78", "The configuration is wrong."),
+                ("0 1 2 3", "quotectl check alone follows the monitoring plugins' convention instead: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN — a missing or unreadable store, a bad configuration and a usage mistake (not 64) included, with one QUOTED UNKNOWN line on standard output."),
             ])),
             ("ENVIRONMENT", ManPage.list([
                 ("QUOTED_DB", "The store, as --db gives it."), ("QUOTED_CONFIG", "The daemon's configuration, as --config gives it."),
@@ -38,6 +39,8 @@ enum Manual {
                 quotectl random \\-\\-lang ko \\-\\-max\\-length 40
                 quotectl search courage
                 quotectl export \\-\\-format fortune > q && strfile q && fortune q
+                quotectl check \\-\\-critical\\-after 2h
+                quotectl status \\-\\-format prometheus | promtool check metrics
                 quotectl sync \\-\\-now \\-\\-source upbit
                 quotectl random \\-\\-short \\-\\-format tmux \\-\\-max\\-width 60
                 quotectl export \\-\\-format json | quotectl import \\- \\-\\-name copy

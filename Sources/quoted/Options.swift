@@ -22,6 +22,8 @@ enum Options {
     static let timings = Option.flag("timings", hidden: true, help: "Print where each sync's time went (for benchmarks).")
     static let configName = TypedOption.text("config-name", "NAME", hidden: true, help: "The name --config - is known by in messages.")
 
+    static let metricsWrite = TypedOption.requiredText("write", "PATH", completion: .file, help: "The textfile to write (its folder must exist).")
+    static let repeats = TypedOption.positiveInt("repeat", default: 1, help: { "Read and write N times, and print the mean (default \($0))." })
     static let global = [version, help]
 }
 
@@ -52,6 +54,10 @@ let manualSpec = CommandSpec(
     positionals: [Positional("PAGE", optional: true, completion: .choices(["quoted", "conf"]), help: "quoted (the default) or conf.")],
     options: [])
 
+let metricsSpec = CommandSpec(
+    name: "metrics", overview: "Write the metrics the daemon writes after each sync to a file now, and time it (for benchmarks).",
+    options: [Options.config.option, Options.db.option, Options.metricsWrite.option, Options.repeats.option], hidden: true)
+
 let completeSpec = CommandSpec(
     name: "__complete", overview: "Print completion candidates: the configured sources.",
     positionals: [Positional("KIND", help: "sources")], options: [Options.config.option], hidden: true)
@@ -65,7 +71,7 @@ let helpWidth: Int = {
 /// quoted's whole command line, declared once.
 let program = ProgramSpec(
     name: "quoted", overview: "Keep the quoted store fresh from its upstreams.",
-    globalOptions: Options.global, commands: [runSpec, syncSpec, publishSpec, completionSpec, manualSpec, completeSpec],
+    globalOptions: Options.global, commands: [runSpec, syncSpec, publishSpec, completionSpec, manualSpec, completeSpec, metricsSpec],
     defaultCommand: "run")
 
 extension LogLevel: OptionValue {}

@@ -36,13 +36,7 @@ enum RunCommand {
         warn(about: configuration, to: logger)
         let storePath = Locations.store(option: arguments.value(Options.db), configured: configuration.storePath, writing: true)
         let notifier = SystemdNotifier()
-        let textfile = configuration.metrics.textfile.map { MetricsTextfile(path: $0) }
-        do {
-            try textfile?.checkFolder()
-        } catch {
-            logger.error("\(error)")
-            return .configuration
-        }
+        guard case .success(let textfile) = metricsTextfile(configuration, logger: logger) else { return .configuration }
         // Every deadline of the daemon, its control socket and its children's stops, on one clock.
         let clock = SystemClock()
         let daemon = Daemon(
@@ -79,6 +73,19 @@ enum RunCommand {
             // The daemon schedules the feed through the sources it syncs: with none, nothing would.
             logger.warning("[fleet] is set but no source is enabled: the feed is synced with each source's sync, so nothing "
                            + "will sync; enable a source (it comes from the hub) or run quoted sync --once from a timer")
+        }
+    }
+
+    /// `[metrics] textfile`, its folder checked: one that is not there or takes no file stops the start.
+    private static func metricsTextfile(_ configuration: Configuration, logger: Logger) -> Result<MetricsTextfile?, ConfigurationProblem> {
+        guard let path = configuration.metrics.textfile else { return .success(nil) }
+        let textfile = MetricsTextfile(path: path)
+        do {
+            try textfile.checkFolder()
+            return .success(textfile)
+        } catch {
+            logger.error("\(error)")
+            return .failure(error)
         }
     }
 

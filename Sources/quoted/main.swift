@@ -22,6 +22,8 @@ case "help":
     status = .success
 case "publish":
     status = PublishCommand.run(Array(words.dropFirst()))
+case "metrics":
+    status = MetricsCommand.run(Array(words.dropFirst()))
 case "run":
     status = await RunCommand.run(Array(words.dropFirst()))
 case "completion":
