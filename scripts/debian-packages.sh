@@ -8,9 +8,10 @@
 # to lint the manual pages, zsh and fish to check their completions parse, tmux and i3blocks to
 # check that a quote reaches their bars as it should.
 test_packages=(libsqlite3-dev sqlite3 libcurl4-openssl-dev libsodium-dev libssl-dev zlib1g-dev signify-openbsd fortune-mod fortunes time python3 mandoc zsh fish tmux i3blocks shellcheck)
-# The systemd end-to-ends on top (systemd-nspawn), building and checking the package, and the
-# feed's attack run (real nginx, faketime for the clock).
-ci_packages=("${test_packages[@]}" systemd-container dpkg-dev lintian nginx-light curl faketime prometheus)
+# The systemd end-to-ends on top (systemd-nspawn), building and checking the package, the
+# feed's attack run (real nginx, faketime for the clock), and the metrics run (Prometheus, its
+# promtool and node_exporter, started as plain processes: their packages' services stay unused).
+ci_packages=("${test_packages[@]}" systemd-container dpkg-dev lintian nginx-light curl faketime prometheus prometheus-node-exporter)
 
 # Prints the packages of "$@" that are not installed.
 missing_packages() {

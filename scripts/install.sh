@@ -62,6 +62,10 @@ install -m 0644 contrib/profile.d-quoted.sh "$DESTDIR$DOCDIR/examples/profile.d-
 install -m 0755 contrib/update-motd.d-50-quoted "$DESTDIR$DOCDIR/examples/update-motd.d-50-quoted"
 install -d "$DESTDIR$DOCDIR/examples/nginx"
 install -m 0644 contrib/nginx/quoted-feed.conf "$DESTDIR$DOCDIR/examples/nginx/quoted-feed.conf"
+install -d "$DESTDIR$DOCDIR/examples/prometheus"
+for file in README.md quoted.rules.yml quoted.rules.test.yml; do
+    install -m 0644 "contrib/prometheus/$file" "$DESTDIR$DOCDIR/examples/prometheus/$file"
+done
 install -d "$DESTDIR$MANDIR/man1" "$DESTDIR$MANDIR/man5" "$DESTDIR$MANDIR/man8" \
     "$DESTDIR$BASHCOMPDIR" "$DESTDIR$ZSHCOMPDIR" "$DESTDIR$FISHCOMPDIR"
 # The manual pages and completions come from the binaries themselves (their one declaration of each option).
