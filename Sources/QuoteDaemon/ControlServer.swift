@@ -470,7 +470,7 @@ public final class ControlServer: Sendable {
             client.refuse(error.description, code: .usage)
             return nil
         }
-        guard request != .reload || policy.mayReload(peerUID: peer.uid) else {
+        guard request != .reload || policy.isAdministrator(peer) else {
             logger.warning("control socket: refused reload from uid \(peer.uid) (pid \(peer.pid)): not root or our user")
             client.refuse("permission denied: only root or the daemon's own user may reload", code: .noPermission)
             return nil

@@ -28,7 +28,8 @@ public struct PeerPolicy: Sendable {
         return peer.groups?.contains(gid) ?? false
     }
 
-    /// Root and the daemon's own user: a few answers are kept for them beyond what the group's
-    /// members may hold, so an administrator's `status` is never refused as busy.
+    /// Root and the daemon's own user: those who can edit or replace the file it reads. They keep
+    /// slots group members cannot take, and only they may make the daemon re-read its configuration
+    /// (`systemctl reload` runs as the daemon's user): group members may read and ask for syncs.
     public func isAdministrator(_ peer: PeerCredentials) -> Bool { peer.uid == 0 || peer.uid == uid }
 }

@@ -198,10 +198,11 @@ import TestSupport
 
     @Test func onlyRootAndTheDaemonsUserMayReload() {
         let policy = PeerPolicy(uid: 990, gid: 990)
-        #expect(policy.mayReload(peerUID: 0))
-        #expect(policy.mayReload(peerUID: 990))
-        #expect(!policy.mayReload(peerUID: 1000))
-        #expect(policy.allows(peerUID: 1000, peerGID: 990) { [] }, "a group member may still ask for status and syncs")
+        func peer(_ uid: uid_t, _ gid: gid_t) -> PeerCredentials { PeerCredentials(pid: 1, uid: uid, gid: gid, groups: []) }
+        #expect(policy.isAdministrator(peer(0, 0)))
+        #expect(policy.isAdministrator(peer(990, 990)))
+        #expect(!policy.isAdministrator(peer(1000, 990)))
+        #expect(policy.allows(peer(1000, 990)), "a group member may still ask for status and syncs")
     }
 
     /// A real peer in the daemon's group (its uid another): status is answered, reload refused.
