@@ -22,13 +22,7 @@ enum MetricsCommand {
         } catch {
             return usageFailure(error)
         }
-        let configuration: Configuration
-        do {
-            configuration = try ConfigFile.load(option: arguments.value(Options.config))
-        } catch {
-            printError("quoted: \(error)")
-            return .configuration
-        }
+        guard let configuration = loadedConfiguration(option: arguments.value(Options.config)) else { return .configuration }
         let textfile = MetricsTextfile(path: target)
         do {
             try textfile.checkFolder()

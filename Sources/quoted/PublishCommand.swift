@@ -17,13 +17,7 @@ enum PublishCommand {
             return usageFailure(error)
         }
         if arguments.has(Options.help) { printOut(HelpText.command(publishSpec, in: program, width: helpWidth)); return .success }
-        let configuration: Configuration
-        do {
-            configuration = try ConfigFile.load(option: arguments.value(Options.config))
-        } catch {
-            printError("quoted: \(error)")
-            return .configuration
-        }
+        guard let configuration = loadedConfiguration(option: arguments.value(Options.config)) else { return .configuration }
         guard let publish = configuration.publish else {
             printError("quoted: \(configuration.file ?? "the configuration") has no [publish] dir = PATH: nothing to publish to")
             return .configuration

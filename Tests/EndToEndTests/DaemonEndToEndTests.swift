@@ -115,6 +115,14 @@ import TestSupport
         return runner
     }
 
+    /// Once the daemon has synced: keeps a good copy of its file for clients (`client.conf`, which
+    /// says where the socket is), then makes the daemon's own file one it must refuse.
+    func breakTheDaemonsConfig(_ config: String, once notify: NotifySocket) throws {
+        _ = notify.waitFor("STATUS=1 of 1 sources fresh")
+        try FileManager.default.copyItem(atPath: config, toPath: scratch.file("client.conf"))
+        try "[source.upbit]\nintervall = 1h\n".write(toFile: config, atomically: true, encoding: .utf8)
+    }
+
     @Test func syncNowGoesThroughTheSocketAndStatusSeesTheDaemon() throws {
         let notify = NotifySocket(path: scratch.file("notify.sock"))
         let (daemon, errors) = try startDaemon(config: writeConfig(), notify: notify)
@@ -148,7 +156,7 @@ import TestSupport
         let notify = NotifySocket(path: scratch.file("notify.sock"))
         let (daemon, _) = try startDaemon(config: writeConfig(), notify: notify)
         defer { daemon.terminate() }
-        _ = notify.waitFor("STATUS=1/1")
+        _ = notify.waitFor("STATUS=1 of 1 sources fresh")
         let tricklers: [Int32] = (0..<64).map { _ in
             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_un()
@@ -170,7 +178,7 @@ import TestSupport
         let notify = NotifySocket(path: scratch.file("notify.sock"))
         let (daemon, _) = try startDaemon(config: writeConfig(), notify: notify)
         defer { daemon.terminate() }
-        _ = notify.waitFor("STATUS=1/1")
+        _ = notify.waitFor("STATUS=1 of 1 sources fresh")
         delay.value = 2
         server.clearRequests()
         // The first client is a plain process (its output fits the pipe), so nothing here blocks on it.
@@ -214,10 +222,7 @@ import TestSupport
         let config = writeConfig()
         let (daemon, errors) = try startDaemon(config: config, notify: notify)
         defer { daemon.terminate() }
-        _ = notify.waitFor("STATUS=1/1")
-        // quotectl keeps a good copy to find the socket; the daemon's own file goes bad.
-        try FileManager.default.copyItem(atPath: config, toPath: scratch.file("client.conf"))
-        try "[source.upbit]\nintervall = 1h\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try breakTheDaemonsConfig(config, once: notify)
         kill(daemon.processIdentifier, SIGHUP)
         let reload = notify.waitFor("READY=1")
         #expect(reload.contains { $0.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") }, "\(reload)")
@@ -246,10 +251,7 @@ import TestSupport
         let config = writeConfig()
         let (daemon, errors) = try startDaemon(config: config, notify: notify)
         defer { daemon.terminate() }
-        _ = notify.waitFor("STATUS=1/1")
-        // The client's copy says where the socket is; the daemon's own file goes bad.
-        try FileManager.default.copyItem(atPath: config, toPath: scratch.file("client.conf"))
-        try "[source.upbit]\nintervall = 1h\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try breakTheDaemonsConfig(config, once: notify)
         let quoted = BinaryRunner("quoted", home: scratch.path)
         let refused = try quoted.run(["reload", "--config", scratch.file("client.conf")])
         #expect(refused.status == 78, "\(refused.stderr)")
