@@ -78,6 +78,15 @@ check "a member of group quoted cannot read the signing key" bash -c '! as_user 
 check "the feed is 0755/0644 under /var/cache/quoted" bash -c \
     '[ "$(stat -c %a /var/cache/quoted/feed)" = 755 ] && [ -z "$(find /var/cache/quoted/feed -type f ! -perm 0644)" ]'
 
+# Metrics for node_exporter, by the README's steps as written, into the folder Debian's
+# prometheus-node-exporter makes (root's, 0755): the hardened unit must be able to write there.
+install -d -m 0755 /var/lib/prometheus/node-exporter
+msteps=$(sed -n '/^## Metrics and health checks/,/^Nagios/p' /src/README.md | sed -n '/^```sh/,/^```/p' | grep -v '^```')
+check "README metrics steps (the folder, [metrics] textfile, promtool) run as written" bash -c "$msteps"
+check "the daemon wrote quoted.prom there: the quoted user's, 0644, accepted by promtool" bash -c \
+    'f=/var/lib/prometheus/node-exporter/quoted.prom; for _ in $(seq 100); do [ -s "$f" ] && break; sleep 0.1; done
+     [ "$(stat -c %U:%a "$f")" = quoted:644 ] && promtool check metrics < "$f" && grep -q "^quoted_source_up{source=\"custom.e2e\"} 1" "$f"'
+
 # What the store holds, as a member of the group reads it (root's own sqlite3 would leave
 # root-owned WAL files behind that group members cannot open).
 holdings() { as_user alice quotectl status --json | grep -o '"source":"[^"]*","quotes":[0-9]*' | sort; }
