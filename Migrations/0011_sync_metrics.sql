@@ -10,7 +10,9 @@ ALTER TABLE sync_state ADD COLUMN syncs_ok_total INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE sync_state ADD COLUMN syncs_failed_total INTEGER NOT NULL DEFAULT 0;
 
 -- A source failing when the store is upgraded: its run began at the first failure the log
--- kept after its last success (the last attempt when the log holds none).
+-- kept after its last success (the last attempt when the log holds none). The log does not tell
+-- a store's own failure (which starts no run) from the upstream's, so a run can be dated early
+-- here, never late: a check may call it critical sooner, once, until the source next succeeds.
 UPDATE sync_state SET failing_since = coalesce(
     (SELECT min(log.started_at) FROM sync_log AS log
       WHERE log.source = sync_state.source AND log.ok = 0 AND log.started_at > coalesce(sync_state.last_success, 0)),

@@ -51,8 +51,16 @@ public struct HealthThresholds: Sendable, Equatable {
         case .fresh, .due:
             guard let success = source.lastSuccess, let interval = source.intervalSeconds else { return .fresh }
             let allowed = interval.multipliedReportingOverflow(by: staleAfterIntervals)
-            return !allowed.overflow && now.subtractingReportingOverflow(success).partialValue > allowed.partialValue ? .stale : .fresh
+            return !allowed.overflow && Self.elapsed(since: success, now: now) > allowed.partialValue ? .stale : .fresh
         }
+    }
+
+    /// Seconds from `time` to `now`, both read from the store, which may hold anything: saturated
+    /// at the ends of Int instead of wrapping (a wrapped difference would turn old into new).
+    public static func elapsed(since time: Int, now: Int) -> Int {
+        let difference = now.subtractingReportingOverflow(time)
+        guard difference.overflow else { return difference.partialValue }
+        return time < 0 ? Int.max : Int.min
     }
 
     /// Whether `source` is failing badly enough to page someone: for longer than the threshold,
@@ -60,6 +68,6 @@ public struct HealthThresholds: Sendable, Equatable {
     public func isCritical(_ source: SourceHealth, now: Int) -> Bool {
         if source.feedExpired(now: now) { return true }
         guard source.consecutiveFailures > 0, let since = source.failingSince else { return false }
-        return now.subtractingReportingOverflow(since).partialValue > criticalAfterSeconds
+        return Self.elapsed(since: since, now: now) > criticalAfterSeconds
     }
 }

@@ -57,15 +57,15 @@ public struct HealthVerdict: Sendable, Equatable {
 
     static func failingNote(_ source: SourceHealth, now: Int) -> String {
         if source.feedExpired(now: now), let until = source.feedValidUntil {
-            return "\(plain(source.name, limit: 80)) (feed expired \(age(now - until)) ago)"
+            return "\(plain(source.name, limit: 80)) (feed expired \(age(since: until, now: now)) ago)"
         }
         let reason = source.lastHTTPStatus.map { "HTTP \($0)" } ?? source.lastError.map { plain($0, limit: 40) } ?? "failed"
-        let duration = source.failingSince.map { " for " + age(now - $0) } ?? ""
+        let duration = source.failingSince.map { " for " + age(since: $0, now: now) } ?? ""
         return "\(plain(source.name, limit: 80)) (\(reason)\(duration))"
     }
 
     static func staleNote(_ source: SourceHealth, now: Int) -> String {
-        let detail = source.lastSuccess.map { "last success \(age(now - $0)) ago" } ?? "never synced"
+        let detail = source.lastSuccess.map { "last success \(age(since: $0, now: now)) ago" } ?? "never synced"
         return "\(plain(source.name, limit: 80)) (\(detail))"
     }
 
@@ -74,6 +74,8 @@ public struct HealthVerdict: Sendable, Equatable {
         let line = TerminalSanitizer.oneLine(text).replacing("|", with: "/")
         return line.count > limit ? String(line.prefix(limit)) + "…" : line
     }
+
+    static func age(since time: Int, now: Int) -> String { age(HealthThresholds.elapsed(since: time, now: now)) }
 
     /// "45 s", "12 min", "3 h", "2 d": whole units, rounded down.
     public static func age(_ seconds: Int) -> String {

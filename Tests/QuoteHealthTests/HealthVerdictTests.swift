@@ -23,6 +23,21 @@ import Testing
         return source
     }
 
+    /// Times come from the store, which may hold anything: the extremes give a verdict, not a trap.
+    @Test func extremeTimesInTheStoreGiveAVerdict() {
+        var failingForever = failing("a", since: 0)
+        failingForever.failingSince = Int.min
+        failingForever.lastSuccess = Int.min
+        var fromTheFuture = synced("b", ago: 0)
+        fromTheFuture.lastSuccess = Int.max
+        var never = SourceHealth(name: "c")
+        never.intervalSeconds = Int.max
+        let verdict = HealthVerdict(sources: [failingForever, fromTheFuture, never], now: Int.max)
+        #expect(verdict.status == .critical)
+        #expect(verdict.summary.contains("a (HTTP 503 for \(Int.max / 86_400) d)"), "\(verdict.summary)")
+        #expect(HealthVerdict(sources: [failingForever], now: Int.min).status != .ok)
+    }
+
     @Test func allFreshIsOK() {
         let verdict = HealthVerdict(sources: ["a", "b", "c", "d", "e"].map { synced($0, ago: 60) }, now: now)
         #expect(verdict.status == .ok)
