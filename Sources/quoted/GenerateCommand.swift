@@ -117,7 +117,7 @@ enum GenerateCommand {
             ("[store]", keys(.store)), ("[daemon]", keys(.daemon)), ("[publish]", keys(.publish)), ("[fleet]", keys(.fleet)),
             ("[metrics]", keys(.metrics)),
             ("NODE_EXPORTER'S FOLDER", [
-                ManPage.escape("Debian's prometheus-node-exporter reads /var/lib/prometheus/node-exporter/*.prom, a folder owned by root and not writable by the quoted user. Let the daemon write there, once: setfacl -m u:quoted:rwx /var/lib/prometheus/node-exporter (or chgrp quoted and chmod g+w the folder). The unit quoted.service lists the folder in ReadWritePaths= (ProtectSystem=strict refuses it otherwise); another folder needs a drop-in that adds it. The file is written 0644, so node_exporter reads it whatever its user."),
+                ManPage.escape("Debian's prometheus-node-exporter reads /var/lib/prometheus/node-exporter/*.prom, a folder owned by root and not writable by the quoted user. Let the daemon write there, once: setfacl -m u:quoted:rwx /var/lib/prometheus/node-exporter (or chgrp quoted and chmod g+w the folder). The unit quoted.service lists the folder in ReadWritePaths= (ProtectSystem=strict refuses it otherwise); another folder needs a drop-in that adds it. A reload applies a changed textfile, but the sandbox is set when the unit starts: a folder made or added to ReadWritePaths= since takes systemctl restart quoted (a reload is refused, the folder named as not writable). The file is written 0644, so node_exporter reads it whatever its user."),
             ].joined(separator: "\n")),
             ("[check]", keys(.check)),
             ("WHAT A SPOKE TRUSTS", [
