@@ -52,8 +52,8 @@ public actor Daemon {
     var health: [SourceHealth] = []
     /// The status line last sent: the same line is not sent again.
     var lastStatus: String?
-    /// Where the metrics go, when `[metrics] textfile` is set.
-    let textfile: MetricsTextfile?
+    /// Where the metrics go, when `[metrics] textfile` is set (a reload may change it).
+    var textfile: MetricsTextfile?
     let watchdogInterval: Duration?
     var nextWatchdog: Duration?
 

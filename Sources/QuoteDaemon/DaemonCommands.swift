@@ -87,12 +87,16 @@ extension Daemon {
             // The store may make us wait for its write lock: that wait happens on a thread of its
             // own, not on the actor (which keeps answering) nor on the shared async threads.
             let storePath = self.storePath, timeout = storeBusyTimeout
+            let newTextfile = try await BlockingWork.perform { () throws(ConfigurationProblem) in
+                try MetricsTextfile.checked(fresh.metrics.textfile)
+            }
             try await BlockingWork.perform {
                 try Store.reconcileCustomLists(fresh.customListNames, storePath: storePath, busyTimeoutMilliseconds: timeout)
             }
             for warning in fresh.warnings { logger.warning(warning) }
             let previous = configuration
             configuration = fresh
+            adopt(newTextfile)
             // A source pointed at another URL starts afresh: the old URL's block or backoff is not its own.
             for settings in fresh.sources {
                 if let old = previous.source(named: settings.name), old.url != settings.url, !sourceState(settings.name).running {
@@ -101,12 +105,40 @@ extension Daemon {
                 }
             }
             plan(stored: [:])
+            if textfile != nil { await readHealth() }
             logger.log(.info, "configuration reloaded: \(Plural.count(fresh.enabledSources.count, "source")) enabled", event: .reloadDone)
             wakeup.post()
             return .success(fresh.enabledSources.count)
         } catch {
             logger.log(.error, "reload failed, keeping the running configuration: \(error)", event: .reloadRefused)
             return .failure(error)
+        }
+    }
+
+    /// The textfile a reload accepted: the same path keeps its writer (and its once-only warning's
+    /// state); another starts afresh. The file of a path left is left in place: another program
+    /// may read it, and removing it is its owner's call, not the daemon's.
+    func adopt(_ newTextfile: MetricsTextfile?) {
+        guard newTextfile?.path != textfile?.path else { return }
+        if let newTextfile {
+            logger.info("metrics: written to \(newTextfile.path) from now on")
+        } else if let old = textfile {
+            logger.info("metrics: no longer written ([metrics] textfile is gone; \(old.path) is left as it was)")
+        }
+        textfile = newTextfile
+    }
+
+    /// A fresh reading of the store's health now, written to the textfile: a reload's new path
+    /// (or new intervals) shows at once, not after the next sync.
+    func readHealth() async {
+        let storePath = self.storePath, timeout = storeBusyTimeout, reading = healthReading()
+        do {
+            let health = try await BlockingWork.perform {
+                reading.take(from: try Store(path: storePath, access: .read, busyTimeoutMilliseconds: timeout))
+            }
+            if let health { self.health = health }
+        } catch {
+            logger.warning("metrics: could not read the store: \(error)")
         }
     }
 

@@ -26,7 +26,17 @@ public final class MetricsTextfile: Sendable {
         self.writer = writer
     }
 
-    /// At start: the folder must be there and take a file, or the daemon does not start (exit 78).
+    /// `[metrics] textfile = path`, its folder checked; nil when none is set. At start and on
+    /// reload alike: a folder that is not there or takes no file is a configuration the daemon
+    /// refuses (exit 78), with the same words either way.
+    public static func checked(_ path: String?) throws(ConfigurationProblem) -> MetricsTextfile? {
+        guard let path else { return nil }
+        let textfile = MetricsTextfile(path: path)
+        try textfile.checkFolder()
+        return textfile
+    }
+
+    /// The folder must be there and take a file, or the daemon does not start (exit 78).
     /// A file is made and removed, since access(2) says nothing true for root or a read-only mount.
     public func checkFolder() throws(ConfigurationProblem) {
         guard (try? FileSystem.status(folder))?.kind == .directory else {

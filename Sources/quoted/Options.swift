@@ -45,7 +45,7 @@ let publishSpec = CommandSpec(
 
 let reloadSpec = CommandSpec(
     name: "reload",
-    overview: "Ask the running daemon, over its control socket, to re-read its configuration, and wait for its verdict (the unit's ExecReload=, so systemctl reload quoted fails when the file is refused). Exit 0 when the new configuration applies; 78 with the daemon's reason (file, line, key) when it is refused and the running one stays; 77 when this user may not (only root and the daemon's own user may); 69 when no daemon answers. --config only says where the socket is ([daemon] socket). SIGHUP reloads too, but nobody hears a refusal.",
+    overview: "Ask the running daemon, over its control socket, to re-read its configuration, and wait for its verdict (the unit's ExecReload=, so systemctl reload quoted fails when the file is refused). Exit 0 when the new configuration applies; 78 with the daemon's reason (file, line, key, or a [metrics] textfile folder that is not there or not writable) when it is refused and the running one stays; 77 when this user may not (only root and the daemon's own user may); 69 when no daemon answers. --config only says where the socket is ([daemon] socket). SIGHUP reloads too, but nobody hears a refusal.",
     options: [Options.config.option])
 
 let completionSpec = CommandSpec(

@@ -78,11 +78,8 @@ enum RunCommand {
 
     /// `[metrics] textfile`, its folder checked: one that is not there or takes no file stops the start.
     private static func metricsTextfile(_ configuration: Configuration, logger: Logger) -> Result<MetricsTextfile?, ConfigurationProblem> {
-        guard let path = configuration.metrics.textfile else { return .success(nil) }
-        let textfile = MetricsTextfile(path: path)
         do {
-            try textfile.checkFolder()
-            return .success(textfile)
+            return .success(try MetricsTextfile.checked(configuration.metrics.textfile))
         } catch {
             logger.error("\(error)")
             return .failure(error)

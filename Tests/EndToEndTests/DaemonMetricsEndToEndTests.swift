@@ -63,3 +63,75 @@ extension DaemonEndToEndTests {
         #expect(log.contains("<6>metrics: \(textfile) written again"), "\(log)")
     }
 }
+
+/// A reload applies `[metrics] textfile`: a new file is written at once, a folder that is not
+/// there is refused as at start, and a removed key stops the writing (the last file stays).
+extension DaemonEndToEndTests {
+    func makeMetricsFolder(_ name: String) throws -> String {
+        let folder = scratch.file(name)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    func reloadDaemon() throws -> BinaryRunner.Result {
+        try BinaryRunner("quoted", home: scratch.path).run(["reload", "--config", scratch.file("quoted.conf")])
+    }
+
+    func syncsWritten(_ textfile: String, _ count: Int) -> Bool {
+        (try? String(contentsOfFile: textfile, encoding: .utf8))?.contains("quoted_daemon_syncs_total \(count)\n") == true
+    }
+
+    @Test func aReloadWritesTheNewTextfileAtOnceAndARemovedOneIsNoLongerWritten() throws {
+        let first = try makeMetricsFolder("first") + "/quoted.prom"
+        let notify = NotifySocket(path: scratch.file("notify.sock"))
+        let (daemon, _) = try startDaemon(config: writeMetricsConfig(textfile: first), notify: notify)
+        defer { daemon.terminate() }
+        #expect(notify.waitFor("STATUS=1 of 1 sources fresh").last == "STATUS=1 of 1 sources fresh")
+        #expect(syncsWritten(first, 1))
+
+        let second = try makeMetricsFolder("second") + "/quoted.prom"
+        _ = writeMetricsConfig(textfile: second)
+        let moved = try reloadDaemon()
+        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(syncsWritten(second, 1), "written by the reload itself, before any sync")
+        #expect(try quotectl().run(["sync", "--now"]).status == 0)
+        #expect(Waiting.blockingUntil(patience: .seconds(10)) { syncsWritten(second, 2) })
+        #expect(syncsWritten(first, 1), "the path left is no longer written, and its file stays")
+
+        _ = writeConfig()
+        let removed = try reloadDaemon()
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(try quotectl().run(["sync", "--now"]).status == 0)
+        // The next textfile named is written by its reload, after the sync's reading: by then a
+        // daemon still writing the removed one would have written it too.
+        let third = try makeMetricsFolder("third") + "/quoted.prom"
+        _ = writeMetricsConfig(textfile: third)
+        #expect(try reloadDaemon().status == 0)
+        #expect(syncsWritten(third, 3))
+        #expect(syncsWritten(second, 2), "with [metrics] removed the file stays as it was")
+    }
+
+    @Test func aReloadOntoATextfileFolderThatIsNotThereIsRefusedAndTheOldFileIsStillWritten() throws {
+        let textfile = try makeMetricsFolder("node-exporter") + "/quoted.prom"
+        let notify = NotifySocket(path: scratch.file("notify.sock"))
+        let (daemon, errors) = try startDaemon(config: writeMetricsConfig(textfile: textfile), notify: notify)
+        defer { daemon.terminate() }
+        #expect(notify.waitFor("STATUS=1 of 1 sources fresh").last == "STATUS=1 of 1 sources fresh")
+
+        let missing = scratch.file("no-such-folder")
+        _ = writeMetricsConfig(textfile: missing + "/quoted.prom")
+        let refused = try reloadDaemon()
+        #expect(refused.status == 78, "\(refused.stderr)")
+        #expect(refused.stderr == "quoted: reload failed, the running configuration stays: "
+                + "[metrics] textfile: the folder \(missing) does not exist (or is not a folder)\n")
+        #expect(daemon.isRunning)
+        #expect(try quotectl().run(["sync", "--now"]).status == 0)
+        #expect(Waiting.blockingUntil(patience: .seconds(10)) { syncsWritten(textfile, 2) })
+        #expect(!FileManager.default.fileExists(atPath: missing))
+
+        daemon.interrupt()
+        #expect(waitForExit(daemon, seconds: 10))
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("<3>reload failed, keeping the running configuration: [metrics] textfile: the folder \(missing) "), "\(log)")
+    }
+}
