@@ -50,6 +50,9 @@ public actor Daemon {
     var syncsRun = 0
     /// The sources as the last health reading found them: the status line's ground.
     var health: [SourceHealth] = []
+    /// Orders the readings, and which of them `health` is.
+    let readingOrder = ReadingOrder()
+    var appliedReading = 0
     /// The status line last sent: the same line is not sent again.
     var lastStatus: String?
     /// Where the metrics go, when `[metrics] textfile` is set (a reload may change it).
@@ -108,7 +111,7 @@ public actor Daemon {
             let store = try Store(path: storePath, access: .write, busyTimeoutMilliseconds: timeout)
             return (try SyncStateRepository(database: store.database).entries(), reading.take(from: store))
         }
-        self.health = health ?? []
+        apply(health)
         var stored: [String: Int] = [:]
         for entry in entries {
             // A next due time (a backoff, a block) recorded for another URL does not carry over.
@@ -230,6 +233,9 @@ public actor Daemon {
                 if let interval = watchdogInterval, let next = nextWatchdog, clock.now >= next {
                     notifier.watchdog()
                     nextWatchdog = clock.now + interval / 2
+                    // Freshness changes with time alone (a source held back by a long block goes
+                    // stale without a sync ending): the status line follows at each ping.
+                    updateStatus()
                 }
                 await wakeup.wait(until: nextDeadline(), on: clock)
             }
@@ -335,10 +341,7 @@ public actor Daemon {
                 try SyncStateRepository(database: store.database).setNextDue(source: name, next)
                 return reading.take(from: store)
             }
-            if let health {
-                self.health = health
-                updateStatus()
-            }
+            if apply(health) { updateStatus() }
         } catch {
             logger.warning("\(name): could not keep its next due time in the store: \(error)")
         }
@@ -352,14 +355,24 @@ public actor Daemon {
         var text = verdict.summary
         let running = runningSources
         if !running.isEmpty { text += "; syncing " + running.joined(separator: ", ") }
+        // A line systemd did not take (its queue full) is sent again at the next chance.
         guard text != lastStatus else { return }
-        lastStatus = text
-        notifier.status(text)
+        if notifier.status(text) { lastStatus = text }
     }
 
     /// What a reading of the store's health needs, taken on the actor and used off it.
     func healthReading() -> HealthReading {
         HealthReading(scope: HealthScope(configuration), daemon: DaemonHealth(startTime: startedWall, syncsTotal: syncsRun),
-                      textfile: textfile, logger: logger)
+                      textfile: textfile, logger: logger, order: readingOrder)
+    }
+
+    /// Keeps `taken` as the status line's ground unless a later reading is already kept (readings
+    /// taken off the actor come back in any order). Whether it was kept.
+    @discardableResult
+    func apply(_ taken: HealthReading.Taken?) -> Bool {
+        guard let taken, taken.sequence > appliedReading else { return false }
+        appliedReading = taken.sequence
+        health = taken.sources
+        return true
     }
 }

@@ -136,7 +136,7 @@ extension Daemon {
             let health = try await BlockingWork.perform {
                 reading.take(from: try Store(path: storePath, access: .read, busyTimeoutMilliseconds: timeout))
             }
-            if let health { self.health = health }
+            apply(health)
         } catch {
             logger.warning("metrics: could not read the store: \(error)")
         }

@@ -64,7 +64,10 @@ public final class MetricsTextfile: Sendable {
         }
     }
 
-    /// The real writer: `AtomicFile`, without the fsyncs — a crash loses at most a reading the next write replaces.
+    /// The real writer: `AtomicFile`, without the fsyncs, which would cost more than the whole
+    /// reading. A crash right after the rename may leave the file empty or zero-filled on some
+    /// file systems (node_exporter then reports a scrape error for it): the daemon writes it
+    /// again when it starts, so after the reboot that follows such a crash.
     public static let replace: Writer = { folder, name, bytes in
         let file = try AtomicFile(in: folder, prefix: name, mode: 0o644)
         try file.write(bytes)

@@ -29,8 +29,11 @@ public final class SystemdNotifier: Sendable {
     @discardableResult
     public func ready() -> Bool { send("READY=1") }
 
+    /// A status line never waits for a full queue: the caller sends it again at its next change.
     @discardableResult
-    public func status(_ text: String) -> Bool { send("STATUS=" + String(text.map { $0 == "\n" ? " " : $0 })) }
+    public func status(_ text: String) -> Bool {
+        send("STATUS=" + String(text.map { $0 == "\n" ? " " : $0 }), waitingAtMost: nil)
+    }
 
     @discardableResult
     public func reloading() -> Bool {
@@ -44,16 +47,21 @@ public final class SystemdNotifier: Sendable {
     @discardableResult
     public func watchdog() -> Bool { send("WATCHDOG=1") }
 
+    /// How long a notification waits while systemd's queue is full (at boot, or in a container
+    /// whose queue is short): READY=1 or WATCHDOG=1 lost would fail the unit, an unbounded wait
+    /// would wedge the daemon when nothing reads.
+    public static let patience = Duration.seconds(2)
+
     /// Sends one notification; false when there is no socket or sending failed.
     @discardableResult
-    public func send(_ message: String) -> Bool {
+    public func send(_ message: String, waitingAtMost patience: Duration? = SystemdNotifier.patience) -> Bool {
         guard let socketPath else { return false }
         return sending.withLock { _ in
             guard let socket = try? FileDescriptor.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue)) else { return false }
             // An abstract socket is written '@name'; the address type turns the '@' into a NUL.
             guard var address = UnixSocketAddress(socketPath) else { return false }
             let bytes = Array(message.utf8)
-            return address.send(bytes, from: socket.rawValue) == bytes.count
+            return address.send(bytes, from: socket.rawValue, waitingAtMost: patience) == bytes.count
         }
     }
 }

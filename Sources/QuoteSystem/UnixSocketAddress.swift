@@ -36,14 +36,23 @@ public struct UnixSocketAddress {
         }
     }
 
-    /// sendto(2) of one datagram to this address (sd_notify's), never raising SIGPIPE and never
-    /// waiting: a receiver whose queue is full (one that stopped reading) loses the datagram
-    /// rather than wedge the sender's thread. The count sent, or -1.
-    public mutating func send(_ bytes: [UInt8], from descriptor: Int32) -> Int {
+    /// sendto(2) of one datagram to this address (sd_notify's), never raising SIGPIPE. While the
+    /// receiver's queue is full it waits at most `patience` (SO_SNDTIMEO on `descriptor`), or not
+    /// at all when nil: a receiver that stopped reading loses the datagram rather than wedge the
+    /// sender's thread. The count sent, or -1.
+    public mutating func send(_ bytes: [UInt8], from descriptor: Int32, waitingAtMost patience: Duration? = nil) -> Int {
+        var flags = MSG_NOSIGNAL
+        if let patience {
+            let (seconds, attoseconds) = patience.components
+            var limit = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+            guard setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size)) == 0 else { return -1 }
+        } else {
+            flags |= MSG_DONTWAIT
+        }
         let length = self.length
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bytes.withUnsafeBytes { sendto(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), address, length) }
+                bytes.withUnsafeBytes { sendto(descriptor, $0.baseAddress, $0.count, Int32(flags), address, length) }
             }
         }
     }
