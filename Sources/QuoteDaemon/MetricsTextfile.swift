@@ -19,10 +19,15 @@ public final class MetricsTextfile: Sendable {
 
     public init(path: String, writer: @escaping Writer = MetricsTextfile.replace) {
         self.path = path
-        let slash = path.lastIndex(of: "/") ?? path.startIndex
-        let parent = String(path[..<slash])
-        folder = parent.isEmpty ? "/" : parent
-        name = String(path[path.index(after: slash)...])
+        // The configuration takes absolute paths only; a bare name (the hidden bench command's) is here.
+        if let slash = path.lastIndex(of: "/") {
+            let parent = String(path[..<slash])
+            folder = parent.isEmpty ? "/" : parent
+            name = String(path[path.index(after: slash)...])
+        } else {
+            folder = "."
+            name = path
+        }
         self.writer = writer
     }
 

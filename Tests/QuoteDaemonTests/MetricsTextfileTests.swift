@@ -26,6 +26,14 @@ import TestSupport
         #expect(said.last?.hasPrefix("<6>metrics: /var/lib/prometheus/node-exporter/quoted.prom written again") == true)
     }
 
+    @Test func aPathIsSplitIntoItsFolderAndName() {
+        #expect(MetricsTextfile(path: "/var/lib/prometheus/node-exporter/quoted.prom").folder == "/var/lib/prometheus/node-exporter")
+        #expect(MetricsTextfile(path: "/quoted.prom").folder == "/")
+        #expect(MetricsTextfile(path: "/quoted.prom").name == "quoted.prom")
+        #expect(MetricsTextfile(path: "quoted.prom").folder == ".")
+        #expect(MetricsTextfile(path: "quoted.prom").name == "quoted.prom")
+    }
+
     @Test func theFolderIsCheckedAtStart() throws {
         let folder = TemporaryFolder()
         #expect(throws: Never.self) { try MetricsTextfile(path: folder.file("quoted.prom")).checkFolder() }
