@@ -237,7 +237,7 @@ python3 scripts/bench/make-quote-list.py 1000 "$work/list.json" --changed-fracti
 on hub "$bin/quotectl" sync --now --source custom.list > /dev/null 2>&1
 check "the hub publishes a higher serial after its list changed (was $serial_before)" \
     eventually 30 above "quoted_hub_feed_serial{feed=\"$feed\"}" "${serial_before%.*}"
-# The spokes' own schedules (every hour) cannot catch up before this is read: only the
+# The spokes' own schedules (an hour and more) cannot catch up before this is read: only the
 # `sync --now` below does.
 check "the recording rule counts the three spokes behind the hub" eventually 30 is "feed:quoted_spokes_behind_hub:count{feed=\"$feed\"}" 3
 for spoke in "${spokes[@]}"; do on "$spoke" "$bin/quotectl" sync --now > /dev/null 2>&1 || true; done
