@@ -18,6 +18,12 @@ public enum Freshness: String, Sendable {
         if let due = nextDue, due <= now { return .due }
         return .fresh
     }
+
+    /// Whether data taken from a hub's feed is past the validity of the manifest applied: `status`
+    /// and the health reading ask this one rule, whatever a 304 says.
+    public static func feedExpired(fromFeed: Bool, validUntil: Int?, now: Int) -> Bool {
+        fromFeed && (validUntil.map { $0 < now } ?? false)
+    }
 }
 
 /// How `quotectl check` (and the daemon's status line) classes a source: a due source is still

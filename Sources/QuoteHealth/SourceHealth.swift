@@ -41,7 +41,7 @@ public struct SourceHealth: Sendable, Equatable {
     }
 
     /// Whether its data came from a feed whose manifest has expired.
-    public func feedExpired(now: Int) -> Bool { feed != nil && (feedValidUntil.map { $0 < now } ?? false) }
+    public func feedExpired(now: Int) -> Bool { Freshness.feedExpired(fromFeed: feed != nil, validUntil: feedValidUntil, now: now) }
 
     /// The bar's word for it (`Freshness`), the one rule every reader shares.
     public func freshness(now: Int) -> Freshness {

@@ -8,14 +8,16 @@ import QuoteText
 
 let checkSpec = CommandSpec(
     name: Subcommand.check.rawValue,
-    overview: "A health check for Nagios, Icinga and the like: one line and the plugin's exit status — 0 OK, 1 WARNING (a source's last attempt failed, or its last success is older than --stale-after-intervals intervals; never synced counts), 2 CRITICAL (a source failing for longer than --critical-after, or a spoke's feed past its expiry), 3 UNKNOWN (a missing or unreadable store, bad arguments: unlike every other command, not 64). It reads the store only, never creates one, and needs no daemon. The sources counted are the configuration's enabled ones; on a spoke, those the hub's feed brought.",
+    overview: "A health check for Nagios, Icinga and the like: one line and the plugin's exit status — 0 OK, 1 WARNING (a source's last attempt failed, or its last success is older than --stale-after-intervals intervals; never synced counts), 2 CRITICAL (a source failing for longer than --critical-after, or a spoke's feed past its expiry), 3 UNKNOWN (a missing or unreadable store, bad arguments: unlike every other command, not 64). It reads the store only, never creates one, and needs no daemon. The sources counted are the configuration's enabled ones; on a spoke, those it syncs, from a URL of its own or from the hub's feed (the hub's custom lists included), before the first sync too.",
     options: [Options.staleAfterIntervals.option, Options.criticalAfter.option])
 
 let checkCommand = Command(checkSpec) { arguments, context in
+    let configuration: Configuration
     let thresholds: HealthThresholds
     do {
         _ = try arguments.positionals(for: checkSpec)
-        thresholds = try checkThresholds(arguments, configuration: try context.configuration())
+        configuration = try context.configuration() ?? .defaults
+        thresholds = try checkThresholds(arguments, settings: configuration.check)
     } catch let error as UsageError {
         return checkUsageFailure(error)
     } catch {
@@ -26,7 +28,6 @@ let checkCommand = Command(checkSpec) { arguments, context in
         let path = try context.storePath()
         // A monitoring system must never be the one that made an empty store appear.
         guard Path.exists(path) else { return checkUnknown("no store at \(path)") }
-        let configuration = try context.configuration() ?? .defaults
         let store = try context.store(.read)
         let sources = try HealthQuery(database: store.database).snapshot(HealthScope(configuration)).sources
         let verdict = HealthVerdict(sources: sources, now: now, thresholds: thresholds)
@@ -38,8 +39,8 @@ let checkCommand = Command(checkSpec) { arguments, context in
 }
 
 /// `--stale-after-intervals` and `--critical-after` over `[check]`, over the defaults.
-private func checkThresholds(_ arguments: Arguments, configuration: Configuration?) throws -> HealthThresholds {
-    var settings = configuration?.check ?? CheckSettings()
+private func checkThresholds(_ arguments: Arguments, settings: CheckSettings) throws -> HealthThresholds {
+    var settings = settings
     if let intervals = try arguments.given(Options.staleAfterIntervals) { settings.staleAfterIntervals = intervals }
     if let seconds = try arguments.given(Options.criticalAfter) { settings.criticalAfter = seconds }
     return HealthThresholds(settings)

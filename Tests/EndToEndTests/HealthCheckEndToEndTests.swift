@@ -109,6 +109,49 @@ import TestSupport
         #expect(metrics.stdout.contains("quoted_spoke_feed_applied_serial{feed=\"hub.example\"} 7\n"))
     }
 
+    /// A spoke that names none of its sources: upbit by default, and a list only the hub's configuration names.
+    func spokeConfiguration() -> String {
+        folder.write("spoke.conf", "[store]\npath = \(storePath)\n[fleet]\nhub = http://127.0.0.1:9/feed/\n"
+                     + "[source.happiness]\nenabled = false\n[source.breakingbad]\nenabled = false\n")
+    }
+
+    @Test func aHubsListTheSpokeDoesNotNameIsWatchedWhereItFails() throws {
+        let config = spokeConfiguration()
+        let manifest = "http://127.0.0.1:9/feed/manifest.json"
+        try success("upbit", at: now - 60, url: manifest)
+        try success("custom.hublist", at: now - 900, url: manifest)
+        try record { (state) throws(StoreError) in
+            try state.recordFailure(source: "custom.hublist", url: manifest,
+                                    outcome: .init(ok: false, httpStatus: 404, message: "feed: HTTP 404", started: now - 60,
+                                                   finished: now - 60),
+                                    retryAfter: nil, nextDue: now + 600)
+        }
+        let store = try Store(path: storePath, access: .write)
+        try FeedTrustRepository(database: store.database).record(
+            .init(name: "hub.example", serial: 3, generated: now - 600, validUntil: now + 86_400, checkedAt: now - 60))
+        let result = try quotectl.run(["--config", config, "check"])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.hasPrefix("QUOTED WARNING - 1 of 2 sources fresh; failing: custom.hublist (HTTP 404 for 1 min) |"),
+                "\(result.stdout)")
+        let metrics = try quotectl.run(["--config", config, "status", "--format", "prometheus"]).stdout
+        for line in ["quoted_source_up{source=\"custom.hublist\",feed=\"hub.example\"} 0",
+                     "quoted_source_consecutive_failures{source=\"custom.hublist\",feed=\"hub.example\"} 1",
+                     "quoted_source_interval_seconds{source=\"custom.hublist\",feed=\"hub.example\"} 3600",
+                     "quoted_source_up{source=\"upbit\",feed=\"hub.example\"} 1"] {
+            #expect(metrics.contains(line + "\n"), "\(line)\n\(metrics)")
+        }
+    }
+
+    @Test func aSpokeThatNeverSyncedWarnsOfTheSourcesItWouldSync() throws {
+        let config = spokeConfiguration()
+        _ = try Store(path: storePath, access: .write)
+        let result = try quotectl.run(["--config", config, "check"])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout == "QUOTED WARNING - 0 of 1 sources fresh; stale: upbit (never synced) | fresh=0;;; stale=1;;; failing=0;;;\n")
+        let metrics = try quotectl.run(["--config", config, "status", "--format", "prometheus"]).stdout
+        #expect(metrics.contains("quoted_source_up{source=\"upbit\"} 0\n"), "\(metrics)")
+    }
+
     @Test func noStoreIsUnknownAndNoneIsMade() throws {
         let result = try check()
         #expect(result.status == 3)

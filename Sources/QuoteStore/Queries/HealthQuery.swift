@@ -11,14 +11,15 @@ public struct HealthQuery {
         self.database = database
     }
 
-    /// The sources `scope` names (on a spoke: those the hub's feed brought, and those with a URL
-    /// of their own), in its order, and the feed a spoke follows.
+    /// The sources `scope` names (on a spoke: given those the hub's feed brought), in its order,
+    /// and the feed a spoke follows.
     public func snapshot(_ scope: HealthScope) throws(StoreError) -> (sources: [SourceHealth], spokeFeed: FeedHealth?) {
         let feed = try spokeFeed(scope)
         let fed = try scope.manifestURL.map { url throws(StoreError) in
-            Set(try FeedStateRepository(database: database).fedSources(manifestURL: url).map(\.name))
-        }
-        let wanted = scope.sources.filter { source in fed.map { $0.contains(source.name) || source.hasOwnURL } ?? true }
+            try FeedStateRepository(database: database).fedSources(manifestURL: url).map(\.name)
+        } ?? []
+        // Named before the first manifest is applied when the configuration pins the feed.
+        let feedName = feed?.name ?? scope.feedName
         let sources = try database.storeOperation { () throws(DatabaseError) in
             let quotes = try StatusQuery(database: database).quotesPerSource()
             let state = try database.prepare("""
@@ -26,13 +27,13 @@ public struct HealthQuery {
                        last_duration_ms, fetched_bytes_total, rows_changed_total, syncs_ok_total, syncs_failed_total
                   FROM sync_state WHERE source = ?1
                 """)
-            return try wanted.map { scoped throws(DatabaseError) in
+            return try scope.sources(fed: fed).map { scoped throws(DatabaseError) in
                 var health = SourceHealth(name: scoped.name)
                 health.intervalSeconds = scoped.intervalSeconds
                 health.rows = try rows(of: scoped.name, quotes: quotes[scoped.name] ?? 0)
-                if fed?.contains(scoped.name) == true, let feed {
-                    health.feed = feed.name
-                    health.feedValidUntil = feed.validUntil
+                if scoped.fromFeed {
+                    health.feed = feedName
+                    health.feedValidUntil = feed?.validUntil
                 }
                 state.reset()
                 try state.bind(scoped.name, at: 1)
@@ -59,21 +60,10 @@ public struct HealthQuery {
         health.syncsFailedTotal = state.int(11)
     }
 
-    /// The tables a source fills; upbit and weather bring no quotes.
+    /// The tables a source fills: quotes (counted by the writers), then the others.
     private func rows(of source: String, quotes: Int) throws(DatabaseError) -> [SourceHealth.Rows] {
-        switch source {
-        case SourceName.upbit:
-            return [SourceHealth.Rows(table: "markets", count: try count("markets WHERE delisted_at IS NULL")),
-                    SourceHealth.Rows(table: "delisted", count: try count("markets WHERE delisted_at IS NOT NULL"))]
-        case SourceName.weather:
-            return [SourceHealth.Rows(table: "observations", count: try count("weather_observations"))]
-        case SourceName.breakingbad:
-            return [SourceHealth.Rows(table: "quotes", count: quotes),
-                    SourceHealth.Rows(table: "characters", count: try count("characters")),
-                    SourceHealth.Rows(table: "deaths", count: try count("deaths"))]
-        default:
-            return [SourceHealth.Rows(table: "quotes", count: quotes)]
-        }
+        let quoteRows = SourceTables.bringsQuotes(source) ? [SourceHealth.Rows(table: "quotes", count: quotes)] : []
+        return quoteRows + (try SourceTables.otherRows(of: source, in: database))
     }
 
     /// The manifest a spoke applied: of the feed the configuration pins, else the newest it checked.
@@ -88,9 +78,5 @@ public struct HealthQuery {
         }
         return trust.map { FeedHealth(name: $0.name, serial: $0.serial, generated: $0.generated, validUntil: $0.validUntil,
                                       checkedAt: $0.checkedAt) }
-    }
-
-    private func count(_ from: String) throws(DatabaseError) -> Int {
-        try database.scalarInt("SELECT count(*) FROM \(from)") ?? 0
     }
 }

@@ -1,3 +1,4 @@
+import QuoteHealth
 import QuoteModels
 import QuoteText
 /// What the store knows of one source: how much it holds and how its syncs went.
@@ -24,7 +25,7 @@ public struct SourceStatus: Sendable {
     public var feedValidUntil: Int?
 
     /// Whether it came from a feed whose manifest has expired.
-    public func feedExpired(now: Int) -> Bool { fromHub && (feedValidUntil.map { $0 < now } ?? false) }
+    public func feedExpired(now: Int) -> Bool { Freshness.feedExpired(fromFeed: fromHub, validUntil: feedValidUntil, now: now) }
 
     /// "~93% of an estimated 85", or nil when nothing was sampled.
     public var poolText: String? {
@@ -75,13 +76,6 @@ public struct StatusQuery {
         return try database.storeOperation { () throws(DatabaseError) in
             let quoteCounts = try quotesPerSource()
 
-            let other: [String: [(label: String, count: Int)]] = [
-                SourceName.breakingbad: [("characters", try count("characters")), ("deaths", try count("deaths"))],
-                SourceName.upbit: [("markets", try count("markets WHERE delisted_at IS NULL")),
-                                   ("delisted", try count("markets WHERE delisted_at IS NOT NULL"))],
-                SourceName.weather: [("observations", try count("weather_observations"))],
-            ]
-
             var names = SourceName.fixed
             let known = try database.prepare("SELECT name FROM sources WHERE kind = 'custom' ORDER BY name")
             while try known.step() { names.append(known.string(0)) }
@@ -97,8 +91,9 @@ public struct StatusQuery {
                 state.reset()
                 try state.bind(name, at: 1)
                 _ = try state.step()
+                let other = try SourceTables.otherRows(of: name, in: database).map { (label: $0.table, count: $0.count) }
                 return SourceStatus(
-                    name: name, quotes: quoteCounts[name] ?? 0, otherRows: other[name] ?? [],
+                    name: name, quotes: quoteCounts[name] ?? 0, otherRows: other,
                     configured: state.optionalInt(0).map { $0 != 0 } ?? true,
                     lastAttempt: state.optionalInt(1), lastSuccess: state.optionalInt(2), nextDue: state.optionalInt(3),
                     consecutiveFailures: state.int(4), lastError: state.optionalString(5),
@@ -156,9 +151,5 @@ public struct StatusQuery {
         let counts = try database.prepare("SELECT source, count(*) FROM quotes GROUP BY source")
         while try counts.step() { counted[counts.string(0)] = counts.int(1) }
         return counted
-    }
-
-    private func count(_ from: String) throws(DatabaseError) -> Int {
-        try database.scalarInt("SELECT count(*) FROM \(from)") ?? 0
     }
 }

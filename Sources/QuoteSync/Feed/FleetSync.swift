@@ -232,7 +232,7 @@ public struct FleetSync: Sendable {
         let missing = expected.filter { !published.contains($0) }
         guard !missing.isEmpty else { return [] }
         let because = "not in the hub's feed (it publishes " + (published.isEmpty ? "nothing" : published.sorted().joined(separator: ", ")) + ")"
-        let named = missing.filter { (configuration.source(named: $0)?.line ?? 0) > 0 }
+        let named = missing.filter(scope.names)
         var reports: [SourceReport] = []
         if !named.isEmpty {
             let failure = SourceFailure(because + "; give [source.NAME] a url of its own to sync it from its upstream, or enabled = false")
@@ -273,8 +273,7 @@ public struct FleetSync: Sendable {
     /// last time and every configured one without a url of its own. They report the feed's
     /// failure rather than go to their upstreams (a thousand spokes would be a thousand hosts on Upbit).
     func expected(_ previouslyFed: [String], only: Set<String>?) -> [String] {
-        let configured = configuration.enabledSources.filter { !$0.urlIsOwn }.map(\.name)
-        return Array(Set(previouslyFed + configured)).sorted().filter { wanted($0, only: only) }
+        scope.sources(fed: previouslyFed).map(\.name).filter { wanted($0, only: only) }
     }
 
     /// Fails `names` with `failure`, each recorded; with no name to fail, the feed itself reports it
@@ -306,15 +305,16 @@ public struct FleetSync: Sendable {
     /// own or turns it off, and, with `only`, just for the names asked for.
     func wanted(_ name: String, only: Set<String>?) -> Bool {
         if let only, !only.contains(name) { return false }
-        guard let configured = configuration.source(named: name) else { return true }
-        return configured.enabled && !configured.urlIsOwn
+        return scope.answers(for: name)
     }
+
+    /// Which sources the feed answers for, and with what settings: the rule the health reading counts by too.
+    var scope: FleetScope { FleetScope(configuration) }
 
     /// The settings a fed source syncs with: its own (interval, allow_shrink) where configured,
     /// the feed's URL and limits.
     func settings(for name: String) -> SourceSettings {
-        var settings = configuration.source(named: name)
-            ?? SourceSettings(name: name, kind: SourceName.kind(of: name) ?? .custom, enabled: true, url: "", interval: 3_600)
+        var settings = scope.settings(for: name)
         settings.url = fleet.manifestURL
         settings.timeout = fleet.timeout
         settings.maxBytes = fleet.maxBytes

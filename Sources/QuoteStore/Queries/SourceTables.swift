@@ -1,0 +1,31 @@
+import QuoteHealth
+import QuoteModels
+
+/// The tables a source fills besides `quotes`, counted — for `status` and the health reading alike.
+/// The small tables only: quotes are never counted here (the writers keep their count).
+enum SourceTables {
+    /// Whether `source` brings quotes: upbit and weather bring none.
+    static func bringsQuotes(_ source: String) -> Bool {
+        source != SourceName.upbit && source != SourceName.weather
+    }
+
+    /// Its rows in the tables other than `quotes`, in the order status shows them.
+    static func otherRows(of source: String, in database: Database) throws(DatabaseError) -> [SourceHealth.Rows] {
+        switch source {
+        case SourceName.breakingbad:
+            return [SourceHealth.Rows(table: "characters", count: try count("characters", in: database)),
+                    SourceHealth.Rows(table: "deaths", count: try count("deaths", in: database))]
+        case SourceName.upbit:
+            return [SourceHealth.Rows(table: "markets", count: try count("markets WHERE delisted_at IS NULL", in: database)),
+                    SourceHealth.Rows(table: "delisted", count: try count("markets WHERE delisted_at IS NOT NULL", in: database))]
+        case SourceName.weather:
+            return [SourceHealth.Rows(table: "observations", count: try count("weather_observations", in: database))]
+        default:
+            return []
+        }
+    }
+
+    private static func count(_ from: String, in database: Database) throws(DatabaseError) -> Int {
+        try database.scalarInt("SELECT count(*) FROM \(from)") ?? 0
+    }
+}
