@@ -5,7 +5,8 @@ import QuoteModels
 /// source the spoke syncs is a source it watches — a hub's custom list the spoke's configuration
 /// never names included.
 public struct FleetScope: Sendable {
-    /// The interval of a source this configuration does not name (one of the hub's custom lists).
+    /// The interval of a source this configuration does not name (one of the hub's custom lists)
+    /// when no configured source comes from the feed either.
     public static let defaultInterval = 3_600
 
     public let configuration: Configuration
@@ -27,11 +28,18 @@ public struct FleetScope: Sendable {
         (configuration.source(named: name)?.line ?? 0) > 0
     }
 
+    /// How often the feed is read: a fed source the configuration does not name (a hub's list)
+    /// has no schedule of its own and syncs whenever one of the configured sources from the feed
+    /// does, so at the shortest of their intervals.
+    public var feedInterval: Int {
+        configuration.enabledSources.filter { !$0.urlIsOwn }.map(\.interval).min() ?? Self.defaultInterval
+    }
+
     /// The settings a fed source syncs with, before the feed's URL and limits are put in: its
-    /// own where configured (interval, allow_shrink), else the defaults.
+    /// own where configured (interval, allow_shrink), else the defaults at the feed's interval.
     public func settings(for name: String) -> SourceSettings {
         configuration.source(named: name)
-            ?? SourceSettings(name: name, kind: SourceName.kind(of: name) ?? .custom, enabled: true, url: "", interval: Self.defaultInterval)
+            ?? SourceSettings(name: name, kind: SourceName.kind(of: name) ?? .custom, enabled: true, url: "", interval: feedInterval)
     }
 
     /// The sources the feed answers for, by name, given those it brought before (`fed`): each it

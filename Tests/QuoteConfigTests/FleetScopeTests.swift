@@ -26,10 +26,25 @@ import Testing
                 "a list only the hub names is fed; a url of its own or enabled = false keeps the feed off")
     }
 
-    @Test func aSourceTheConfigurationDoesNotNameSyncsHourly() throws {
+    /// A hub's list has no schedule of its own: it comes with every read of the feed, which the
+    /// configured sources from the feed make (Breaking Bad every 2 h, happiness daily).
+    @Test func aSourceTheConfigurationDoesNotNameSyncsAtTheFeedsInterval() throws {
         let list = try #require(scope.sources(fed: ["custom.hub"]).first { $0.name == "custom.hub" })
-        #expect(list.interval == FleetScope.defaultInterval && list.kind == .custom)
+        #expect(list.interval == 7_200 && list.kind == .custom)
         #expect(scope.settings(for: "breakingbad").interval == 7_200, "a configured source keeps its own interval")
+        #expect(scope.settings(for: "happiness").interval == 86_400)
+        let direct = FleetScope(try Configuration.parse("""
+            [fleet]
+            hub = http://127.0.0.1:9/feed/
+            [source.happiness]
+            enabled = false
+            [source.breakingbad]
+            enabled = false
+            [source.upbit]
+            url = https://mirror.example.org/v1/market/all
+            """, file: "q.conf"))
+        #expect(direct.settings(for: "custom.hub").interval == FleetScope.defaultInterval,
+                "no configured source reads the feed: the hourly default")
     }
 
     @Test func beforeTheFeedBroughtAnythingEveryOneItWouldAnswerForIsWatched() {

@@ -88,9 +88,14 @@ import TestSupport
         #expect(first.reports.map(\.ok) == [true], "\(first.reports)")
         #expect(try count() == 20)
         let requests = server.requests.count
-        let again = try await sync()
-        #expect(again.reports.first?.summary.hasPrefix("not modified") == true, "\(again.reports)")
+        let later = UnixTime.now() + 600
+        let again = try await sync(now: later)
+        #expect(again.reports.first?.summary.hasPrefix("not modified (feed unchanged)") == true, "\(again.reports)")
         #expect(server.requests.count == requests + 1, "an unchanged feed costs the manifest alone")
+        let state = try Store(path: spoke.file("q.db"), access: .read).database
+        #expect(try state.scalarInt("SELECT last_success FROM sync_state WHERE source = 'custom.list'") == later,
+                "a 304 for a valid manifest is a success: a quiet feed is not a stale one")
+        #expect(try state.scalarInt("SELECT syncs_ok_total FROM sync_state WHERE source = 'custom.list'") == 2)
         try publish(20, text: "changed")
         #expect(try await sync().reports.first?.counts.updated == 20)
     }

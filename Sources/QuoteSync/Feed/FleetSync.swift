@@ -195,15 +195,19 @@ public struct FleetSync: Sendable {
         return .refused(failure)
     }
 
-    /// A 304: one report per source the feed gave last time, and nothing written.
+    /// A 304 for a manifest still valid: each source the feed gave last time is as current as the
+    /// hub's, so each records a success that writes no row (its last success moves on, as a 304
+    /// from an upstream's own server moves it: a quiet feed is not a stale one).
     private func unchanged(_ previouslyFed: [String], expected: [String], only: Set<String>?, now: Int,
                            finished: @escaping @Sendable (SourceReport) -> Void) async -> Outcome {
-        var generator = SystemRandomNumberGenerator()
-        var reports = previouslyFed.filter { wanted($0, only: only) }.map { name in
-            SourceReport(source: name, ok: true, httpStatus: 304, summary: "not modified (feed unchanged)",
-                         nextDue: Schedule().nextDue(afterSuccessOf: settings(for: name), at: now, using: &generator), seconds: 0)
+        var reports: [SourceReport] = []
+        for name in previouslyFed where wanted(name, only: only) {
+            let report = await engine.sync(settings(for: name), now: now, checkpoint: false) { _, _ throws(SourceFailure) in
+                SourceUpdate.unchanged(what: "feed unchanged", validators: [], status: 304)
+            }
+            finished(report)
+            reports.append(report)
         }
-        reports.forEach(finished)
         reports += await notInFeed(expected, published: previouslyFed, now: now, finished: finished)
         return Outcome(reports: reports, fed: Set(expected))
     }
