@@ -9,7 +9,7 @@ import TestSupport
 
 /// A list's body is written into the source's transaction as it arrives; the engine commits only
 /// a body read whole and valid. These tests hold the all-or-nothing promise to that.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct StreamingSyncTests {
+@Suite(.offThePool, .serialized, .timeLimit(.minutes(10))) struct StreamingSyncTests {
     /// The body of `count` good records, with `tail` instead of the closing bracket.
     static func body(count: Int, tail: String = "]") -> [UInt8] {
         var bytes: [UInt8] = []
@@ -103,7 +103,7 @@ import TestSupport
 
 /// The writer's failure stops the transfer and rolls back: here the store's write lock is held by
 /// another connection for longer than the sync's patience.
-@Suite(.timeLimit(.minutes(10))) struct StreamingWriterFailureTests {
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct StreamingWriterFailureTests {
     @Test func aStoreThatCannotBeWrittenStopsTheStreamAndKeepsEveryRow() async throws {
         let harness = try SyncHarness { _ in .json(listJSON([(1, "one"), (2, "two")])) }
         let settings = harness.settings(.custom, path: "/list")

@@ -130,6 +130,10 @@ final class FakeBreakingBad: Sendable {
         var settings = harness.settings(.breakingbad, path: "/api")
         settings.productions = ["Breaking Bad", "Better Call Saul"]
         settings.knownStreak = 15
+        // The whole sync's deadline follows the request timeout: these tests are about requests
+        // and rows, and a run whose cooperative threads other suites keep busy must not give up
+        // on a fake that answers at once.
+        settings.timeout = 30
         return (harness, fake, settings)
     }
 

@@ -3,12 +3,13 @@ import Testing
 
 /// Runs a test's jobs on threads of their own instead of Swift's cooperative pool (two threads
 /// on a two-core machine). End-to-end tests wait for processes, sockets and files in plain
-/// synchronous calls; on the pool, two such tests at once would stall every other test of the
-/// run (measured: a 60 ms engine test took 22 s, and a sync hit its 25 s deadline).
-struct OffThePool: SuiteTrait, TestTrait, TestScoping {
-    var isRecursive: Bool { true }
+/// synchronous calls, fuzz tests compute for seconds, a million-record stream runs for minutes;
+/// on the pool, two such tests at once would stall every other test of the run (measured: a 60 ms
+/// engine test took 22 s, and a sync hit its 25 s deadline).
+public struct OffThePool: SuiteTrait, TestTrait, TestScoping {
+    public var isRecursive: Bool { true }
 
-    func provideScope(for test: Test, testCase: Test.Case?,
+    public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
         // Suites get no scope of their own: each test case does.
         guard testCase != nil else { return try await function() }
@@ -18,7 +19,7 @@ struct OffThePool: SuiteTrait, TestTrait, TestScoping {
 
 extension Trait where Self == OffThePool {
     /// Each test of the suite runs on threads of its own, off the cooperative pool.
-    static var offThePool: OffThePool { OffThePool() }
+    public static var offThePool: OffThePool { OffThePool() }
 }
 
 /// A task executor that runs every job on a new thread (BlockingWork's): a job that blocks for
