@@ -1,3 +1,6 @@
+// Testing is there only where tests are built: a release build of the package builds this
+// target too, without it.
+#if canImport(Testing)
 import QuoteSystem
 import Testing
 
@@ -33,3 +36,4 @@ final class ThreadPerJobExecutor: TaskExecutor {
         BlockingWork.start { job.runSynchronously(on: executor) }
     }
 }
+#endif
