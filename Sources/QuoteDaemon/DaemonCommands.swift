@@ -105,7 +105,9 @@ extension Daemon {
                 }
             }
             plan(stored: [:])
-            if textfile != nil { await readHealth() }
+            // The status line (and the textfile, when there is one) at once for the new sources and [check].
+            await readHealth()
+            updateStatus()
             logger.log(.info, "configuration reloaded: \(Plural.count(fresh.enabledSources.count, "source")) enabled", event: .reloadDone)
             wakeup.post()
             return .success(fresh.enabledSources.count)
