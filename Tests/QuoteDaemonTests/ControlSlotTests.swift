@@ -28,10 +28,13 @@ import TestSupport
                 writer.finish(code: 0)
                 return
             }
-            // Waits as a sync asked for with --wait does: until its client leaves (the task is
-            // cancelled) or, never within a test, an hour passes.
+            // Waits as a sync asked for with --wait does, until its client leaves (the task is
+            // cancelled): a stream nobody ever yields to ends only on cancellation, with no clock.
             writer.send("started", "x")
-            if (try? await Task.sleep(for: .seconds(3_600))) == nil { _ = cancelled.increment(limit: .max) }
+            let (never, continuation) = AsyncStream<Never>.makeStream()
+            for await _ in never {}
+            continuation.finish()  // held until here: a stream whose continuation is gone ends at once
+            if Task.isCancelled { _ = cancelled.increment(limit: .max) }
             writer.finish(code: 0)
         }
         try server.start()
