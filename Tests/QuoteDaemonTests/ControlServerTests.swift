@@ -222,20 +222,7 @@ import TestSupport
         chmod(folder, 0o755)
         chmod(folder + "/member", 0o755)
         chmod(member.path, 0o666)
-        func ask(_ request: String) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
-                                 "import socket,sys\ns=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])\n"
-                                 + "s.sendall(sys.argv[2].encode() + b'\\n')\n"
-                                 + "data=b''\nwhile True:\n c=s.recv(4096)\n if not c: break\n data+=c\nprint(data.decode(), end='')",
-                                 member.path, request]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            process.waitUntilExit()
-            return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        }
+        func ask(_ request: String) throws -> String { try askAsOtherUser(request, socket: member.path) }
         let status = try ask("status")
         #expect(status == "ok status\nend 0\n", "\(status)")
         let reload = try ask("reload")

@@ -105,19 +105,7 @@ import TestSupport
     func asOtherUser(groups: [gid_t], _ request: String) throws -> [String] {
         chmod(temporary.path, 0o755)
         chmod(server.path, 0o666)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        let groupOptions = groups.isEmpty ? ["--clear-groups"] : ["--groups=" + groups.map(String.init).joined(separator: ",")]
-        process.arguments = ["--reuid=65534", "--regid=65534"] + groupOptions + ["/usr/bin/python3", "-c",
-                             "import socket,sys\ns=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])\n"
-                             + "s.sendall(sys.argv[2].encode() + b'\\n')\n"
-                             + "data=b''\nwhile True:\n c=s.recv(4096)\n if not c: break\n data+=c\nprint(data.decode(), end='')",
-                             server.path, request]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        process.waitUntilExit()
-        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").map(String.init)
+        return try askAsOtherUser(request, socket: server.path, groups: groups).split(separator: "\n").map(String.init)
     }
 
     /// A member through a supplementary group (which no user database knows) is served; once

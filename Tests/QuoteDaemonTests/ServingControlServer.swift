@@ -1,3 +1,4 @@
+import Foundation
 import QuoteControl
 @testable import QuoteDaemon
 import QuoteSystem
@@ -24,4 +25,22 @@ struct ServingControlServer: Sendable {
     }
 
     func stop() { server.stop() }
+}
+
+/// Sends `request` to the control socket at `path` as uid 65534 (setpriv) with `groups` as its
+/// supplementary groups (none: cleared), and returns every reply byte as text. Needs root.
+func askAsOtherUser(_ request: String, socket path: String, groups: [gid_t] = []) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+    let groupOptions = groups.isEmpty ? ["--clear-groups"] : ["--groups=" + groups.map(String.init).joined(separator: ",")]
+    process.arguments = ["--reuid=65534", "--regid=65534"] + groupOptions + ["/usr/bin/python3", "-c",
+                         "import socket,sys\ns=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])\n"
+                         + "s.sendall(sys.argv[2].encode() + b'\\n')\n"
+                         + "data=b''\nwhile True:\n c=s.recv(4096)\n if not c: break\n data+=c\nprint(data.decode(), end='')",
+                         path, request]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    process.waitUntilExit()
+    return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
 }
