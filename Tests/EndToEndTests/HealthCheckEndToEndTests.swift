@@ -177,11 +177,26 @@ import TestSupport
     }
 
     @Test func badArgumentsAreUnknownWithTheUsage() throws {
-        for arguments in [["--bogus"], ["--critical-after", "soon"], ["--stale-after-intervals", "0"], ["extra"]] {
+        let extremes = ["", "0", "-1", "101", "9223372036854775807", "99999999999999999999", "1.5", "２"].map { ["--stale-after-intervals", $0] }
+            + ["", "0s", "59s", "31d", "-1h", "9223372036854775807s", "1e9h"].map { ["--critical-after", $0] }
+        for arguments in [["--bogus"], ["--critical-after", "soon"], ["--stale-after-intervals", "0"], ["extra"]] + extremes {
             let result = try check(arguments)
             #expect(result.status == 3, "\(arguments): \(result.status)")
             #expect(result.stdout.hasPrefix("QUOTED UNKNOWN - "))
             #expect(result.stderr.contains("quotectl check --help"), "\(result.stderr)")
+        }
+    }
+
+    /// `[check]` values past their bounds are the configuration's mistake: UNKNOWN naming file and
+    /// line, never a verdict made with a value that could overflow.
+    @Test func checkSettingsOutOfBoundsAreUnknownNamingTheLine() throws {
+        try success(at: now - 60)
+        for line in ["stale_after_intervals = 0", "stale_after_intervals = -1", "stale_after_intervals = 9223372036854775807",
+                     "stale_after_intervals = ", "critical_after = 59s", "critical_after = 31d", "critical_after = -1h",
+                     "critical_after = 9223372036854775807s", "critical_after = 1h\ncritical_after = 2h"] {
+            let result = try quotectl.run(["--config", configure("[check]\n\(line)\n"), "check"])
+            #expect(result.status == 3, "\(line): \(result.stdout)")
+            #expect(result.stdout.hasPrefix("QUOTED UNKNOWN - ") && result.stdout.contains("quoted.conf:"), "\(line): \(result.stdout)")
         }
     }
 
