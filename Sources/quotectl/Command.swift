@@ -10,10 +10,15 @@ struct Command: Sendable {
     /// Its output can run long: on a terminal it goes through the pager.
     let pages: Bool
     let run: @Sendable (Arguments, inout Context) throws -> ExitCode
+    /// What a mistake in its arguments prints and exits with: the usage and 64, unless the
+    /// command speaks another convention (`check`: a monitoring plugin's UNKNOWN, 3).
+    let onUsageError: @Sendable (UsageError) -> ExitCode
 
-    init(_ spec: CommandSpec, pages: Bool = false, run: @escaping @Sendable (Arguments, inout Context) throws -> ExitCode) {
+    init(_ spec: CommandSpec, pages: Bool = false, onUsageError: @escaping @Sendable (UsageError) -> ExitCode = { usageFailure($0) },
+         run: @escaping @Sendable (Arguments, inout Context) throws -> ExitCode) {
         self.spec = spec
         self.pages = pages
+        self.onUsageError = onUsageError
         self.run = run
     }
 

@@ -11,7 +11,7 @@ let checkSpec = CommandSpec(
     overview: "A health check for Nagios, Icinga and the like: one line and the plugin's exit status — 0 OK, 1 WARNING (a source's last attempt failed, or its last success is older than --stale-after-intervals intervals; never synced counts), 2 CRITICAL (a source failing for longer than --critical-after, or a spoke's feed past its expiry), 3 UNKNOWN (a missing or unreadable store, bad arguments: unlike every other command, not 64). It reads the store only, never creates one, and needs no daemon. The sources counted are the configuration's enabled ones; on a spoke, those it syncs, from a URL of its own or from the hub's feed (the hub's custom lists included), before the first sync too.",
     options: [Options.staleAfterIntervals.option, Options.criticalAfter.option])
 
-let checkCommand = Command(checkSpec) { arguments, context in
+let checkCommand = Command(checkSpec, onUsageError: checkUsageFailure) { arguments, context in
     let configuration: Configuration
     let thresholds: HealthThresholds
     do {

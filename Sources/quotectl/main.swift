@@ -72,8 +72,8 @@ func usageFailure(_ error: UsageError) -> ExitCode {
     rest.remove(at: commandIndex)
     do {
         return try run(command, named: name, rest)
-    } catch let error as UsageError where name == Subcommand.check.rawValue {
-        return checkUsageFailure(error)
+    } catch let error as UsageError {
+        return command.onUsageError(error)
     } catch {
         return failure(error)
     }
