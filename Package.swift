@@ -37,8 +37,12 @@ let package = Package(
         // writer, terminal sanitising, display width, table layout, case folding. No SQLite.
         .target(name: "QuoteText", dependencies: ["QuoteBase"]),
         // The values every module shares: source names, the quote and record models, change
-        // counts, the readers of custom lists and quote files. No SQLite.
+        // counts, what a list reader hands over and how a list is written. No SQLite.
         .target(name: "QuoteModels", dependencies: ["QuoteBase", "QuoteText"]),
+        // The readers of the formats a quote list comes in (JSON by field mapping, fortune, text,
+        // CSV, Atom and RSS), each streaming: a sync, a spoke's feed file and quotectl import read
+        // through them. No SQLite, no Foundation.
+        .target(name: "QuoteFormats", dependencies: ["QuoteBase", "QuoteText", "QuoteModels"]),
         // Health as plain data: the freshness rule every reader shares, quotectl check's Nagios
         // verdict, and the Prometheus text the metrics are written in. No SQLite, no Foundation.
         .target(name: "QuoteHealth", dependencies: ["QuoteBase", "QuoteText", "QuoteModels"]),
@@ -74,7 +78,7 @@ let package = Package(
         // The fleet's feed: its manifest, signify signatures, and the hub's publisher. No Foundation.
         .target(name: "QuoteFeed", dependencies: ["QuoteSystem", "QuoteBase", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "CSodium", "CCrypto", "CZlib"]),
         // HTTP (libcurl), the five upstreams, the hub's feed as a sixth, and the sync engine.
-        .target(name: "QuoteSync", dependencies: ["QuoteSystem", "QuoteBase", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "QuoteScheduling", "QuoteFeed", "CCurl"]),
+        .target(name: "QuoteSync", dependencies: ["QuoteSystem", "QuoteBase", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "QuoteScheduling", "QuoteFeed", "QuoteFormats", "CCurl"]),
         // The daemon's parts: scheduler, control socket, sd_notify, signals, logging. It links
         // no networking: each sync runs as a child `quoted sync --once`.
         .target(name: "QuoteDaemon", dependencies: ["QuoteSystem", "QuoteBase", "QuoteText", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteHealth"]),
@@ -86,7 +90,7 @@ let package = Package(
         // The CLI. No Foundation: it must start like a C program.
         .executableTarget(
             name: "quotectl",
-            dependencies: ["QuoteSystem", "QuoteBase", "QuoteCommandLine", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteHealth"],
+            dependencies: ["QuoteSystem", "QuoteBase", "QuoteCommandLine", "QuoteText", "QuoteModels", "QuoteFormats", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteHealth"],
             // Release builds link fully statically (glibc and libsqlite3.a included): a
             // static program starts in half the time of a dynamically linked one, and
             // starting is most of what `quotectl random` costs (docs/benchmarks.md).
@@ -102,12 +106,13 @@ let package = Package(
         .testTarget(name: "QuoteControlTests", dependencies: ["QuoteControl", "QuoteModels"]),
         .testTarget(name: "QuoteTextTests", dependencies: ["QuoteText"]),
         .testTarget(name: "QuoteHealthTests", dependencies: ["QuoteHealth", "QuoteModels"]),
-        .testTarget(name: "QuoteModelsTests", dependencies: ["QuoteModels", "QuoteText", "TestSupport"]),
+        .testTarget(name: "QuoteModelsTests", dependencies: ["QuoteModels", "QuoteFormats", "QuoteText", "TestSupport"]),
+        .testTarget(name: "QuoteFormatsTests", dependencies: ["QuoteFormats", "QuoteModels", "QuoteText", "QuoteStore", "TestSupport"]),
         .testTarget(name: "QuoteStoreTests", dependencies: ["QuoteStore", "QuoteModels", "QuoteText", "QuoteSystem", "QuoteHealth", "TestSupport"]),
         .testTarget(name: "QuoteConfigTests", dependencies: ["QuoteConfig", "QuoteModels", "TestSupport"]),
         .testTarget(name: "QuoteDaemonTests", dependencies: ["QuoteDaemon", "QuoteHealth", "QuoteSync", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteStore", "QuoteModels", "QuoteText", "QuoteSystem", "TestSupport"]),
-        .testTarget(name: "QuoteFeedTests", dependencies: ["QuoteFeed", "QuoteStore", "QuoteModels", "QuoteText", "QuoteConfig", "TestSupport"]),
-        .testTarget(name: "QuoteSyncTests", dependencies: ["QuoteSync", "QuoteFeed", "QuoteStore", "QuoteModels", "QuoteText", "QuoteConfig", "QuoteScheduling", "TestSupport"]),
+        .testTarget(name: "QuoteFeedTests", dependencies: ["QuoteFeed", "QuoteFormats", "QuoteStore", "QuoteModels", "QuoteText", "QuoteConfig", "TestSupport"]),
+        .testTarget(name: "QuoteSyncTests", dependencies: ["QuoteSync", "QuoteFeed", "QuoteFormats", "QuoteStore", "QuoteModels", "QuoteText", "QuoteConfig", "QuoteScheduling", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["quotectl", "quoted", "QuoteStore", "QuoteModels", "QuoteText", "QuoteSystem", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -28,6 +28,8 @@ public struct SourceSettings: Sendable, Equatable {
 
     // custom lists
     public var allowShrink = false
+    /// How the list is written (`format`, `items`, `fields`, `split`, `author_pattern`, `archive`).
+    public var listFormat = ListFormat.json
 
     // breakingbad
     public var productions = ["Breaking Bad", "Better Call Saul", "El Camino"]

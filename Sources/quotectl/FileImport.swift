@@ -1,4 +1,5 @@
 import QuoteBase
+import QuoteFormats
 import QuoteModels
 import QuoteStore
 
@@ -59,16 +60,17 @@ struct FileImport {
         var pending: ArraySlice<UInt8>? = head[...]
         let outcome: ListImport.Outcome
         do {
-            outcome = try ListImport.run(into: store.database, source: source, now: UnixTime.now()) {
-                if let first = pending {
+            var reader = CustomList.Reader(source: source)
+            outcome = try ListImport.run(into: store.database, source: source, now: UnixTime.now()) { record in
+                while let chunk = try pending ?? chunks.next() {
                     pending = nil
-                    return first
+                    try chunk.withUnsafeBytes { try reader.feed($0, record) }
                 }
-                return try chunks.next()
+                try reader.finish(record)
             }
         } catch let error as FileError {
             return .nothingImported(NothingImported(error))
-        } catch let error as CustomList.Failure {
+        } catch let error as ListFailure {
             return .nothingImported(NothingImported(file, "\(error)"))
         }
         switch outcome {

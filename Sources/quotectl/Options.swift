@@ -1,4 +1,5 @@
 import QuoteConfig
+import QuoteFormats
 import QuoteModels
 import QuoteStore
 import QuoteCommandLine

@@ -5,6 +5,7 @@ import QuoteStore
 import QuoteModels
 import QuoteText
 import Testing
+import QuoteFormats
 import TestSupport
 
 
@@ -167,9 +168,9 @@ let signify = "/usr/bin/signify-openbsd"
         var reader = CustomList.Reader(source: "custom.x")
         var texts: [String] = []
         try bytes.withUnsafeBytes { chunk in
-            try reader.feed(chunk) { record in if case .quote(let quote, _, _) = record { texts.append(quote.text) } }
+            try reader.feed(chunk) { record in if case .quote(let entry) = record { texts.append(entry.quote.text) } }
         }
-        try reader.finish()
+        try reader.finish { _ in }
         #expect(texts == ["one \u{1B}[31m \"quoted\""])
         #expect(FileManager.default.fileExists(atPath: folder.file("feed/" + entry.file + ".gz")))
         for name in try FileManager.default.subpathsOfDirectory(atPath: folder.file("feed")) {

@@ -2,6 +2,7 @@ import Foundation
 @testable import QuoteModels
 @testable import QuoteText
 import Testing
+import QuoteFormats
 import TestSupport
 
 /// Random bytes and mutated upstream payloads through the JSON parser and the custom-list
@@ -44,7 +45,7 @@ import TestSupport
             }
             var reader = CustomList.Reader(source: "custom.fuzz")
             _ = try? bytes.withUnsafeBytes { chunk in try reader.feed(chunk) { _ in } }
-            _ = try? reader.finish()
+            _ = try? reader.finish { _ in }
         }
         #expect(parsed > 500, "only \(parsed) of \(Self.cases) parsed: the mutations are too wild")
     }

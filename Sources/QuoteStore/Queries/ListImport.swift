@@ -12,21 +12,21 @@ public enum ListImport {
         /// Written: what changed, and how many quotes the list holds.
         case imported(ChangeCounts, quotes: Int)
         /// Nothing written: the records left out (the first named, all counted).
-        case refused(CustomList.ProblemLog)
+        case refused(ListProblemLog)
         /// Nothing written: no quotes in the list.
         case empty
     }
 
-    /// Reads the chunks `read` hands over (it returns nil at the end) into `source`; the list is
-    /// the whole of the source, so stored quotes it no longer holds are removed. Throws
-    /// `CustomList.Failure` for a body that is not a JSON array, what `read` throws, or a
-    /// `StoreError`; nothing is written then either.
-    public static func run(into database: Database, source: String, now: Int,
-                           read: () throws -> ArraySlice<UInt8>?) throws -> Outcome {
+    /// Merges the records `read` hands to its argument (a list reader, fed the file's chunks)
+    /// into `source`; unless `archive`, the list is the whole of the source, so stored quotes it
+    /// no longer holds are removed. Throws what `read` throws (a `ListFailure` for a body that
+    /// is not a list, a file's error) or a `StoreError`; nothing is written then either.
+    public static func run(into database: Database, source: String, now: Int, archive: Bool = false,
+                           read: (_ record: (ListRecord) throws -> Void) throws -> Void) throws -> Outcome {
         try database.begin()
         let outcome: Outcome
         do {
-            outcome = try merge(into: database, source: source, now: now, read: read)
+            outcome = try merge(into: database, source: source, now: now, archive: archive, read: read)
         } catch {
             database.rollback()
             throw error
@@ -40,34 +40,31 @@ public enum ListImport {
     }
 
     /// The list merged into the open transaction, or why it must not be committed.
-    private static func merge(into database: Database, source: String, now: Int,
-                              read: () throws -> ArraySlice<UInt8>?) throws -> Outcome {
+    private static func merge(into database: Database, source: String, now: Int, archive: Bool,
+                              read: (_ record: (ListRecord) throws -> Void) throws -> Void) throws -> Outcome {
         try QuoteWriter(database: database).ensureSource(source, now: now)
         let merge = try ListMerge(database: database, source: source, url: nil, now: now)
-        var reader = CustomList.Reader(source: source)
-        var problems = CustomList.ProblemLog()
+        var problems = ListProblemLog()
         var quotes = 0
-        while let chunk = try read() {
-            try chunk.withUnsafeBytes { bytes in
-                try reader.feed(bytes) { record in
-                    switch record {
-                    case .quote(let quote, let hash, let number):
-                        // Merged even after a problem: the rest of the duplicates are counted too.
-                        if try merge.add(quote, hash: hash) == .duplicate {
-                            problems.add(CustomList.Problem(record: number, upstreamID: quote.upstreamID, reason: "duplicate id"))
-                        } else {
-                            quotes += 1
-                        }
-                    case .problem(let problem):
-                        problems.add(problem)
+        try read { record in
+            switch record {
+            case .quote(let entry):
+                // Merged even after a problem: the rest of the duplicates are counted too. A
+                // repeat of a text-derived id is the same quote again.
+                if try merge.add(entry.quote, hash: entry.hash) == .duplicate {
+                    if !entry.idIsDerived {
+                        problems.add(ListProblem(place: entry.place, upstreamID: entry.quote.upstreamID, reason: "duplicate id"))
                     }
+                } else {
+                    quotes += 1
                 }
+            case .problem(let problem):
+                problems.add(problem)
             }
         }
-        try reader.finish()
         if problems.count > 0 { return .refused(problems) }
         if quotes == 0 { return .empty }
-        let counts = try merge.finish(removeMissing: true)
+        let counts = try merge.finish(removeMissing: !archive)
         return .imported(counts, quotes: quotes)
     }
 }

@@ -1,6 +1,7 @@
 import QuoteBase
 import QuoteConfig
 import QuoteFeed
+import QuoteFormats
 import QuoteModels
 import QuoteStore
 import QuoteSystem
@@ -17,7 +18,12 @@ import Synchronization
 enum CustomListSource {
     static func sync(_ context: SyncContext) async throws(SourceFailure) -> SourceUpdate {
         let settings = context.settings
-        let loader = ListLoader(context)
+        let loader: ListLoader
+        do throws(ListFailure) {
+            loader = ListLoader(context, format: settings.listFormat, reader: try ListReaders.reader(for: settings.listFormat, source: settings.name))
+        } catch {
+            throw SourceFailure(classifying: error)
+        }
         let fetched: SyncContext.Fetched
         do {
             fetched = try await context.fetch(settings.url, streamingTo: loader)
@@ -47,15 +53,15 @@ final class ListLoader: HashingBodySink, Sendable {
     /// What the reading side keeps between chunks. Its lock is never contended (one chunk at a
     /// time, then the engine once the transfer is over); no wait happens while it is held.
     private struct Reading: ~Copyable {
-        var reader: CustomList.Reader
+        var reader: any ListReader
         var hasher = FeedDigest()
-        var batch: [CustomList.Reader.Record] = []
+        var batch: [ListRecord] = []
         /// Why the body was refused while it arrived (not JSON, not a list); the writer keeps its own.
         var failure: SourceFailure?
     }
 
     private struct Pipeline {
-        var started: (queue: Handoff<[CustomList.Reader.Record]>, thread: JoinableThread)?
+        var started: (queue: Handoff<[ListRecord]>, thread: JoinableThread)?
         var ended = false
     }
 
@@ -66,9 +72,14 @@ final class ListLoader: HashingBodySink, Sendable {
     static let batchSize = 512
     static let batchesInFlight = 8
 
-    init(_ context: SyncContext) {
-        reading = Mutex(Reading(reader: CustomList.Reader(source: context.settings.name)))
+    private let format: ListFormat
+
+    /// `format` is how the list is written (the configuration's, or the feed's own JSON on a
+    /// spoke); `reader` reads it.
+    init(_ context: SyncContext, format: ListFormat, reader: any ListReader) {
+        reading = Mutex(Reading(reader: reader))
         writer = ListWriter(context)
+        self.format = format
     }
 
     func digest() -> String? { reading.withLock { $0.hasher.finish() } }
@@ -79,9 +90,9 @@ final class ListLoader: HashingBodySink, Sendable {
     func receive(_ chunk: UnsafeRawBufferPointer) -> Bool {
         let storePath = writer.storePath
         // Decoded under the lock; the full batches go to the writer outside it (`put` may wait).
-        let full = reading.withLock { side -> [[CustomList.Reader.Record]]? in
+        let full = reading.withLock { side -> [[ListRecord]]? in
             side.hasher.update(chunk)
-            var full: [[CustomList.Reader.Record]] = []
+            var full: [[ListRecord]] = []
             do {
                 try side.reader.feed(chunk) { record in
                     side.batch.append(record)
@@ -102,11 +113,11 @@ final class ListLoader: HashingBodySink, Sendable {
 
     /// Sends a batch to the writer's thread (started by the first), or writes it here if no thread
     /// could be had; false when the writer has stopped.
-    private func handOver(_ records: [CustomList.Reader.Record]) -> Bool {
+    private func handOver(_ records: [ListRecord]) -> Bool {
         let writer = self.writer
-        let started = pipeline.withLock { state -> (queue: Handoff<[CustomList.Reader.Record]>, thread: JoinableThread)? in
+        let started = pipeline.withLock { state -> (queue: Handoff<[ListRecord]>, thread: JoinableThread)? in
             if state.started == nil, !state.ended {
-                let queue = Handoff<[CustomList.Reader.Record]>(capacity: Self.batchesInFlight)
+                let queue = Handoff<[ListRecord]>(capacity: Self.batchesInFlight)
                 if let thread = JoinableThread({ writer.run(taking: queue) }) {
                     state.started = (queue, thread)
                 } else {
@@ -144,18 +155,23 @@ final class ListLoader: HashingBodySink, Sendable {
 
     /// What the body, read whole, changes: the removals, after the shrink guard, in the engine's apply.
     func update(validators: Validators, status: Int) throws(SourceFailure) -> SourceUpdate {
-        endPipeline()
-        if let failure { throw failure }
-        let ended = reading.withLock { side -> CustomList.Failure? in
-            do throws(CustomList.Failure) {
-                try side.reader.finish()
-                return nil
+        // The body's end may complete a last record (a fortune file's, a CSV's last row): it joins
+        // the batch before the pipeline ends.
+        let (ended, decided) = reading.withLock { side -> (ListFailure?, ListFormat.Kind?) in
+            guard side.failure == nil else { return (nil, side.reader.format) }
+            do {
+                try side.reader.finish { side.batch.append($0) }
+                return (nil, side.reader.format)
+            } catch let error as ListFailure {
+                return (error, side.reader.format)
             } catch {
-                return error
+                return (ListFailure("\(error)"), side.reader.format)
             }
         }
+        if ended != nil { stop() } else { endPipeline() }
+        if let failure { throw failure }
         if let ended { throw SourceFailure("the list is \(ended)", httpStatus: status) }
-        return try writer.update(validators: validators, status: status)
+        return try writer.update(validators: validators, status: status, archive: format.keepsArchive(decided: decided))
     }
 }
 
@@ -165,7 +181,7 @@ final class ListLoader: HashingBodySink, Sendable {
 /// thread once per batch (the transaction's inside it), then read once the pipeline has ended.
 final class ListWriter: Sendable {
     private struct Writing {
-        var problems = CustomList.ProblemLog()
+        var problems = ListProblemLog()
         var validCount = 0
         var failure: SourceFailure?
     }
@@ -188,7 +204,7 @@ final class ListWriter: Sendable {
     }
 
     /// The writer thread's loop: every batch until the queue ends, or the first failure.
-    func run(taking queue: Handoff<[CustomList.Reader.Record]>) {
+    func run(taking queue: Handoff<[ListRecord]>) {
         while let records = queue.take() {
             guard write(records) else {
                 queue.abandon()
@@ -198,7 +214,7 @@ final class ListWriter: Sendable {
     }
 
     /// Writes `records`; false (and `failure` set) when the store refused.
-    func write(_ records: [CustomList.Reader.Record]) -> Bool {
+    func write(_ records: [ListRecord]) -> Bool {
         let (settings, now, storePath, progress, transaction) = (settings, now, storePath, progress, transaction)
         return writing.withLock { state in
             do {
@@ -208,9 +224,12 @@ final class ListWriter: Sendable {
                     let merge = try Self.merge(in: &connection, settings: settings, now: now)
                     for record in records {
                         switch record {
-                        case .quote(let quote, let hash, let position):
-                            if try merge.add(quote, hash: hash) == .duplicate {
-                                state.problems.add(CustomList.Problem(record: position, upstreamID: quote.upstreamID, reason: "duplicate id"))
+                        case .quote(let entry):
+                            if try merge.add(entry.quote, hash: entry.hash) == .duplicate {
+                                // A text-derived id again is the same quote again, not a bad record.
+                                if !entry.idIsDerived {
+                                    state.problems.add(ListProblem(place: entry.place, upstreamID: entry.quote.upstreamID, reason: "duplicate id"))
+                                }
                             } else {
                                 state.validCount += 1
                                 if state.validCount % 50_000 == 0 { progress("\(state.validCount) quotes read and written") }
@@ -238,7 +257,8 @@ final class ListWriter: Sendable {
         return merge
     }
 
-    func update(validators: Validators, status: Int) throws(SourceFailure) -> SourceUpdate {
+    /// `archive`: the quotes the list no longer has stay (a feed's entries).
+    func update(validators: Validators, status: Int, archive: Bool) throws(SourceFailure) -> SourceUpdate {
         let (problems, validCount) = writing.withLock { ($0.problems, $0.validCount) }
         if validCount == 0 && !settings.allowShrink {
             throw SourceFailure(problems.first.map { "refusing a list with no valid quote (\($0))" }
@@ -252,7 +272,7 @@ final class ListWriter: Sendable {
         // The merge's end, in the engine's transaction, on its connection.
         update.apply = { connection, now in
             try Self.merge(in: &connection, settings: settings, now: now)
-                .finish(removeMissing: !problems.anyWithoutID) { toRemove, stored in
+                .finish(removeMissing: !archive && !problems.anyWithoutID) { toRemove, stored in
                     try ShrinkGuard.check(what: "quotes", removing: toRemove, of: stored, incoming: validCount,
                                           allowed: settings.allowShrink, minimumStored: 10, httpStatus: status)
                 }

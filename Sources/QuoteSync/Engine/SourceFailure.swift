@@ -28,7 +28,7 @@ public struct SourceFailure: Error, Sendable, Equatable, CustomStringConvertible
     public init(classifying error: any Error) {
         switch error {
         case let known as SourceFailure: self = known
-        case let list as CustomList.Failure: self.init("the list is \(list)", httpStatus: 200)
+        case let list as ListFailure: self.init("the list is \(list)", httpStatus: 200)
         case let store as StoreError where store.resultCode == .constraint:
             // Only upstream data is written during a sync: a row the store's rules refuse is the
             // upstream's fault (retried with backoff), not a broken store.

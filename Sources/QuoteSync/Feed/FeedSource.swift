@@ -1,6 +1,7 @@
 import QuoteBase
 import QuoteConfig
 import QuoteFeed
+import QuoteFormats
 import QuoteModels
 import QuoteStore
 import QuoteText
@@ -72,7 +73,9 @@ enum FeedSource {
     /// it is longer than signed or its bytes are not the signed ones.
     private static func streamedList(_ entry: Manifest.Entry, request: HTTPRequest, tooLong: SourceFailure, applied: Validators,
                                      _ context: SyncContext) async throws(SourceFailure) -> SourceUpdate {
-        let loader = ListLoader(context)
+        // The hub writes every list into its feed as JSON with the default fields, whatever format
+        // the hub read it in: a spoke reads that, never its own configuration's format.
+        let loader = ListLoader(context, format: .json, reader: CustomList.Reader(source: entry.name))
         var request = request
         request.bodySink = loader
         let response: HTTPResponse

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import QuoteStore
 @testable import QuoteModels
+@testable import QuoteFormats
 @testable import QuoteText
 import TestSupport
 
@@ -10,18 +11,17 @@ import TestSupport
 
     /// The list through `CustomList.Reader`, as a sync and `quotectl import` read it: its good
     /// quotes and its problems, in order.
-    func decode(_ text: String) throws -> (quotes: [Quote], problems: [CustomList.Problem]) {
+    func decode(_ text: String) throws -> (quotes: [Quote], problems: [ListProblem]) {
         var reader = CustomList.Reader(source: "custom.t")
-        var quotes: [Quote] = [], problems: [CustomList.Problem] = []
-        try Array(text.utf8).withUnsafeBytes { bytes in
-            try reader.feed(bytes) { record in
-                switch record {
-                case .quote(let quote, _, _): quotes.append(quote)
-                case .problem(let problem): problems.append(problem)
-                }
+        var quotes: [Quote] = [], problems: [ListProblem] = []
+        let take = { (record: ListRecord) in
+            switch record {
+            case .quote(let entry): quotes.append(entry.quote)
+            case .problem(let problem): problems.append(problem)
             }
         }
-        try reader.finish()
+        try Array(text.utf8).withUnsafeBytes { bytes in try reader.feed(bytes, take) }
+        try reader.finish(take)
         return (quotes, problems)
     }
 
@@ -66,13 +66,13 @@ import TestSupport
     @Test func overlongTextIsRefused() throws {
         let long = String(repeating: "가", count: 10_001)
         let decoded = try decode(#"[{"id": 1, "text": "\#(long)"}, {"id": 2, "text": "fine"}]"#)
-        #expect(decoded.problems.map(\.record) == [1])
+        #expect(decoded.problems.map(\.place) == [.record(1)])
         #expect(decoded.quotes.map(\.upstreamID) == ["2"])
     }
 
     @Test func aBodyThatIsNotAListFailsWhole() {
-        #expect(throws: CustomList.Failure.self) { try decode(#"{"id": 1}"#) }
-        #expect(throws: CustomList.Failure.self) { try decode("<!DOCTYPE html>") }
+        #expect(throws: ListFailure.self) { try decode(#"{"id": 1}"#) }
+        #expect(throws: ListFailure.self) { try decode("<!DOCTYPE html>") }
     }
 
     @Test func applyingTheSameListTwiceChangesNothing() throws {

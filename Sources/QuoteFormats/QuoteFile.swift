@@ -1,4 +1,5 @@
 import QuoteBase
+import QuoteModels
 /// The files `quotectl import` reads besides JSON: fortune files (records between `%` lines,
 /// the kind `quotectl export --format fortune` and strfile use) and plain text (a quote per
 /// line, as `export --format text` and `random --oneline` write them). Each quote's id is a

@@ -1,0 +1,98 @@
+import QuoteBase
+import QuoteModels
+import QuoteText
+
+/// The custom-list format (a GitHub Gist or a local file):
+/// `[{"id": Int, "category": String, "text": String, "source": String}]`,
+/// where `source` is the author. Shared by `quotectl import` and the sync engine.
+///
+/// quotectl's own JSON export reads back too: ids may be strings, and a record with an
+/// `author` key is in the export's shape (`source` is then where the quote came from, not who
+/// said it; `production` and `episode` are kept).
+public enum CustomList {
+    /// A list read as its bytes arrive (a sync's body): each record checked and handed over as a
+    /// quote or a problem, one at a time. Duplicate ids are the store's to find (`ListMerge`).
+    public struct Reader: ListReader {
+        private var stream = JSONArrayStream()
+        public let source: String
+        public var format: ListFormat.Kind? { .json }
+
+        public init(source: String) {
+            self.source = source
+        }
+
+        /// Reads `chunk`; throws `ListFailure` when the body is not a JSON array, or what `body` throws.
+        public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (ListRecord) throws -> Void) throws {
+            let source = self.source
+            do {
+                try stream.feed(chunk) { position, element in
+                    let place = ListPlace.record(position + 1)
+                    switch element {
+                    case .tooLarge(let bytes):
+                        try body(.problem(ListProblem(place: place, upstreamID: nil,
+                                                      reason: "larger than \(JSONArrayStream.defaultMaximumElementBytes >> 20) MiB (\(bytes) bytes)")))
+                    case .value(let record):
+                        switch quote(from: record, source: source) {
+                        case .success(let quote): try body(.quote(ListEntry(quote, place: place)))
+                        case .failure(let problem): try body(.problem(ListProblem(place: place, upstreamID: problem.id, reason: problem.reason)))
+                        }
+                    }
+                }
+            } catch let error as JSONSyntaxError {
+                throw ListFailure("not JSON: \(error)")
+            } catch let error as JSONArrayStream.NotAnArray {
+                throw ListFailure("not a JSON array of quotes (found \(error.found))")
+            }
+        }
+
+        /// The body has ended: the array must be complete.
+        public mutating func finish(_ body: (ListRecord) throws -> Void) throws {
+            do {
+                try stream.finish()
+            } catch {
+                throw ListFailure("not JSON: \(error)")
+            }
+        }
+    }
+
+    /// The longest id a list may give a quote (an integer, or a string such as "b42").
+    public static let maximumIDLength = 256
+
+    struct RecordProblem: Error {
+        let id: String?
+        let reason: String
+    }
+
+    static func quote(from record: JSONValue, source: String) -> Result<Quote, RecordProblem> {
+        guard let object = record.object else {
+            return .failure(RecordProblem(id: nil, reason: "expected an object, found \(record.kindName)"))
+        }
+        guard let idValue = object["id"] else { return .failure(RecordProblem(id: nil, reason: "missing \"id\"")) }
+        let upstreamID: String
+        if let id = idValue.int {
+            upstreamID = String(id)
+        } else if idValue.string != nil, let id = try? RecordText.optional(idValue, field: "id"), id.unicodeScalars.count <= maximumIDLength {
+            upstreamID = id
+        } else {
+            return .failure(RecordProblem(id: nil, reason: "\"id\" must be an integer or a short string, found \(idValue.kindName)"))
+        }
+        func fail(_ reason: String) -> Result<Quote, RecordProblem> {
+            .failure(RecordProblem(id: upstreamID, reason: reason))
+        }
+        do throws(FieldProblem) {
+            let text = try RecordText.required(object["text"], field: "text")
+            let category = try RecordText.optional(object["category"], field: "category")
+            // quotectl's export says `author` (and `source` is the quote's origin); a Gist says `source`.
+            let exported = object["author"] != nil
+            let author = exported ? try RecordText.optional(object["author"], field: "author")
+                : try RecordText.optional(object["source"], field: "source")
+            let production = exported ? try RecordText.optional(object["production"], field: "production") : nil
+            let episode = exported ? object["episode"]?.int.flatMap { (1...10_000).contains($0) ? $0 : nil } : nil
+            return .success(Quote(source: source, upstreamID: upstreamID, text: text, author: author, category: category,
+                                  production: production, episode: episode, lang: LanguageGuess.guess(text)))
+        } catch {
+            return fail(error.reason)
+        }
+    }
+}
+

@@ -1,0 +1,15 @@
+import QuoteModels
+
+/// The one place a format's reader is chosen: a sync, a spoke's feed file and `quotectl import`
+/// all read a list through what this returns.
+public enum ListReaders {
+    /// The reader for `format`; `contentType` is the response's, when there is one (`auto` weighs it).
+    public static func reader(for format: ListFormat, source: String, contentType: String? = nil) throws(ListFailure) -> any ListReader {
+        switch format.kind {
+        case .json:
+            return CustomList.Reader(source: source)
+        case .auto, .fortune, .text, .csv, .atom, .rss:
+            throw ListFailure("format \(format.kind.rawValue) is not read yet")
+        }
+    }
+}
