@@ -11,12 +11,14 @@ public struct Quote: Equatable, Sendable {
     public var production: String?
     public var episode: Int?
     public var lang: String?
+    /// When the upstream says the quote was published (a feed entry's date), in Unix seconds.
+    public var published: Int?
     public var firstSeen: Int
     public var lastSeen: Int
 
     public init(id: Int = 0, source: String, upstreamID: String, text: String, author: String? = nil,
                 category: String? = nil, production: String? = nil, episode: Int? = nil,
-                lang: String? = nil, firstSeen: Int = 0, lastSeen: Int = 0) {
+                lang: String? = nil, published: Int? = nil, firstSeen: Int = 0, lastSeen: Int = 0) {
         self.id = id
         self.source = source
         self.upstreamID = upstreamID
@@ -26,6 +28,7 @@ public struct Quote: Equatable, Sendable {
         self.production = production
         self.episode = episode
         self.lang = lang
+        self.published = published
         self.firstSeen = firstSeen
         self.lastSeen = lastSeen
     }
