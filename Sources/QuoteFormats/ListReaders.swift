@@ -7,7 +7,7 @@ public enum ListReaders {
     public static func reader(for format: ListFormat, source: String, contentType: String? = nil) throws(ListFailure) -> any ListReader {
         switch format.kind {
         case .json:
-            return CustomList.Reader(source: source)
+            return try CustomList.Reader(source: source, format: format)
         case .auto, .fortune, .text, .csv, .atom, .rss:
             throw ListFailure("format \(format.kind.rawValue) is not read yet")
         }
