@@ -24,6 +24,9 @@ extension SectionReader {
             }
             format.kind = kind
         case "items":
+            guard !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                throw bad("a JSON Pointer such as /results, without control characters")
+            }
             do throws(JSONPointer.Malformed) {
                 format.items = try JSONPointer(value).text
             } catch {

@@ -90,11 +90,14 @@ public struct JSONArrayStream: Sendable {
     /// The array has been closed (or the lone object read).
     public var isComplete: Bool { state == .afterArray }
 
-    /// Reads `chunk`, calling `body` with each element it completes (position from 0), and
-    /// returns how many of its bytes were read (all but what follows an enclosed array).
+    /// Reads `chunk`, calling `body` with each element it completes (position from 0).
     /// Throws `JSONSyntaxError`, `NotAnArray`, or what `body` throws.
-    @discardableResult
-    public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (Int, Element) throws -> Void) throws -> Int {
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (Int, Element) throws -> Void) throws {
+        _ = try read(chunk, body)
+    }
+
+    /// `feed`, returning how many of the chunk's bytes were read (all but what follows an enclosed array).
+    mutating func read(_ chunk: UnsafeRawBufferPointer, _ body: (Int, Element) throws -> Void) throws -> Int {
         let bytes = chunk.bindMemory(to: UInt8.self)
         var index = 0
         // Where the current element began inside this chunk (nil: in an earlier one, or not yet).

@@ -79,7 +79,7 @@ public struct JSONItemsStream: Sendable {
         while index < bytes.count {
             switch state {
             case .items:
-                index += try items!.feed(UnsafeRawBufferPointer(rebasing: chunk[index...]), body)
+                index += try items!.read(UnsafeRawBufferPointer(rebasing: chunk[index...]), body)
                 if items!.isComplete { leaveItems() }
             case .skipping:
                 if try skip.scan(bytes, &index, &position) { state = .afterValue }
@@ -190,8 +190,12 @@ public struct JSONItemsStream: Sendable {
         if key.count > Self.maximumKeyBytes {
             return false
         } else if key.contains(UInt8(ascii: "\\")) {
-            guard let decoded = try JSONParser.parse([UInt8(ascii: "\"")] + key + [UInt8(ascii: "\"")]).string else { return false }
-            name = decoded
+            do throws(JSONSyntaxError) {
+                guard let decoded = try JSONParser.parse([UInt8(ascii: "\"")] + key + [UInt8(ascii: "\"")]).string else { return false }
+                name = decoded
+            } catch {
+                throw self.error("a member name: \(error.reason)")
+            }
         } else {
             guard key.elementsEqual(token.utf8) else { return false }
             name = token
