@@ -149,7 +149,7 @@ import TestSupport
         (#"{"quotes": []}"#, "/results", #"not at items /results: found an object with no member "results""#),
         (#"{"results": 5}"#, "/results", "not at items /results: found a number, not an array or an object"),
         (#"{"results": [1"#, "/results", "not JSON: line 1, column 15: unexpected end of input"),
-        ("[1]", "results", #"items: "results" is not a JSON Pointer: it must start with '/'"#),
+        ("[1]", "results", #"items: "results" is not a JSON Pointer: it must start with '/' (or be empty: the whole document)"#),
     ])
     func aListNotWhereItemsPointsFailsWhole(body: String, items: String, reason: String) throws {
         let failure = #expect(throws: ListFailure.self) { try Self.read(body, Self.format(items: items, fields: "text:q")) }
