@@ -87,7 +87,7 @@ public struct ConfigKey: Sendable {
                   defaultValue: "the whole document (an array)"),
         ConfigKey(name: "fields", section: .source([.custom]),
                   meaning: "json, csv (and auto): which member (or CSV column) holds each field, as field:member separated by commas, the fields being id, text, author and category, such as text:q, author:a; a member starting with / is a JSON Pointer inside the item (author:/author/name). A field not named is the member of its name (text, author, category); a category may be an array of strings (joined with commas). With fields and no id:, each quote's id is derived from its text, as a fortune file's: an edited quote is a new one (the old one leaves with the sync), and the same text twice is one quote, not a duplicate id. A field or member named twice is refused.",
-                  defaultValue: "none: id, text, category and source (the author), or quotectl export's author"),
+                  defaultValue: "none (id, text, category, and source as the author; author in quotectl export's shape)"),
         ConfigKey(name: "split", section: .source([.custom]),
                   meaning: "text only: where a quote ends, line or paragraph (a blank line).",
                   defaultValue: ListFormat.Split.line.rawValue),

@@ -157,7 +157,7 @@ enum GenerateCommand {
     /// happiness API's shape, a fortune file, a spreadsheet's CSV and Wikiquote's feed.
     static func customListExamples() -> String {
         [
-            ManPage.escape("A list's keys say where its quotes are; the readers stream every format, so a list of any length syncs in the same memory. ZenQuotes answers [{\"q\": …, \"a\": …, \"h\": …}], quotable {\"results\": [{\"_id\", \"content\", \"author\", \"tags\"}], …}, DummyJSON {\"quotes\": [{\"id\", \"quote\", \"author\"}], \"total\": …}, and an API shaped like happiness one object, {\"data\": {\"id\": 60, \"content\": …, \"author\": …}}: a list of one, kept as an archive so each day's quote stays. ZenQuotes gives no ids, so they are derived from the text (see fields)."),
+            ManPage.escape("A list's keys say where its quotes are; the readers stream every format, so a list of any length syncs in the same memory. ZenQuotes answers [{\"q\": …, \"a\": …, \"h\": …}], quotable {\"results\": [{\"_id\", \"content\", \"author\", \"tags\"}], …}, DummyJSON {\"quotes\": [{\"id\", \"quote\", \"author\"}], \"total\": …}, and an API shaped like the happiness one a single object, {\"data\": {\"id\": 60, \"content\": …, \"author\": …}}: a list of one, kept as an archive (archive = true) so each day's quote stays. ZenQuotes gives no ids, so they are derived from the text (see fields)."),
             """
             .PP
             .EX
