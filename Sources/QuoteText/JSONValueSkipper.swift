@@ -21,18 +21,20 @@ struct ValueSkipper: Sendable {
             if !started {
                 if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { Self.advance(over: byte, &index, &position); continue }
                 try start(with: byte, position)
+                Self.advance(over: byte, &index, &position)
+                if closers.isEmpty, !inString { continue }
+                if try follow(bytes, &index, &position) { self = ValueSkipper(); return true }
             } else if bare {
                 if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == UInt8(ascii: ",")
                     || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
                     self = ValueSkipper()
                     return true
                 }
-            } else if try follow(byte, position) {
                 Self.advance(over: byte, &index, &position)
+            } else if try follow(bytes, &index, &position) {
                 self = ValueSkipper()
                 return true
             }
-            Self.advance(over: byte, &index, &position)
         }
         return false
     }
@@ -49,33 +51,58 @@ struct ValueSkipper: Sendable {
         }
     }
 
-    /// One byte inside a string or container: true when it closes the value.
-    private mutating func follow(_ byte: UInt8, _ position: JSONArrayStream.Position) throws(JSONSyntaxError) -> Bool {
-        if inString {
-            if escaped {
-                escaped = false
-            } else if byte == UInt8(ascii: "\\") {
-                escaped = true
-            } else if byte == UInt8(ascii: "\"") {
-                inString = false
-                return closers.isEmpty
+    /// Follows a string or container from `index` to its end (true, `index` past it) or to the
+    /// end of the chunk (false). The one hot loop: locals only, as JSONArrayStream's.
+    private mutating func follow(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int,
+                                 _ position: inout JSONArrayStream.Position) throws(JSONSyntaxError) -> Bool {
+        var at = index, inString = self.inString, escaped = self.escaped
+        var line = position.line, lineStart = position.lineStart
+        let base = position.offset - index  // the document's offset of bytes[0]
+        var closed = false
+        defer {
+            self.inString = inString
+            self.escaped = escaped
+            position = JSONArrayStream.Position(line: line, lineStart: lineStart, offset: base + at)
+            index = at
+        }
+        scanning: while at < bytes.count {
+            let byte = bytes[at]
+            if inString {
+                at += 1
+                if byte == 0x0A { line += 1; lineStart = base + at }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                    if closers.isEmpty { closed = true; break scanning }
+                }
+                continue
             }
-            return false
+            switch byte {
+            case UInt8(ascii: "\""):
+                inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard closers.count < Self.maximumDepth else {
+                    throw Self.error("nested too deeply", JSONArrayStream.Position(line: line, lineStart: lineStart, offset: base + at))
+                }
+                closers.append(byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard closers.last == byte else {
+                    throw Self.error("unexpected character '\(UnicodeScalar(byte))'", JSONArrayStream.Position(line: line, lineStart: lineStart, offset: base + at))
+                }
+                closers.removeLast()
+                if closers.isEmpty { at += 1; closed = true; break scanning }
+            case 0x0A:
+                line += 1
+                lineStart = base + at + 1
+            default:
+                break
+            }
+            at += 1
         }
-        switch byte {
-        case UInt8(ascii: "\""):
-            inString = true
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            guard closers.count < Self.maximumDepth else { throw Self.error("nested too deeply", position) }
-            closers.append(byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]"))
-        case UInt8(ascii: "}"), UInt8(ascii: "]"):
-            guard closers.last == byte else { throw Self.error("unexpected character '\(UnicodeScalar(byte))'", position) }
-            closers.removeLast()
-            return closers.isEmpty
-        default:
-            break
-        }
-        return false
+        return closed
     }
 
     private static func advance(over byte: UInt8, _ index: inout Int, _ position: inout JSONArrayStream.Position) {
