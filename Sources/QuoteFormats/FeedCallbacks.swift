@@ -6,9 +6,9 @@ enum FeedCallbacks {
         XML_SetElementHandler(expat, { data, name, attributes in
             guard let data, let name else { return }
             feedParser(data).start(String(cString: name), feedAttributes(attributes))
-        }, { data, _ in
-            guard let data else { return }
-            feedParser(data).end()
+        }, { data, name in
+            guard let data, let name else { return }
+            feedParser(data).end(String(cString: name))
         })
         XML_SetCharacterDataHandler(expat, { data, text, length in
             guard let data, let text, length > 0 else { return }

@@ -31,9 +31,10 @@ enum FeedDate {
         var words = text.prefix(64).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }).map(String.init)
         // The day's name is optional, and says nothing the date does not.
         if let first = words.first, first.first?.isLetter == true { words.removeFirst() }
-        guard words.count == 5 || words.count == 4, let day = Int(words[0]), words[0].count <= 2,
+        guard words.count == 5 || words.count == 4, words[0].count <= 2, words[2].allSatisfy(\.isASCII),
+              words[0].allSatisfy(\.isASCII), let day = Int(words[0]), day >= 0,
               let month = months.firstIndex(of: words[1].prefix(3).lowercased()).map({ $0 + 1 }),
-              var year = Int(words[2]), words[2].count == 4 || words[2].count == 2 else { return nil }
+              var year = Int(words[2]), year >= 0, words[2].count == 4 || words[2].count == 2 else { return nil }
         // RFC 822's two-digit years: RFC 2822 reads 00-49 as 20xx.
         if words[2].count == 2 { year += year < 50 ? 2000 : 1900 }
         let time = words[3].split(separator: ":", omittingEmptySubsequences: false)

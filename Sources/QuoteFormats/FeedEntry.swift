@@ -41,6 +41,7 @@ struct FeedEntry {
             for (source, name) in [(Field.authorName, "author"), (.author, "author"), (.creator, "dc:creator")] where author == nil {
                 author = try RecordText.optional(fields[source].map(JSONValue.string), field: name)
             }
+            if let named = author, fields[.authorName] == nil { author = Self.nameOfAddress(named) }
             if author == nil { author = feedAuthor }
             if author == nil, let pattern, let found = pattern.match(text) {
                 author = try RecordText.optional(.string(found.author), field: "author")
@@ -65,12 +66,15 @@ struct FeedEntry {
 
     /// The field the quote's text comes from, reduced to plain text.
     func textField() -> (Field, String?) {
+        var blank: Field?
         for field in [Field.content, .summary, .description, .encoded, .title] {
             guard let raw = fields[field] else { continue }
             let text = markup[field] == .html ? HTMLText.text(raw) : Self.plain(raw)
             if !text.isEmpty { return (field, text) }
+            if blank == nil { blank = field }
         }
-        return (fields[.description] != nil ? .description : fields[.content] != nil ? .content : .title, nil)
+        // Nothing to read: "is empty" names the first field there was, "missing" the last resort.
+        return blank.map { ($0, "") } ?? (.title, nil)
     }
 
     /// Plain text and XHTML's text nodes: white space runs within a line become one space, blank lines go.
@@ -79,6 +83,13 @@ struct FeedEntry {
             .map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
             .filter { !$0.isEmpty }
             .joined(separator: "\n")
+    }
+
+    /// RSS 2.0's `author` is an address, often with the name after it: `editor@example.com (Jo Doe)`.
+    static func nameOfAddress(_ author: String) -> String {
+        guard author.contains("@"), author.hasSuffix(")"), let open = author.firstIndex(of: "(") else { return author }
+        let name = author[author.index(after: open)..<author.index(before: author.endIndex)].trimmingPrefix(" ")
+        return name.isEmpty ? author : String(name)
     }
 
     /// Atom's `published` (else `updated`), RSS's `pubDate`, RSS 1.0's `dc:date`.

@@ -97,7 +97,7 @@ final class FeedParser: @unchecked Sendable {
         }
     }
 
-    func end() {
+    func end(_ name: String) {
         progress()
         defer { depth -= 1 }
         if let capture, capture.depth == depth {
@@ -106,14 +106,17 @@ final class FeedParser: @unchecked Sendable {
             self.capture = nil
             switch capture.target {
             case .entry(let field):
-                if entry.fields[field] == nil { entry.fields[field] = text }
+                if entry.fields[field] == nil {
+                    entry.fields[field] = text
+                    entry.markup[field] = capture.markup
+                }
             case .feedAuthor:
                 feedAuthor = try? RecordText.optional(.string(text), field: "author")
             }
             return
         }
         if let capture {
-            if capture.markup == .xhtml { buffer.append(0x0A) }
+            if capture.markup == .xhtml, HTMLText.lineBreaking.contains(Self.split(name).local) { buffer.append(0x0A) }
             return
         }
         if authorDepth == depth {
