@@ -28,8 +28,8 @@ import TestSupport
             "SELECT author FROM quotes WHERE source = 'custom.test' AND upstream_id LIKE '%20240502000000%'") == "William Blake")
         // The next day's feed has one entry only: the other two stay.
         let tag = kind == .rss ? "<item>" : "<entry>"
-        let head = feed[..<feed.range(of: tag)!.lowerBound]
-        let lastEntry = feed[feed.range(of: tag, options: .backwards)!.lowerBound...]
+        let head = String(feed[..<feed.range(of: tag)!.lowerBound])
+        let lastEntry = String(feed[feed.range(of: tag, options: .backwards)!.lowerBound...])
         harness.server.answer { _ in .json(head + lastEntry) }
         let second = await harness.sync(settings(harness, kind: kind))
         #expect(second.ok, "\(second.summary)")
