@@ -86,7 +86,7 @@ final class FeedParser: @unchecked Sendable {
             } else if let authorDepth, depth == authorDepth + 1, uri == Namespace.atom, local == "name" {
                 begin(.entry(.authorName), markup: .text)
             }
-        } else if (uri == "" || uri == Namespace.rss1) && local == "item" || uri == Namespace.atom && local == "entry" {
+        } else if kind == .rss && (uri == "" || uri == Namespace.rss1) && local == "item" || kind == .atom && uri == Namespace.atom && local == "entry" {
             entryDepth = depth
             entry = FeedEntry()
             if let about = attributes[Namespace.rdf + " about"] { entry.fields[.about] = about }

@@ -114,13 +114,15 @@ func feedFailure(_ text: String, format: ListFormat = ListFormat(kind: .rss)) ->
         #expect(read.format == .rss)
         #expect(read.quotes.map(\.text) == ["A journey of a thousand miles begins with a single step.",
                                             "Luck is what happens when preparation meets opportunity.",
-                                            "No man ever steps in the same river twice."])
-        #expect(read.quotes.map(\.author) == ["Lao Tzu", "Seneca", "Heraclitus"])
-        #expect(read.quotes.map(\.published) == [1_717_392_600, 1_717_502_400, nil])
+                                            "No man ever steps in the same river twice.",
+                                            "행복은 내면에서 오지 않고 사이에서 온다. 🙂 Ünïcödé"])
+        #expect(read.quotes.map(\.author) == ["Lao Tzu", "Seneca", "Heraclitus", "Jonathan Haidt"])
+        #expect(read.quotes.map(\.published) == [1_717_392_600, 1_717_502_400, nil, nil])
+        #expect(read.quotes[3].lang == "ko")
         #expect(read.quotes.map(\.upstreamID).prefix(2) == ["https://commonplace.example/2024/06/03", "https://commonplace.example/2024/06/04"])
         #expect(read.quotes[0].category == "journeys")
         // No guid, no link: the id is derived from the text, as a text file's are.
-        #expect(read.derived == [false, false, true])
+        #expect(read.derived == [false, false, true, false])
         #expect(read.quotes[2].upstreamID == String(FNV1a.hash("No man ever steps in the same river twice.").value, radix: 16))
     }
 
@@ -151,7 +153,7 @@ func feedFailure(_ text: String, format: ListFormat = ListFormat(kind: .rss)) ->
     func everyChunkSizeGivesTheSameQuotes(file: String) throws {
         var format = Self.wikiquote
         format.kind = file.hasSuffix("rss") ? .rss : .atom
-        // A chunk boundary inside a character: the first fixture's text has "’".
+        // Chunks of 2 to 4 bytes end inside blog.rss's Korean and emoji.
         let bytes = Array(Fixtures.text("feeds/" + file).utf8)
         let whole = try FeedRead(bytes, format: format)
         for size in 1...64 {
@@ -181,5 +183,17 @@ func feedFailure(_ text: String, format: ListFormat = ListFormat(kind: .rss)) ->
         let read = try FeedRead(feed, format: format)
         #expect(read.quotes.map(\.author) == ["Named"])
         #expect(read.quotes.map(\.text) == ["Hi ~ Someone ~"])
+    }
+}
+
+extension FeedReaderTests {
+    /// An extension element that happens to be called `item` inside an Atom feed is no entry.
+    @Test func onlyTheFeedsOwnKindOfEntryCounts() throws {
+        let atom = "<feed xmlns=\"http://www.w3.org/2005/Atom\"><item><title>no</title></item>"
+            + "<entry><id>1</id><title>yes</title></entry></feed>"
+        #expect(try FeedRead(atom).quotes.map(\.text) == ["yes"])
+        let rss = "<rss><channel><entry xmlns=\"http://www.w3.org/2005/Atom\"><title>no</title></entry>"
+            + "<item><guid>1</guid><title>yes</title></item></channel></rss>"
+        #expect(try FeedRead(rss, format: ListFormat(kind: .rss)).quotes.map(\.text) == ["yes"])
     }
 }
