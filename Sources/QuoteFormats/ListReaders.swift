@@ -8,7 +8,9 @@ public enum ListReaders {
         switch format.kind {
         case .json:
             return try CustomList.Reader(source: source, format: format)
-        case .auto, .fortune, .text, .csv, .atom, .rss:
+        case .atom, .rss:
+            return try FeedReader(source: source, format: format)
+        case .auto, .fortune, .text, .csv:
             throw ListFailure("format \(format.kind.rawValue) is not read yet")
         }
     }

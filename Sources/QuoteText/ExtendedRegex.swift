@@ -55,13 +55,20 @@ public final class ExtendedRegex: @unchecked Sendable {
 
     /// The whole match and each group's text (nil: a group that took no part), or nil when `text` does not match.
     public func match(_ text: String) -> [String?]? {
+        guard let ranges = matchRanges(text) else { return nil }
+        let bytes = Array(text.utf8)
+        return ranges.map { range in range.map { String(decoding: bytes[$0], as: UTF8.self) } }
+    }
+
+    /// The byte ranges (in `text.utf8`) of the whole match and of each group, or nil when `text` does not match.
+    public func matchRanges(_ text: String) -> [Range<Int>?]? {
         guard !text.utf8.contains(0) else { return nil }
         var matches = [regmatch_t](repeating: regmatch_t(), count: groups + 1)
-        let bytes = Array(text.utf8)
+        let count = text.utf8.count
         guard Self.under(utf8, { regexec(&compiled, text, matches.count, &matches, 0) }) == 0 else { return nil }
         return matches.map { range in
-            guard range.rm_so >= 0, range.rm_eo >= range.rm_so, Int(range.rm_eo) <= bytes.count else { return nil }
-            return String(decoding: bytes[Int(range.rm_so)..<Int(range.rm_eo)], as: UTF8.self)
+            guard range.rm_so >= 0, range.rm_eo >= range.rm_so, Int(range.rm_eo) <= count else { return nil }
+            return Int(range.rm_so)..<Int(range.rm_eo)
         }
     }
 }
