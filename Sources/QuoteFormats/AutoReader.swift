@@ -93,8 +93,8 @@ enum FormatSniffer {
         return nil
     }
 
-    /// `[`/`{` is JSON, `<` a feed (Atom's `<feed`, RSS's `<rss` or `<rdf:RDF`), a lone `%` line
-    /// a fortune file, anything else text.
+    /// `[`/`{` is JSON, `<` a feed (Atom's `<feed`, RSS's `<rss` or `<rdf:RDF`), quotectl's CSV
+    /// export header CSV, a lone `%` line a fortune file, anything else text.
     static func byBytes(_ head: [UInt8], complete: Bool) -> ListFormat.Kind? {
         var index = skipBlank(head, from: 0)
         guard index < head.count else { return complete ? .text : nil }
@@ -107,6 +107,8 @@ enum FormatSniffer {
             if starts(head, at: index, with: "<rss") || starts(head, at: index, with: "<rdf:RDF") { return .rss }
             return .atom
         default:
+            // quotectl's own CSV export says what it is; another CSV needs its name or Content-Type.
+            if starts(head, at: index, with: CSVColumns.exportHeader.joined(separator: ",")) { return .csv }
             return hasLonePercentLine(head, complete: complete) ? .fortune : (complete ? .text : nil)
         }
     }
