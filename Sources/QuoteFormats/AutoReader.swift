@@ -105,7 +105,8 @@ enum FormatSniffer {
             guard index < head.count else { return complete ? .atom : nil }
             if starts(head, at: index, with: "<feed") { return .atom }
             if starts(head, at: index, with: "<rss") || starts(head, at: index, with: "<rdf:RDF") { return .rss }
-            return .atom
+            // Too few bytes yet to tell `<rdf:RDF` from another element.
+            return complete || head.count - index >= "<rdf:RDF".utf8.count ? .atom : nil
         default:
             // quotectl's own CSV export says what it is; another CSV needs its name or Content-Type.
             if starts(head, at: index, with: CSVColumns.exportHeader.joined(separator: ",")) { return .csv }
