@@ -55,11 +55,19 @@ public struct FortuneReader: ListReader {
             droppedBytes = 0
         }
         if droppedBytes > 0 { return try body(RecordBytes.tooLong(droppedBytes + record.count, place: .line(recordLine))) }
-        var lines = RecordBytes.text(record).split(separator: "\n", omittingEmptySubsequences: false)
-        lines.removeLast() // after the last LF
+        let read: (String, String?)?
+        if let ascii = FortuneRecord.ascii(record) {
+            read = ascii
+        } else {
+            // "\r\n" is one Character: a line that ended "\r\r\n" must still end there.
+            var lines = RecordBytes.text(record).split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            lines.removeLast() // after the last LF
+            read = Self.quote(lines)
+        }
+        guard let (text, author) = read else { return }
         // The place named is the record's first line that has text.
-        let place = ListPlace.line(recordLine + (lines.firstIndex { !$0.allSatisfy(\.isWhitespace) } ?? 0))
-        guard let (text, author) = Self.quote(lines) else { return }
+        let firstText = record.firstIndex { !(0x09...0x0D).contains($0) && $0 != 0x20 } ?? 0
+        let place = ListPlace.line(recordLine + record[..<firstText].count { $0 == 0x0A })
         try body(RecordBytes.record(text: text, author: author, source: source, place: place))
     }
 

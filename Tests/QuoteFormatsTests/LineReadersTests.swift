@@ -277,3 +277,20 @@ func fixtureBytes(_ name: String) throws -> [UInt8] {
         #expect(reader.format == nil)
     }
 }
+
+/// The fast path a record that is all ASCII takes gives what the String path gives.
+@Suite struct FortuneRecordTests {
+    @Test(arguments: [
+        "", "\n", "  \t\n\n", "one\n", "one  \r\n\t\t-- A\n", "\n\n  first\n\tline\n\nsecond\n %\n    - Seneca\n\n\n",
+        "a\n\t--\n", "a\n\t-- \n", "a\n\t---x\n", "a\n\t- -x\n", "a\n-- not indented\n", "\u{0B}\n x\u{0B}\n\n\n\ny\n",
+        " %\n", "%%\n", "a\n\n\n\t-- B C\n", "\t\n a \n\t b\t\n",
+    ])
+    func theASCIIPathIsTheStringPath(record: String) throws {
+        let bytes = Array(record.utf8)
+        var lines = record.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        lines.removeLast()
+        let viaString = FortuneReader.quote(lines)
+        let viaBytes = try #require(FortuneRecord.ascii(bytes))
+        #expect(viaBytes?.0 == viaString?.0 && viaBytes?.1 == viaString?.1)
+    }
+}
