@@ -294,3 +294,16 @@ func fixtureBytes(_ name: String) throws -> [UInt8] {
         #expect(viaBytes?.0 == viaString?.0 && viaBytes?.1 == viaString?.1)
     }
 }
+
+@Suite struct AutoReaderBlanksTests {
+    /// However many blanks come first, auto holds no more than its cap and lines keep their numbers.
+    @Test func manyBlankLinesFirstStillTellAndCount() throws {
+        let blanks = String(repeating: " \n", count: 100_000)
+        let json = try readList(AutoReader(settings: ListFormat(kind: .auto), source: "custom.a", contentType: nil, name: nil),
+                                Array((blanks + #"[{"id": 1, "text": "after"}]"#).utf8), chunkSize: 4096)
+        #expect(json.quotes.map(\.text) == ["after"] && json.places == [.record(1)])
+        let text = try readList(AutoReader(settings: ListFormat(kind: .auto), source: "custom.a", contentType: nil, name: nil),
+                                Array((blanks + "a line\n").utf8), chunkSize: 70_000)
+        #expect(text.quotes.map(\.text) == ["a line"] && text.places == [.line(100_001)])
+    }
+}
