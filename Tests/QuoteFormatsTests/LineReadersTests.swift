@@ -193,6 +193,16 @@ func fixtureBytes(_ name: String) throws -> [UInt8] {
         #expect(read.problems.map(\.reason) == ["\"text\" is empty", "\"id\" is empty"])
     }
 
+    @Test func aRowPastTheCapOrWithTooManyCellsIsAProblemAndTheNextRowReads() throws {
+        let huge = "\"" + String(repeating: "q\n", count: 600_000) + "\""
+        let commas = String(repeating: ",", count: 10_000)
+        let read = try csv("text\n" + huge + "\nafter\n" + commas + "\nlast\n", chunk: 8192)
+        #expect(read.quotes.map(\.text) == ["after", "last"])
+        #expect(read.problems.map(\.place) == [.line(2), .line(600_004)])
+        #expect(read.problems.first?.reason.hasPrefix("longer than 1 MiB") == true)
+        #expect(read.problems.last?.reason == "more than 4096 cells")
+    }
+
     @Test func onlyAHeaderOrNothingIsNoQuotes() throws {
         #expect(try csv("") == ReadList())
         #expect(try csv("text\r\n") == ReadList())
