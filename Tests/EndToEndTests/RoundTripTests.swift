@@ -9,7 +9,7 @@ import TestSupport
     var quotectl: BinaryRunner
 
     /// Quotes that try each format: a line break, a line that is just "%", a dash in the text,
-    /// a formula, Korean, a category, an author with a dash.
+    /// a formula, Korean, a category, an author with a dash, quotes and commas.
     nonisolated(unsafe) static let tricky: [[String: Any]] = [
         ["id": 1, "text": "First paragraph.\nSecond paragraph.", "source": "Two Lines", "category": "form"],
         ["id": 2, "text": "100 %\n%\nthe line above is a lone percent", "source": "Percent"],
@@ -18,6 +18,7 @@ import TestSupport
         ["id": 5, "text": "A long one that fortune files will wrap at seventy-two columns, between words, as they always have done.",
          "source": "Jean-Paul Sartre", "category": "long"],
         ["id": "b42", "text": "An id that is a string", "source": "Strings"],
+        ["id": 7, "text": "She said \"yes, then no\", twice — and left", "source": "Doe, Jane", "category": "a, b"],
     ]
 
     init() throws {
@@ -41,16 +42,16 @@ import TestSupport
         }.sorted()
     }
 
-    @Test(arguments: ["json", "fortune", "text"], ["builtin", "custom.tricky"])
+    @Test(arguments: ["json", "csv", "fortune", "text"], ["builtin", "custom.tricky"])
     func exportThenImportGivesTheSameQuotes(format: String, source: String) throws {
         let exported = try quotectl.run(["export", "--source", source, "--format", format])
         #expect(exported.status == 0, "\(exported.stderr)")
         let copy = "copy-\(format)"
         let imported = try quotectl.run(["import", "-", "--name", copy], stdin: exported.stdout)
         #expect(imported.status == 0, "\(imported.stderr)")
-        // JSON carries every field; fortune the text (its line breaks as empty lines) and its
-        // author; text the same on one line per quote.
-        let withCategory = format == "json", oneLine = format == "text"
+        // JSON and CSV carry every field (CSV's formula guard is taken off again); fortune the
+        // text (its line breaks as empty lines) and its author; text the same on one line per quote.
+        let withCategory = format == "json" || format == "csv", oneLine = format == "text"
         #expect(try quotes("custom.\(copy)", withCategory: withCategory, oneLine: oneLine)
                 == quotes(source, withCategory: withCategory, oneLine: oneLine))
         // And again: nothing changes.

@@ -134,7 +134,7 @@ import TestSupport
         #expect(read.quotes.map(\.upstreamID) == [Self.derivedID("a"), Self.derivedID("a"), Self.derivedID("b")])
         #expect(read.derived == [true, true, true])
         // The same derivation a fortune file's quotes get: a list keeps its ids across formats.
-        #expect(try QuoteFile.fortune(Array("a\n%\n".utf8), source: "custom.t").first?.upstreamID == Self.derivedID("a"))
+        #expect(try readList(FortuneReader(source: "custom.t"), Array("a\n%\n".utf8)).quotes.first?.upstreamID == Self.derivedID("a"))
     }
 
     /// Without `fields`, today's rule exactly: `source` is the author, the export's `author` too.
