@@ -295,7 +295,8 @@ final class ListWriter: Sendable {
     /// `auto` decided on, which the sync's line says.
     func update(validators: Validators, status: Int, archive: Bool, readAs: ListFormat.Kind? = nil) throws(SourceFailure) -> SourceUpdate {
         let (problems, validCount) = writing.withLock { ($0.problems, $0.validCount) }
-        if validCount == 0 && !settings.allowShrink {
+        // An archive removes nothing: an empty feed (every entry expired) loses no quote.
+        if validCount == 0 && !settings.allowShrink && !archive {
             throw SourceFailure(problems.first.map { "refusing a list with no valid quote (\($0))" }
                                 ?? "refusing an empty list (allow_shrink = true accepts it)", httpStatus: status)
         }
@@ -309,6 +310,7 @@ final class ListWriter: Sendable {
         update.apply = { connection, now in
             try Self.merge(in: &connection, settings: settings, now: now)
                 .finish(removeMissing: !archive && !problems.anyWithoutID) { toRemove, stored in
+                    guard !archive else { return }
                     try ShrinkGuard.check(what: "quotes", removing: toRemove, of: stored, incoming: validCount,
                                           allowed: settings.allowShrink, minimumStored: 10, httpStatus: status)
                 }
