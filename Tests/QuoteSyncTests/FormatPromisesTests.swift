@@ -55,11 +55,12 @@ import TestSupport
     func aCompressionBombOfTheFormatIsRefused(format: Case) async throws {
         let harness = try SyncHarness { _ in self.serving(format, Case.quotes(1...3)) }
         var settings = settings(harness, format)
-        settings.maxBytes = 64 << 10
+        settings.maxBytes = 1 << 20
         #expect(await harness.sync(settings).ok)
         let before = try harness.snapshot()
-        let huge = Array(format.render(Case.quotes(1...5_000, text: String(repeating: "long quote ", count: 10))).utf8)
-        let bomb = Compression.gzip(huge)
+        // A list of the format that goes on, once inflated, with 64 MiB of spaces.
+        let list = Array(format.render(Case.quotes(1...50, text: String(repeating: "long quote ", count: 10))).utf8)
+        let bomb = Compression.gzipBomb(prefix: Array(list.prefix(list.count * 2 / 3)), inflatedBytes: 64 << 20)
         #expect(bomb.count < settings.maxBytes, "the wire bytes alone stay under the cap")
         harness.server.answer { _ in
             TestUpstream.Response(headers: [("Content-Type", format.contentType), ("Content-Encoding", "gzip")], body: bomb)
@@ -68,7 +69,7 @@ import TestSupport
         #expect(!report.ok)
         #expect(report.summary.contains("larger than max_bytes"), "\(report.summary)")
         #expect(try harness.snapshot() == before)
-        let plain = Array(format.render(Case.quotes(1...5_000, text: "another")).utf8)
+        let plain = Array(format.render(Case.quotes(1...10_000, text: String(repeating: "another ", count: 20))).utf8)
         harness.server.answer { _ in TestUpstream.Response(headers: [("Content-Type", format.contentType)], body: plain) }
         #expect(await harness.sync(settings).summary.contains("larger than max_bytes"))
         #expect(try harness.snapshot() == before)
