@@ -105,6 +105,24 @@ import TestSupport
         #expect(try spokeStore.scalarInt("SELECT published FROM quotes WHERE source = 'custom.gist' AND upstream_id = '1'") == date)
     }
 
+    /// Ids that are text (a fortune file's derived ids, "007") reach the spoke as they are.
+    @Test func textIdsStayText() async throws {
+        let body = #"[{"id": "007", "text": "a"}, {"id": "a3f9c2", "text": "b"}, {"id": "12", "text": "c"}, {"id": 9223372036854775807, "text": "d"}, {"id": "-0", "text": "e"}]"#
+        lists.set("/lists/custom.ids", TestUpstream.Response(headers: [("Content-Type", "application/json")], body: Array(body.utf8)))
+        var settings = SourceSettings(name: "custom.ids", kind: .custom, enabled: true, url: server.baseURL + "/lists/custom.ids", interval: 3_600)
+        settings.timeout = 2
+        let now = UnixTime.now()
+        #expect(await SyncEngine(storePath: hub.file("hub.db")).sync(settings, now: now).ok)
+        var publish = PublishSettings(dir: hub.file("feed"))
+        publish.name = "formats"
+        _ = try Publisher(settings: publish, storePath: hub.file("hub.db"), retention: 3_600).publish(now: now)
+        let reports = try await spokeSync(now: now + 1)
+        #expect(reports.allSatisfy { $0.ok }, "\(reports.map(\.summaryLine))")
+        let spokeRows = try Self.rows(spoke.file("q.db"))
+        #expect(spokeRows.map { $0.split(separator: "|")[1] } == ["-0", "007", "12", "9223372036854775807", "a3f9c2"])
+        #expect(spokeRows == (try Self.rows(hub.file("hub.db"))))
+    }
+
     /// The hub keeps an archive's dropped entry; so does the spoke, which reads the hub's store.
     @Test func anArchiveStaysAnArchiveOnTheSpoke() async throws {
         let archived = Self.sources.first { $0.format.archive } ?? ("custom.gist", .json)
