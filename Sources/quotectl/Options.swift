@@ -79,13 +79,16 @@ enum Options {
     static let maxBytes = TypedOption<Int>(
         { .value("max-bytes", "SIZE", help: $0) }, absent: .value(importDefaultLimit), describedAs: ConfigText.size(importDefaultLimit),
         expected: "a size from \(ConfigText.sizes(ConfigLimits.maxBytes)) (such as 64M)",
-        help: { "Refuse a file larger than this (default \($0), at most \(ConfigText.size(ConfigLimits.maxBytes.upperBound)); "
-            + "a fortune or text file at most \(ConfigText.size(importWholeFileLimit))): reading stops at the cap." },
+        help: { "Refuse a file larger than this (default \($0), at most \(ConfigText.size(ConfigLimits.maxBytes.upperBound))): "
+            + "reading stops at the cap." },
         parse: { text in ConfigValue.size(text).flatMap { ConfigLimits.maxBytes.contains($0) ? $0 : nil } })
     static let format = TypedOption<ExportFormat>.requiredChoice(
         "format", help: "json (an array of objects, which import reads back), csv (with a header row; cells a spreadsheet would take for a formula are neutralised), fortune (quotes separated by % lines) or text (a quote per line: its text, a dash, its author).")
-    static let importFormat = TypedOption.choice("format", default: QuoteFile.Kind.auto, help: {
-        "What FILE is: json (the custom-list format, or quotectl's JSON export), fortune (records between % lines), text (a quote per line, with an optional ' — author'), or \($0) (the default: by its content)." })
+    static let importFormat = TypedOption.choice("format", default: ListFormat.Kind.auto, help: {
+        "What FILE is: json (the custom-list format, or quotectl's JSON export), fortune (records between % lines, "
+            + "an indented '-- author' last line), text (a quote per line, with an optional ' — author'), csv (a header row "
+            + "naming the text or quote, author, id and category columns), atom or rss (a feed, an entry a quote), or \($0) "
+            + "(the default: by the file's name and first bytes). Bytes that are not UTF-8 are read as Latin-1." })
     static let exportSource = TypedOption.text("source", "NAME", completion: .sourceName, help: "Only quotes from NAME (custom for every custom list).")
 
     // Syncing.
@@ -104,5 +107,5 @@ enum QuoteCurrency: String, OptionValue {
 }
 
 extension ExportFormat: OptionValue {}
-extension QuoteFile.Kind: OptionValue {}
+extension ListFormat.Kind: OptionValue {}
 extension Style.When: OptionValue {}

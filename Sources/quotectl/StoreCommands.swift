@@ -6,7 +6,7 @@ import QuoteStore
 
 let importSpec = CommandSpec(
     name: Subcommand.import.rawValue,
-    overview: "Load a local file as the list custom.NAME: the custom-list JSON ([{id, category, text, source}]), quotectl's own JSON export, a fortune file (with or without its .dat) or plain text (a quote per line). The file is the whole list: importing it again changes nothing; quotes missing from a new version are removed. A malformed file changes nothing.",
+    overview: "Load a local file as the list custom.NAME: the custom-list JSON ([{id, category, text, source}]), quotectl's own JSON or CSV export, a fortune file (with or without its .dat), plain text (a quote per line), CSV with a header row, or an Atom or RSS feed. Bytes that are not UTF-8 are read as Latin-1 (as old fortune files are written). The file is the whole list: importing it again changes nothing; quotes missing from a new version are removed. A malformed file changes nothing.",
     positionals: [Positional("FILE", completion: .file, help: "The file to read (a regular file, or - for standard input).")],
     options: [Options.name.option, Options.importFormat.option, Options.maxBytes.option])
 

@@ -41,16 +41,16 @@ import TestSupport
         }.sorted()
     }
 
-    @Test(arguments: ["json", "fortune", "text"], ["builtin", "custom.tricky"])
+    @Test(arguments: ["json", "csv", "fortune", "text"], ["builtin", "custom.tricky"])
     func exportThenImportGivesTheSameQuotes(format: String, source: String) throws {
         let exported = try quotectl.run(["export", "--source", source, "--format", format])
         #expect(exported.status == 0, "\(exported.stderr)")
         let copy = "copy-\(format)"
         let imported = try quotectl.run(["import", "-", "--name", copy], stdin: exported.stdout)
         #expect(imported.status == 0, "\(imported.stderr)")
-        // JSON carries every field; fortune the text (its line breaks as empty lines) and its
-        // author; text the same on one line per quote.
-        let withCategory = format == "json", oneLine = format == "text"
+        // JSON and CSV carry every field (CSV's formula guard is taken off again); fortune the
+        // text (its line breaks as empty lines) and its author; text the same on one line per quote.
+        let withCategory = format == "json" || format == "csv", oneLine = format == "text"
         #expect(try quotes("custom.\(copy)", withCategory: withCategory, oneLine: oneLine)
                 == quotes(source, withCategory: withCategory, oneLine: oneLine))
         // And again: nothing changes.

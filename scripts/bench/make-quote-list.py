@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Writes a custom quote list (the Gist format) of N quotes for benchmarks.
 
-Usage: make-quote-list.py N OUT.json [--authors A] [--changed-fraction F] [--seed S]
+Usage: make-quote-list.py N OUT [--authors A] [--changed-fraction F] [--seed S] [--format json|fortune|csv]
 
 Quotes are spread evenly over A authors ("Author 0001" ...), so with the defaults
 (1,000,000 quotes, 5,000 authors) every author has 200 quotes. --changed-fraction
-rewrites that share of the texts, for resync benchmarks.
+rewrites that share of the texts, for resync benchmarks. --format writes the same quotes as a
+fortune file (the author on an indented "-- " line) or as CSV (id,text,author,category), so the
+formats' syncs can be compared.
 """
 import argparse
+import csv
 import json
 import random
 
@@ -21,21 +24,32 @@ def main():
     parser.add_argument("--authors", type=int, default=5000)
     parser.add_argument("--changed-fraction", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--format", choices=("json", "fortune", "csv"), default="json")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     changed = random.Random(args.seed + 1)
-    with open(args.out, "w", encoding="utf-8") as out:
-        out.write("[")
+    with open(args.out, "w", encoding="utf-8", newline="") as out:
+        writer = csv.writer(out, lineterminator="\r\n") if args.format == "csv" else None
+        if writer:
+            writer.writerow(["id", "text", "author", "category"])
+        elif args.format == "json":
+            out.write("[")
         for i in range(args.count):
             words = " ".join(rng.choice(WORDS) for _ in range(8 + i % 9))
             # One word from a 20,000-word tail, so searches can hit a realistic ~50 quotes.
             text = f"Quote {i}: {words} kw{rng.randrange(20000)}."
             if args.changed_fraction and changed.random() < args.changed_fraction:
                 text += " (revised)"
-            record = {"id": i + 1, "category": WORDS[i % 7], "text": text,
-                      "source": f"Author {i % args.authors:04d}"}
-            out.write(("," if i else "") + "\n" + json.dumps(record, ensure_ascii=False))
-        out.write("\n]\n")
+            author = f"Author {i % args.authors:04d}"
+            if writer:
+                writer.writerow([i + 1, text, author, WORDS[i % 7]])
+            elif args.format == "fortune":
+                out.write(f"{text}\n\t\t-- {author}\n%\n")
+            else:
+                record = {"id": i + 1, "category": WORDS[i % 7], "text": text, "source": author}
+                out.write(("," if i else "") + "\n" + json.dumps(record, ensure_ascii=False))
+        if args.format == "json":
+            out.write("\n]\n")
 
 if __name__ == "__main__":
     main()

@@ -13,7 +13,9 @@
 # writing about 10,000 rows; an unchanged resync <= 30 ms writing 0 rows. Prints the scale
 # table (10k, 100k, 1M, 10M: wall, peak RSS, quotes per second). Exits non-zero when a target
 # is missed. QUOTED_BENCH_SKIP_10M=1 leaves the 10M run out (it needs ~2 GB of disk for the
-# list and ~3 GB for the store, and a few minutes).
+# list and ~3 GB for the store, and a few minutes). The same 1M quotes as a fortune file and as
+# CSV sync within 1.2 x the JSON list's time at the same peak memory (QUOTED_BENCH_SKIP_FORMATS=1
+# leaves them out).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -90,15 +92,32 @@ for n in $sizes; do
     scale+=("$n" "$wall" "$rss")
 done
 fresh "$data/scale.db"
+
+# The same 1,000,000 quotes as a fortune file and as CSV, each synced with its format's reader
+# beside the JSON list, in this run (QUOTED_BENCH_SKIP_FORMATS=1 leaves them out).
+formats=()
+if [ "${QUOTED_BENCH_SKIP_FORMATS:-}" != 1 ]; then
+    for format in json fortune csv; do
+        [ -f "$data/list-1000000.$format" ] || python3 scripts/bench/make-quote-list.py 1000000 "$data/list-1000000.$format" --format "$format"
+        ln -sf "$(pwd)/$data/list-1000000.$format" "$data/served.json"
+        list_config "$data/formats.conf" "$url" "$format"
+        fresh "$data/formats.db"
+        echo "quoted: first sync of 1,000,000 quotes as $format ($(du -m "$data/list-1000000.$format" | cut -f1) MB)"
+        read -r wall rss < <(measure "$quoted" sync --once --source custom.big --config "$data/formats.conf" --db "$data/formats.db")
+        formats+=("$format" "$wall" "$rss" "$(rows_written "$data/formats.db")")
+    done
+    fresh "$data/formats.db"
+fi
 rm -f "$data/served.json"
 
 python3 - "$first_wall" "$first_rss" "$first_rows" "$peer_wall" "$peer_rss" "$plain_wall" "$plain_rss" \
-    "$same_wall" "$same_rss" "$same_rows" "$pct_wall" "$pct_rss" "$pct_rows" "${scale[@]}" <<'PY'
+    "$same_wall" "$same_rss" "$same_rows" "$pct_wall" "$pct_rss" "$pct_rows" "${#scale[@]}" "${scale[@]}" "${formats[@]}" <<'PY'
 import sys
 a = sys.argv[1:]
 (first_wall, first_rss, first_rows, peer_wall, peer_rss, plain_wall, plain_rss,
- same_wall, same_rss, same_rows, pct_wall, pct_rss, pct_rows) = a[:13]
-scale = a[13:]
+ same_wall, same_rss, same_rows, pct_wall, pct_rss, pct_rows, scale_count) = a[:14]
+scale = a[14:14 + int(scale_count)]
+formats = a[14 + int(scale_count):]
 f = float
 rows = [
     ("quoted: first sync", f(first_wall), int(first_rss), first_rows),
@@ -129,6 +148,16 @@ for n, wall, rss in zip(scale[0::3], scale[1::3], scale[2::3]):
     if int(n) == 10_000_000:
         checks.append((f"10M first sync peak RSS <= 100 MB: {int(rss) / 1024:.0f} MB", int(rss) <= 100 * 1024))
         checks.append((f"10M first sync within 11 x the 1M time: {f(wall) / f(first_wall):.1f}x", f(wall) <= 11 * f(first_wall)))
+if formats:
+    print("formats (first sync, 1,000,000 quotes):")
+    runs = {name: (f(wall), int(rss), rows) for name, wall, rss, rows in zip(formats[0::4], formats[1::4], formats[2::4], formats[3::4])}
+    for name, (wall, rss, rows) in runs.items():
+        print(f"  {name:8} {wall:8.2f}s {rss / 1024:8.0f}MB {rows:>10} rows")
+    json_wall, json_rss, _ = runs["json"]
+    for name in ("fortune", "csv"):
+        wall, rss, _ = runs[name]
+        checks.append((f"{name} first sync <= 1.2 x JSON's: {wall / json_wall:.2f}x", wall <= 1.2 * json_wall))
+        checks.append((f"{name} peak RSS within 10% of JSON's: {rss / 1024:.0f} MB vs {json_rss / 1024:.0f} MB", rss <= 1.1 * json_rss))
 failed = False
 for text, ok in checks:
     print(("met     " if ok else "MISSED  ") + text)

@@ -2,7 +2,7 @@ import QuoteModels
 import QuoteText
 /// Writes quotes for other tools: JSON (an array of the `--json` objects), CSV
 /// (RFC 4180), fortune's strfile input (quotes separated by `%` lines) or text (a quote per
-/// line). JSON, fortune and text read back with `quotectl import`.
+/// line). Every format reads back with `quotectl import` (CSV's formula guard is taken off again).
 public enum ExportFormat: String, CaseIterable, Sendable {
     case json, csv, fortune, text
 }

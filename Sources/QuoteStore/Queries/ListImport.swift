@@ -18,10 +18,11 @@ public enum ListImport {
     }
 
     /// Merges the records `read` hands to its argument (a list reader, fed the file's chunks)
-    /// into `source`; unless `archive`, the list is the whole of the source, so stored quotes it
+    /// into `source`; unless `archive` (asked once the list is read: `auto` knows only then
+    /// whether it read a feed), the list is the whole of the source, so stored quotes it
     /// no longer holds are removed. Throws what `read` throws (a `ListFailure` for a body that
     /// is not a list, a file's error) or a `StoreError`; nothing is written then either.
-    public static func run(into database: Database, source: String, now: Int, archive: Bool = false,
+    public static func run(into database: Database, source: String, now: Int, archive: @autoclosure () -> Bool = false,
                            read: (_ record: (ListRecord) throws -> Void) throws -> Void) throws -> Outcome {
         try database.begin()
         let outcome: Outcome
@@ -40,7 +41,7 @@ public enum ListImport {
     }
 
     /// The list merged into the open transaction, or why it must not be committed.
-    private static func merge(into database: Database, source: String, now: Int, archive: Bool,
+    private static func merge(into database: Database, source: String, now: Int, archive: () -> Bool,
                               read: (_ record: (ListRecord) throws -> Void) throws -> Void) throws -> Outcome {
         try QuoteWriter(database: database).ensureSource(source, now: now)
         let merge = try ListMerge(database: database, source: source, url: nil, now: now)
@@ -64,7 +65,7 @@ public enum ListImport {
         }
         if problems.count > 0 { return .refused(problems) }
         if quotes == 0 { return .empty }
-        let counts = try merge.finish(removeMissing: !archive)
+        let counts = try merge.finish(removeMissing: !archive())
         return .imported(counts, quotes: quotes)
     }
 }

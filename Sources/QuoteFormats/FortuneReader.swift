@@ -1,0 +1,103 @@
+import QuoteModels
+
+/// A fortune file (strfile's input): records between lines that are a lone `%`. Lines of a
+/// record are joined with spaces (fortune files are wrapped for the terminal; an empty line
+/// stays a line break); a last indented line such as `\t\t-- Mark Twain` is the author; `" %"`
+/// is a text line that is just `%`. Ids are derived from the text.
+public struct FortuneReader: ListReader {
+    public let source: String
+    public var format: ListFormat.Kind? { .fortune }
+    private var lines = LineSplitter()
+    /// The record being read: its lines, each ended by LF, capped as one line is.
+    private var record: [UInt8] = []
+    private var recordLine = 1
+    private var droppedBytes = 0
+
+    public init(source: String) {
+        self.source = source
+    }
+
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (ListRecord) throws -> Void) throws {
+        var lines = self.lines
+        defer { self.lines = lines }
+        try lines.feed(chunk) { line, number in try take(line, number, body) }
+    }
+
+    public mutating func finish(_ body: (ListRecord) throws -> Void) throws {
+        var lines = self.lines
+        defer { self.lines = lines }
+        try lines.finish { line, number in try take(line, number, body) }
+        try endRecord(body)
+    }
+
+    private mutating func take(_ line: LineSplitter.Line, _ number: Int, _ body: (ListRecord) throws -> Void) throws {
+        switch line {
+        case .text(let bytes):
+            if bytes.count == 1, bytes[0] == UInt8(ascii: "%") {
+                try endRecord(body)
+                recordLine = number + 1
+                return
+            }
+            if record.count + bytes.count + 1 > lines.maximumLineBytes || droppedBytes > 0 {
+                droppedBytes += bytes.count + 1
+            } else {
+                record.append(contentsOf: bytes)
+                record.append(0x0A)
+            }
+        case .tooLong(let bytes):
+            droppedBytes += bytes
+        }
+    }
+
+    private mutating func endRecord(_ body: (ListRecord) throws -> Void) throws {
+        defer {
+            record.removeAll(keepingCapacity: true)
+            droppedBytes = 0
+        }
+        if droppedBytes > 0 { return try body(RecordBytes.tooLong(droppedBytes + record.count, place: .line(recordLine))) }
+        let read: (String, String?)?
+        if let ascii = FortuneRecord.ascii(record) {
+            read = ascii
+        } else {
+            // "\r\n" is one Character: a line that ended "\r\r\n" must still end there.
+            var lines = RecordBytes.text(record).split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            lines.removeLast() // after the last LF
+            read = Self.quote(lines)
+        }
+        guard let (text, author) = read else { return }
+        // The place named is the record's first line that has text.
+        let firstText = record.firstIndex { !(0x09...0x0D).contains($0) && $0 != 0x20 } ?? 0
+        let place = ListPlace.line(recordLine + record[..<firstText].count { $0 == 0x0A })
+        try body(RecordBytes.record(text: text, author: author, source: source, place: place))
+    }
+
+    /// A record's text and author, or nil when it has no text.
+    static func quote(_ record: [Substring]) -> (String, String?)? {
+        // Trailing blanks go; the leading ones tell an attribution line.
+        var lines = record.map { line in String(line.reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed()) }
+        while lines.first?.allSatisfy(\.isWhitespace) == true { lines.removeFirst() }
+        while lines.last?.allSatisfy(\.isWhitespace) == true { lines.removeLast() }
+        var author: String?
+        if let last = lines.last, let attribution = attribution(last) {
+            author = attribution
+            lines.removeLast()
+        }
+        // " %" is how a text line that is just "%" is written inside a record.
+        let paragraphs = lines.split(whereSeparator: { $0.allSatisfy(\.isWhitespace) }).map { paragraph in
+            paragraph.map { $0 == " %" ? "%" : String($0.drop(while: { $0 == " " || $0 == "\t" })) }.joined(separator: " ")
+        }
+        let joined = paragraphs.joined(separator: "\n")
+        return joined.isEmpty ? nil : (joined, author)
+    }
+
+    /// `\t\t-- Mark Twain`, `    ― Seneca`: an indented dash, then the author.
+    static func attribution(_ line: String) -> String? {
+        guard let first = line.first, first == " " || first == "\t" else { return nil }
+        let rest = line.drop(while: { $0 == " " || $0 == "\t" })
+        for dash in ["--", "―", "—", "-"] where rest.hasPrefix(dash) {
+            let name = rest.dropFirst(dash.count).drop(while: { $0 == " " })
+            return name.isEmpty ? nil : String(name)
+        }
+        return nil
+    }
+}

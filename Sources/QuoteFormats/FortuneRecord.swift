@@ -1,0 +1,68 @@
+/// A fortune record's text and author from its bytes, without making a String of each line:
+/// what `FortuneReader.quote` does on Strings, for a record that is all ASCII (most are, and a
+/// 1,000,000-record file spends its time here). Anything else takes the String path, whose
+/// idea of white space is Unicode's.
+enum FortuneRecord {
+    private static let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
+
+    /// nil when the record is not ASCII; `.some(nil)` when it holds no text.
+    static func ascii(_ record: [UInt8]) -> (String, String?)?? {
+        record.withUnsafeBufferPointer { bytes -> (String, String?)?? in
+            var lines: [Range<Int>] = []
+            var start = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                if byte >= 0x80 { return nil }
+                guard byte == 0x0A else { continue }
+                // Trailing blanks go; the leading ones tell an attribution line.
+                var end = index
+                while end > start, [space, tab, 0x0D].contains(bytes[end - 1]) { end -= 1 }
+                lines.append(start..<end)
+                start = index + 1
+            }
+            func blank(_ line: Range<Int>) -> Bool { line.allSatisfy { isWhitespace(bytes[$0]) } }
+            while let first = lines.first, blank(first) { lines.removeFirst() }
+            while let last = lines.last, blank(last) { lines.removeLast() }
+            var author: String?
+            if let last = lines.last, let name = attribution(bytes, last) {
+                author = name
+                lines.removeLast()
+            }
+            var text: [UInt8] = []
+            var inParagraph = false, afterBlank = false
+            for line in lines {
+                if blank(line) {
+                    afterBlank = inParagraph
+                    continue
+                }
+                if afterBlank { text.append(0x0A) } else if inParagraph { text.append(space) }
+                afterBlank = false
+                inParagraph = true
+                if line.count == 2, bytes[line.lowerBound] == space, bytes[line.lowerBound + 1] == UInt8(ascii: "%") {
+                    text.append(UInt8(ascii: "%"))
+                    continue
+                }
+                var from = line.lowerBound
+                while from < line.upperBound, bytes[from] == space || bytes[from] == tab { from += 1 }
+                text.append(contentsOf: bytes[from..<line.upperBound])
+            }
+            return .some(text.isEmpty ? nil : (String(decoding: text, as: UTF8.self), author))
+        }
+    }
+
+    /// `\t\t-- Mark Twain`: an indented dash (ASCII: `--` or `-`), then the author.
+    private static func attribution(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> String? {
+        guard let first = line.first, bytes[first] == space || bytes[first] == tab else { return nil }
+        var index = first
+        while index < line.upperBound, bytes[index] == space || bytes[index] == tab { index += 1 }
+        guard index < line.upperBound, bytes[index] == UInt8(ascii: "-") else { return nil }
+        index += 1
+        if index < line.upperBound, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        while index < line.upperBound, bytes[index] == space { index += 1 }
+        return index < line.upperBound ? String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<line.upperBound]), as: UTF8.self) : nil
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == space || (0x09...0x0D).contains(byte)
+    }
+}

@@ -1,0 +1,48 @@
+import QuoteBase
+import QuoteModels
+import QuoteText
+
+/// What the line-based readers (fortune, text, CSV) share: a record's bytes made text, and a
+/// quote made from it with the checks every upstream text gets.
+enum RecordBytes {
+    /// UTF-8 when the bytes are; otherwise Latin-1 (fortune datfiles from the 90s are), which
+    /// every byte sequence is, so an old file reads rather than being refused.
+    static func text(_ bytes: UnsafeRawBufferPointer) -> String {
+        let utf8 = bytes.bindMemory(to: UInt8.self)
+        if let text = String(validating: utf8, as: UTF8.self) { return text }
+        var scalars = String.UnicodeScalarView()
+        for byte in utf8 { scalars.append(Unicode.Scalar(byte)) }
+        return String(scalars)
+    }
+
+    static func text(_ bytes: some Collection<UInt8>) -> String {
+        Array(bytes).withUnsafeBytes { text($0) }
+    }
+
+    /// The id a list without ids gives a quote: a hash of its text (as `quotectl import` always
+    /// has, so lists imported before keep their ids).
+    static func derivedID(_ text: String) -> String {
+        String(FNV1a.hash(text).value, radix: 16)
+    }
+
+    /// A quote from a record's text and author, checked; its id is `id` or derived from the text.
+    static func record(text: String, author: String?, category: String? = nil, id: String? = nil,
+                       source: String, place: ListPlace) -> ListRecord {
+        do throws(FieldProblem) {
+            let checked = try RecordText.required(.string(text), field: "text")
+            let author = try author.flatMap { author throws(FieldProblem) in try RecordText.optional(.string(author), field: "author") }
+            let category = try category.flatMap { category throws(FieldProblem) in try RecordText.optional(.string(category), field: "category") }
+            let upstreamID = id ?? derivedID(checked)
+            let quote = Quote(source: source, upstreamID: upstreamID, text: checked, author: author, category: category,
+                              lang: LanguageGuess.guess(checked))
+            return .quote(ListEntry(quote, place: place, idIsDerived: id == nil))
+        } catch {
+            return .problem(ListProblem(place: place, upstreamID: id, reason: error.reason))
+        }
+    }
+
+    static func tooLong(_ bytes: Int, place: ListPlace) -> ListRecord {
+        .problem(ListProblem(place: place, upstreamID: nil,
+                             reason: "longer than \(LineSplitter.defaultMaximumLineBytes >> 20) MiB (\(bytes) bytes)"))
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `quotectl import` reads every list format through the reader a sync uses: the format told by
+/// the file's name or first bytes (or `--format`), a bad record named by its line.
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct ImportFormatsTests {
+    let scratch = Scratch()
+    var quotectl: BinaryRunner
+
+    init() {
+        quotectl = BinaryRunner("quotectl", home: scratch.path)
+        quotectl.environment["QUOTED_DB"] = scratch.file("formats.db")
+    }
+
+    func copy(_ fixture: String, as name: String, dropping: String? = nil) throws -> String {
+        var bytes = try Data(contentsOf: Fixtures.folder.appendingPathComponent(fixture))
+        if let dropping, let range = bytes.range(of: Data(dropping.utf8)) { bytes.removeSubrange(range) }
+        let target = scratch.file(name)
+        try bytes.write(to: URL(fileURLWithPath: target))
+        return target
+    }
+
+    @Test func theFortuneFixtureImportsByItsName() throws {
+        let imported = try quotectl.run(["import", try copy("lists/oddities.fortune", as: "odd.fortune"), "--name", "odd"])
+        #expect(imported.status == 0 && imported.stdout.contains("custom.odd: 6 quotes"), "\(imported.stdout) \(imported.stderr)")
+        let found = try quotectl.run(["search", "Leben"])
+        #expect(found.stdout.contains("Das Leben ist schön"), "\(found.stdout) \(found.stderr)")
+    }
+
+    @Test func theExcelFixtureIsRefusedNamingItsBadRowThenImportsWithoutIt() throws {
+        let refused = try quotectl.run(["import", try copy("lists/excel.csv", as: "excel.csv"), "--name", "xl"])
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("excel.csv: line 9: 2 cells, the header has 4; nothing imported"), "\(refused.stderr)")
+        let fixed = try copy("lists/excel.csv", as: "sheet", dropping: "Too,few\r\n")
+        let imported = try quotectl.run(["import", fixed, "--name", "xl", "--format", "csv"])
+        #expect(imported.status == 0 && imported.stdout.contains("custom.xl: 6 quotes"), "\(imported.stdout) \(imported.stderr)")
+    }
+
+    @Test func aBadRecordIsNamedByItsLine() throws {
+        let text = scratch.write("q.txt", "fine\n\nbad \u{0} one\n")
+        let refused = try quotectl.run(["import", text, "--name", "t"])
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("q.txt: line 3: \"text\" contains a NUL character (U+0000); nothing imported"), "\(refused.stderr)")
+        let csv = scratch.write("q.csv", "author,quote\nA,\n")
+        let empty = try quotectl.run(["import", csv, "--name", "c"])
+        #expect(empty.stderr.contains("q.csv: line 2: \"text\" is empty; nothing imported"), "\(empty.stderr)")
+        let header = try quotectl.run(["import", scratch.write("h.csv", "a,b\n1,2\n"), "--name", "c"])
+        #expect(header.status == 65 && header.stderr.contains("h.csv: not CSV: line 1: the header (a, b) has no"), "\(header.stderr)")
+    }
+
+    @Test func paragraphsAndLatin1() throws {
+        let file = scratch.file("latin1.txt")
+        try Data([0x63, 0x61, 0x66, 0xE9, 0x0A]).write(to: URL(fileURLWithPath: file))
+        #expect(try quotectl.run(["import", file, "--name", "l"]).status == 0)
+        #expect(try quotectl.run(["random", "--source", "custom.l"]).stdout.contains("café"))
+    }
+}
