@@ -39,10 +39,13 @@ let package = Package(
         // The values every module shares: source names, the quote and record models, change
         // counts, what a list reader hands over and how a list is written. No SQLite.
         .target(name: "QuoteModels", dependencies: ["QuoteBase", "QuoteText"]),
+        // libexpat from the system (Debian: libexpat1-dev): Atom and RSS are XML, and XML is not
+        // parsed by hand. Only QuoteFormats links it.
+        .systemLibrary(name: "CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
         // The readers of the formats a quote list comes in (JSON by field mapping, fortune, text,
         // CSV, Atom and RSS), each streaming: a sync, a spoke's feed file and quotectl import read
         // through them. No SQLite, no Foundation.
-        .target(name: "QuoteFormats", dependencies: ["QuoteBase", "QuoteText", "QuoteModels"]),
+        .target(name: "QuoteFormats", dependencies: ["QuoteBase", "QuoteText", "QuoteModels", "CExpat"]),
         // Health as plain data: the freshness rule every reader shares, quotectl check's Nagios
         // verdict, and the Prometheus text the metrics are written in. No SQLite, no Foundation.
         .target(name: "QuoteHealth", dependencies: ["QuoteBase", "QuoteText", "QuoteModels"]),

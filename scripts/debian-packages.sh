@@ -2,12 +2,12 @@
 # The Debian packages the project needs, in one place. Run it (as root) to install what the
 # build and `swift test` need; .ci/run sources it for the end-to-end packages too.
 # shellcheck shell=bash
-# Building and testing: SQLite, libcurl, libsodium, libcrypto (OpenSSL) and zlib headers, signify-openbsd (the fleet's
+# Building and testing: SQLite, libcurl, libsodium, libcrypto (OpenSSL), zlib and expat headers, signify-openbsd (the fleet's
 # keys in the tests), the sqlite3 shell, fortune and strfile for
 # the export check, GNU time for the peak-memory tests, python3 for helper servers, mandoc
 # to lint the manual pages, zsh and fish to check their completions parse, tmux and i3blocks to
 # check that a quote reaches their bars as it should.
-test_packages=(libsqlite3-dev sqlite3 libcurl4-openssl-dev libsodium-dev libssl-dev zlib1g-dev signify-openbsd fortune-mod fortunes time python3 mandoc zsh fish tmux i3blocks shellcheck)
+test_packages=(libsqlite3-dev sqlite3 libcurl4-openssl-dev libsodium-dev libssl-dev zlib1g-dev libexpat1-dev signify-openbsd fortune-mod fortunes time python3 mandoc zsh fish tmux i3blocks shellcheck)
 # The systemd end-to-ends on top (systemd-nspawn), building and checking the package, the
 # feed's attack run (real nginx, faketime for the clock), and the metrics run (Prometheus, its
 # promtool and node_exporter, started as plain processes: their packages' services stay unused).

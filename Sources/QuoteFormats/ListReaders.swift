@@ -19,7 +19,7 @@ public enum ListReaders {
         case .auto:
             return AutoReader(settings: format, source: source, contentType: contentType, name: name)
         case .atom, .rss:
-            throw ListFailure("format \(format.kind.rawValue) is not read yet")
+            return try FeedReader(source: source, format: format)
         }
     }
 }

@@ -83,7 +83,7 @@ enum Options {
             + "reading stops at the cap." },
         parse: { text in ConfigValue.size(text).flatMap { ConfigLimits.maxBytes.contains($0) ? $0 : nil } })
     static let format = TypedOption<ExportFormat>.requiredChoice(
-        "format", help: "json (an array of objects, which import reads back), csv (with a header row; cells a spreadsheet would take for a formula are neutralised), fortune (quotes separated by % lines) or text (a quote per line: its text, a dash, its author).")
+        "format", help: "json (an array of objects, which import reads back), csv (with a header row; cells a spreadsheet would take for a formula are neutralised), fortune (quotes separated by % lines), text (a quote per line: its text, a dash, its author) or atom (an Atom 1.0 feed, an entry a quote, which a list with format = atom reads back).")
     static let importFormat = TypedOption.choice("format", default: ListFormat.Kind.auto, help: {
         "What FILE is: json (the custom-list format, or quotectl's JSON export), fortune (records between % lines, "
             + "an indented '-- author' last line), text (a quote per line, with an optional ' — author'), csv (a header row "

@@ -1,10 +1,11 @@
+import QuoteBase
 import QuoteModels
 import QuoteText
 /// Writes quotes for other tools: JSON (an array of the `--json` objects), CSV
 /// (RFC 4180), fortune's strfile input (quotes separated by `%` lines) or text (a quote per
-/// line). Every format reads back with `quotectl import` (CSV's formula guard is taken off again).
+/// line) or an Atom feed (`AtomExport`). Every format reads back with `quotectl import` (CSV's formula guard is taken off again).
 public enum ExportFormat: String, CaseIterable, Sendable {
-    case json, csv, fortune, text
+    case json, csv, fortune, text, atom
 }
 
 public struct Exporter {
@@ -20,6 +21,7 @@ public struct Exporter {
         var count = 0
         if format == .csv { write("source,id,text,author,category,lang,production,episode\n") }
         if format == .json { write("[") }
+        if format == .atom { write(AtomExport.header(source: source, now: UnixTime.now())) }
         try picker.forEach(source: source) { quote in
             switch format {
             case .json:
@@ -32,10 +34,13 @@ public struct Exporter {
                 write(Self.fortuneEntry(quote))
             case .text:
                 write(Self.textLine(quote))
+            case .atom:
+                write(AtomExport.entry(quote))
             }
             count += 1
         }
         if format == .json { write(count == 0 ? "]\n" : "\n]\n") }
+        if format == .atom { write(AtomExport.footer) }
         return count
     }
 
