@@ -115,6 +115,7 @@ struct SectionReader {
             }
             if try applyCommon(entry, to: &settings, bad: bad) { continue }
             if try applySampling(entry, to: &settings, bad: bad) { continue }
+            if try applyList(entry, in: section.name, to: &settings.listFormat, bad: bad) { continue }
             if let key = try applyWeather(entry, to: &settings, bad: bad) { keyFromFile = key }
         }
         if let keyFromFile {
@@ -124,6 +125,7 @@ struct SectionReader {
             settings.apiKey = keyFromFile
         }
         try validateURL(of: settings, section: section)
+        if settings.kind == .custom { try checkListKeys(section, settings.listFormat) }
         if settings.kind == .weather, settings.enabled, settings.apiKey == nil {
             throw error(section.line, "[\(section.name)] is enabled but has no api_key or api_key_file")
         }

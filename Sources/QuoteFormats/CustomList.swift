@@ -12,18 +12,39 @@ import QuoteText
 public enum CustomList {
     /// A list read as its bytes arrive (a sync's body): each record checked and handed over as a
     /// quote or a problem, one at a time. Duplicate ids are the store's to find (`ListMerge`).
+    ///
+    /// With a `ListFormat`, the list is where `items` points and its fields are where `fields`
+    /// says (`FieldMapping`); without one, the top-level array in the Gist's (or export's) shape.
     public struct Reader: ListReader {
-        private var stream = JSONArrayStream()
+        private var stream: JSONItemsStream
+        private let mapping: FieldMapping?
         public let source: String
         public var format: ListFormat.Kind? { .json }
 
         public init(source: String) {
             self.source = source
+            self.stream = JSONItemsStream(pointer: .root)
+            self.mapping = nil
+        }
+
+        /// The list `format` describes; a malformed `items` pointer is a `ListFailure` naming it.
+        public init(source: String, format: ListFormat) throws(ListFailure) {
+            let pointer: JSONPointer
+            do throws(JSONPointer.Malformed) {
+                pointer = try JSONPointer(format.items)
+            } catch {
+                throw ListFailure("items: \(error)")
+            }
+            self.source = source
+            self.mapping = format.fields.isEmpty ? nil : FieldMapping(format.fields)
+            // Where the configuration says how to read a list, a lone object is a list of one.
+            self.stream = JSONItemsStream(pointer: pointer, loneObject: mapping != nil)
         }
 
         /// Reads `chunk`; throws `ListFailure` when the body is not a JSON array, or what `body` throws.
         public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (ListRecord) throws -> Void) throws {
             let source = self.source
+            let mapping = self.mapping
             do {
                 try stream.feed(chunk) { position, element in
                     let place = ListPlace.record(position + 1)
@@ -32,8 +53,10 @@ public enum CustomList {
                         try body(.problem(ListProblem(place: place, upstreamID: nil,
                                                       reason: "larger than \(JSONArrayStream.defaultMaximumElementBytes >> 20) MiB (\(bytes) bytes)")))
                     case .value(let record):
-                        switch quote(from: record, source: source) {
-                        case .success(let quote): try body(.quote(ListEntry(quote, place: place)))
+                        let read = mapping.map { $0.quote(from: record, source: source) }
+                            ?? quote(from: record, source: source).map { ($0, derived: false) }
+                        switch read {
+                        case .success(let (quote, derived)): try body(.quote(ListEntry(quote, place: place, idIsDerived: derived)))
                         case .failure(let problem): try body(.problem(ListProblem(place: place, upstreamID: problem.id, reason: problem.reason)))
                         }
                     }
@@ -42,6 +65,8 @@ public enum CustomList {
                 throw ListFailure("not JSON: \(error)")
             } catch let error as JSONArrayStream.NotAnArray {
                 throw ListFailure("not a JSON array of quotes (found \(error.found))")
+            } catch let error as JSONItemsStream.NotFound {
+                throw ListFailure("not at \(error)")
             }
         }
 
@@ -63,17 +88,19 @@ public enum CustomList {
         let reason: String
     }
 
+    /// An id as a list gives it: an integer, or a string of at most `maximumIDLength` characters.
+    static func upstreamID(_ value: JSONValue) -> String? {
+        if let id = value.int { return String(id) }
+        guard value.string != nil, let id = try? RecordText.optional(value, field: "id"), id.unicodeScalars.count <= maximumIDLength else { return nil }
+        return id
+    }
+
     static func quote(from record: JSONValue, source: String) -> Result<Quote, RecordProblem> {
         guard let object = record.object else {
             return .failure(RecordProblem(id: nil, reason: "expected an object, found \(record.kindName)"))
         }
         guard let idValue = object["id"] else { return .failure(RecordProblem(id: nil, reason: "missing \"id\"")) }
-        let upstreamID: String
-        if let id = idValue.int {
-            upstreamID = String(id)
-        } else if idValue.string != nil, let id = try? RecordText.optional(idValue, field: "id"), id.unicodeScalars.count <= maximumIDLength {
-            upstreamID = id
-        } else {
+        guard let upstreamID = upstreamID(idValue) else {
             return .failure(RecordProblem(id: nil, reason: "\"id\" must be an integer or a short string, found \(idValue.kindName)"))
         }
         func fail(_ reason: String) -> Result<Quote, RecordProblem> {

@@ -9,7 +9,7 @@ public enum ListReaders {
                               name: String? = nil) throws(ListFailure) -> any ListReader {
         switch format.kind {
         case .json:
-            return CustomList.Reader(source: source)
+            return try CustomList.Reader(source: source, format: format)
         case .fortune:
             return FortuneReader(source: source)
         case .text:

@@ -5,6 +5,10 @@ import Glibc
 /// Why one field of a record was refused.
 public struct FieldProblem: Error, Equatable, Sendable {
     public let reason: String
+
+    public init(reason: String) {
+        self.reason = reason
+    }
 }
 
 /// The checks every upstream text field gets.

@@ -53,21 +53,53 @@ public struct JSONArrayStream: Sendable {
     /// Bytes before the current line, and bytes consumed so far.
     private var lineStart = 0
     private var offset = 0
+    /// Inside a larger document (`JSONItemsStream`): the stream stops after the array's `]`.
+    private var stopsAfterArray = false
+    /// An object where the array was expected is a list of one (`items =` naming one object).
+    private let acceptsLoneObject: Bool
+    private var lone = false
 
     /// The largest element kept by default: a quote is at most 10,000 characters, so a record
     /// of 4 MiB is no quote list's.
     public static let defaultMaximumElementBytes = 4 << 20
 
-    public init(maximumElementBytes: Int = Self.defaultMaximumElementBytes) {
+    /// With `loneObject`, a top-level object is read as an array holding it alone.
+    public init(maximumElementBytes: Int = Self.defaultMaximumElementBytes, loneObject: Bool = false) {
         self.maximumElementBytes = maximumElementBytes
+        self.acceptsLoneObject = loneObject
     }
+
+    /// The array (or lone object) that starts at `position` of an enclosing document: line and
+    /// column stay the document's, and `feed` returns where the array ended.
+    init(at position: Position, maximumElementBytes: Int, loneObject: Bool) {
+        self.init(maximumElementBytes: maximumElementBytes, loneObject: loneObject)
+        state = .beforeArray
+        stopsAfterArray = true
+        (line, lineStart, offset) = (position.line, position.lineStart, position.offset)
+    }
+
+    /// Where the scan is in the document, for an enclosing stream to carry on from.
+    struct Position {
+        var line = 1
+        var lineStart = 0
+        var offset = 0
+    }
+
+    var position: Position { Position(line: line, lineStart: lineStart, offset: offset) }
+
+    /// The array has been closed (or the lone object read).
+    public var isComplete: Bool { state == .afterArray }
 
     /// Reads `chunk`, calling `body` with each element it completes (position from 0).
     /// Throws `JSONSyntaxError`, `NotAnArray`, or what `body` throws.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (Int, Element) throws -> Void) throws {
+        _ = try read(chunk, body)
+    }
+
+    /// `feed`, returning how many of the chunk's bytes were read (all but what follows an enclosed array).
+    mutating func read(_ chunk: UnsafeRawBufferPointer, _ body: (Int, Element) throws -> Void) throws -> Int {
         let bytes = chunk.bindMemory(to: UInt8.self)
         var index = 0
-        // Where the current element began inside this chunk, if it did.
         // Where the current element began inside this chunk (nil: in an earlier one, or not yet).
         var elementStart: Int?
         while index < bytes.count {
@@ -77,8 +109,7 @@ public struct JSONArrayStream: Sendable {
                 try readByteOrderMark(byte, matched: matched, &index)
             case .beforeArray:
                 if isWhitespace(byte) { advance(over: byte, &index); continue }
-                guard byte == UInt8(ascii: "[") else { throw notAnArray(startingWith: byte) }
-                state = .firstElementOrEnd
+                if try openArray(with: byte) { elementStart = index }
                 advance(over: byte, &index)
             case .firstElementOrEnd, .elementExpected:
                 if isWhitespace(byte) { advance(over: byte, &index); continue }
@@ -106,7 +137,7 @@ public struct JSONArrayStream: Sendable {
                 if scanToEnd(bytes, &index) {
                     try complete(bytes, from: elementStart, to: index, body)
                     elementStart = nil
-                    state = .afterElement
+                    state = lone ? .afterArray : .afterElement
                 }
             case .afterElement:
                 if isWhitespace(byte) { advance(over: byte, &index); continue }
@@ -114,12 +145,27 @@ public struct JSONArrayStream: Sendable {
                 if byte == UInt8(ascii: "]") { state = .afterArray; advance(over: byte, &index); continue }
                 throw error("expected ',' or ']' in an array")
             case .afterArray:
+                if stopsAfterArray { return index }
                 guard isWhitespace(byte) else { throw error("unexpected text after the JSON value") }
                 advance(over: byte, &index)
             }
         }
         // An element still open keeps what this chunk held of it.
         if state == .element { keep(UnsafeBufferPointer(rebasing: bytes[(elementStart ?? 0)..<bytes.count])) }
+        return bytes.count
+    }
+
+    /// The array's `[` (true: a lone object's `{`, which begins its one element), or what is not one.
+    private mutating func openArray(with byte: UInt8) throws -> Bool {
+        if byte == UInt8(ascii: "{"), acceptsLoneObject {
+            begin(with: byte)
+            lone = true
+            state = .element
+            return true
+        }
+        guard byte == UInt8(ascii: "[") else { throw notAnArray(startingWith: byte) }
+        state = .firstElementOrEnd
+        return false
     }
 
     /// A UTF-8 byte order mark, byte by byte (it may straddle chunks), or none before the array.

@@ -133,6 +133,8 @@ enum GenerateCommand {
             ].joined(separator: "\n")),
             ("EVERY [source.NAME]", keys(.source([]))),
             ("[source.custom.NAME] AND [source.breakingbad]", keys(.source([.custom, .breakingbad]))),
+            ("[source.custom.NAME]", keys(.source([.custom]))),
+            ("QUOTE APIS AND FILES", customListExamples()),
             ("[source.breakingbad]", keys(.source([.breakingbad]))),
             ("[source.weather]", keys(.source([.weather]))),
             ("EXAMPLE", """
@@ -149,5 +151,53 @@ enum GenerateCommand {
             ("SEE ALSO", ".BR quoted (8),\n.BR quotectl (1)"),
         ]
         return page.rendered
+    }
+
+    /// quoted.conf(5)'s custom lists in each format: three real JSON APIs with their mappings, the
+    /// happiness API's shape, a fortune file, a spreadsheet's CSV and Wikiquote's feed.
+    static func customListExamples() -> String {
+        [
+            ManPage.escape("A list's keys say where its quotes are; the readers stream every format, so a list of any length syncs in the same memory. ZenQuotes answers [{\"q\": …, \"a\": …, \"h\": …}], quotable {\"results\": [{\"_id\", \"content\", \"author\", \"tags\"}], …}, DummyJSON {\"quotes\": [{\"id\", \"quote\", \"author\"}], \"total\": …}, and an API shaped like the happiness one a single object, {\"data\": {\"id\": 60, \"content\": …, \"author\": …}}: a list of one, kept as an archive (archive = true) so each day's quote stays. ZenQuotes gives no ids, so they are derived from the text (see fields)."),
+            """
+            .PP
+            .EX
+            [source.custom.zenquotes]
+            url = https://zenquotes.io/api/quotes
+            fields = text:q, author:a
+
+            [source.custom.quotable]
+            url = https://api.quotable.io/quotes?limit=150
+            items = /results
+            fields = id:_id, text:content, author:author, category:tags
+
+            [source.custom.dummyjson]
+            url = https://dummyjson.com/quotes?limit=0
+            items = /quotes
+            fields = id:id, text:quote, author:author
+
+            [source.custom.daily]
+            url = https://example.org/api/random-quote
+            items = /data
+            fields = id:id, text:content, author:author
+            archive = true
+            interval = 1d
+
+            [source.custom.wisdom]
+            format = fortune
+            url = https://raw.githubusercontent.com/shlomif/fortune-mod/master/fortune-mod/datfiles/wisdom
+            interval = 1d
+
+            [source.custom.sheet]
+            format = csv
+            url = https://example.org/quotes.csv
+            fields = text:Quote, author:Author, category:Topic
+
+            [source.custom.wikiquote]
+            format = atom
+            url = https://en.wikiquote.org/w/api.php?action=featuredfeed&feed=qotd&feedformat=atom
+            interval = 6h
+            .EE
+            """,
+        ].joined(separator: "\n")
     }
 }

@@ -13,6 +13,8 @@ import TestSupport
         "[source.breakingbad]\nproductions = Breaking Bad, El Camino\nknown_streak = 20\nrequest_budget = 200\npause = 250ms\n",
         "[source.weather]\nenabled = true\napi_key = k\nlat = 37.5\nlon = 126.9\nunits = metric\nlang = kr\ntimeout = 10s\n",
         "[source.upbit]\nurl = http://127.0.0.1:8080/v1/market/all ; local\ninterval = 10s\n",
+        "[source.custom.y]\nurl = https://example.com/q\nformat = json\nitems = /results/0\nfields = text:q, author:/a/b, id:_id, category:tags\narchive = no\n",
+        "[source.custom.z]\nurl = https://example.com/feed\nformat = atom\nauthor_pattern = [-~] *([^~]+)$\n[source.custom.t]\nurl = https://example.com/t\nformat = text\nsplit = paragraph\n",
     ]
     static let cases = 20_000
     static let alphabet = Array("[]=;#\" \t\r\n.abcdefghijklmnopqrstuvwxyz0123456789KMGsmhd-_/:@?&%é한\u{FEFF}\u{202E}\u{0}".unicodeScalars)

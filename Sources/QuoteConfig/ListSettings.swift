@@ -1,0 +1,77 @@
+import QuoteBase
+import QuoteModels
+import QuoteText
+
+/// `[source.custom.NAME]`'s keys for how the list is written (`format`, `items`, `fields`, `split`,
+/// `author_pattern`, `archive`) into `SourceSettings.listFormat`; each wrong value, and each key
+/// that does not apply to the list's format, is an error naming its line.
+extension SectionReader {
+    /// The formats each key applies to (`auto` reads whichever it decides, so it takes theirs).
+    static let listKeyFormats: [String: Set<ListFormat.Kind>] = [
+        "items": [.json, .auto],
+        "fields": [.json, .csv, .auto],
+        "split": [.text],
+        "author_pattern": [.atom, .rss, .auto],
+    ]
+
+    /// A list key; false when `entry` is not one of them.
+    func applyList(_ entry: INIFile.Entry, in section: String, to format: inout ListFormat, bad: (String) -> ConfigError) throws(ConfigError) -> Bool {
+        let value = entry.value
+        switch entry.key {
+        case "format":
+            guard let kind = ListFormat.Kind(rawValue: value) else {
+                throw bad(ListFormat.Kind.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            format.kind = kind
+        case "items":
+            guard !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                throw bad("a JSON Pointer such as /results, without control characters")
+            }
+            do throws(JSONPointer.Malformed) {
+                format.items = try JSONPointer(value).text
+            } catch {
+                throw self.error(entry.line, "items in [\(section)]: \(error)")
+            }
+        case "fields":
+            do throws(ListFormat.FieldsError) {
+                format.fields = try ListFormat.parseFields(value)
+            } catch {
+                throw self.error(entry.line, "fields in [\(section)]: \(error)")
+            }
+        case "split":
+            guard let split = ListFormat.Split(rawValue: value) else { throw bad("line or paragraph") }
+            format.split = split
+        case "author_pattern":
+            format.authorPattern = try authorPattern(entry, in: section)
+        case "archive":
+            guard let flag = ConfigValue.bool(value) else { throw bad("true or false") }
+            format.archive = flag
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// A pattern glibc compiles, with a group for the author.
+    private func authorPattern(_ entry: INIFile.Entry, in section: String) throws(ConfigError) -> String {
+        let regex: ExtendedRegex
+        do throws(ExtendedRegex.Invalid) {
+            regex = try ExtendedRegex(entry.value)
+        } catch {
+            throw self.error(entry.line, "author_pattern in [\(section)]: \(error) (a POSIX extended regular expression)")
+        }
+        guard regex.groups >= 1 else {
+            throw self.error(entry.line, "author_pattern in [\(section)] has no group: put the author's part in parentheses, such as ' [-—] (.+)$'")
+        }
+        return entry.value
+    }
+
+    /// Each list key the section sets must apply to its format (read whole first: `format` may come last).
+    func checkListKeys(_ section: INIFile.Section, _ format: ListFormat) throws(ConfigError) {
+        for entry in section.entries {
+            guard let formats = Self.listKeyFormats[entry.key], !formats.contains(format.kind) else { continue }
+            let names = ListFormat.Kind.allCases.filter(formats.contains).map(\.rawValue)
+            throw error(entry.line, "\(entry.key) in [\(section.name)] applies only to format = \(names.joined(separator: ", ")) (this list's format is \(format.kind.rawValue))")
+        }
+    }
+}
