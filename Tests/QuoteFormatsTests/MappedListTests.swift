@@ -134,7 +134,12 @@ import TestSupport
         #expect(read.quotes.map(\.upstreamID) == [Self.derivedID("a"), Self.derivedID("a"), Self.derivedID("b")])
         #expect(read.derived == [true, true, true])
         // The same derivation a fortune file's quotes get: a list keeps its ids across formats.
-        #expect(try QuoteFile.fortune(Array("a\n%\n".utf8), source: "custom.t").first?.upstreamID == Self.derivedID("a"))
+        var fortune = try ListReaders.reader(for: ListFormat(kind: .fortune), source: "custom.t")
+        var ids: [String] = []
+        let collect: (ListRecord) -> Void = { if case .quote(let entry) = $0 { ids.append(entry.quote.upstreamID) } }
+        try Array("a\n%\n".utf8).withUnsafeBytes { try fortune.feed($0, collect) }
+        try fortune.finish(collect)
+        #expect(ids == [Self.derivedID("a")])
     }
 
     /// Without `fields`, today's rule exactly: `source` is the author, the export's `author` too.

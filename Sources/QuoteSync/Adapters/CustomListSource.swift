@@ -19,9 +19,9 @@ enum CustomListSource {
     static func sync(_ context: SyncContext) async throws(SourceFailure) -> SourceUpdate {
         let settings = context.settings
         // The reader is made once the response's Content-Type is known (`format = auto` weighs it).
-        let (format, name) = (settings.listFormat, settings.name)
+        let (format, name, path) = (settings.listFormat, settings.name, urlPath(settings.url))
         let loader = ListLoader(context, format: format) { (contentType) throws(ListFailure) in
-            try ListReaders.reader(for: format, source: name, contentType: contentType)
+            try ListReaders.reader(for: format, source: name, contentType: contentType, name: path)
         }
         let fetched: SyncContext.Fetched
         do {
@@ -40,6 +40,16 @@ enum CustomListSource {
         case .body(let response, let validators):
             return try loader.update(validators: validators, status: response.status, contentType: response.header("content-type"))
         }
+    }
+
+    /// The URL's path ("/quotes.csv" of "https://host/quotes.csv?raw=1"), for `auto`'s guess by
+    /// name; nil when it has none.
+    static func urlPath(_ url: String) -> String? {
+        guard let scheme = url.firstRange(of: "://") else { return nil }
+        let rest = url[scheme.upperBound...]
+        guard let slash = rest.firstIndex(of: "/") else { return nil }
+        let path = rest[slash...].prefix { $0 != "?" && $0 != "#" }
+        return path.count > 1 ? String(path) : nil
     }
 }
 
