@@ -69,10 +69,14 @@ import TestSupport
     func spokeSync(now: Int) async throws -> [SourceReport] {
         var text = "[fleet]\nhub = \(server.baseURL)/feed/\n"
         text += "[source.happiness]\nenabled = false\n[source.breakingbad]\nenabled = false\n[source.upbit]\nenabled = false\n"
-        var withFormats = text
-        for (name, _) in Self.sources { withFormats += "[source.\(name)]\nurl = https://example.com/other\nformat = text\n" }
-        // Until the configuration reads `format`, the spoke names its sources without it.
-        let configuration = try (try? Configuration.parse(withFormats, file: "spoke.conf")) ?? Configuration.parse(text, file: "spoke.conf")
+        var configuration = try Configuration.parse(text, file: "spoke.conf")
+        // quoted.conf refuses a custom section without a url (and one with its own url is synced
+        // directly, not from the hub): the settings a section naming only `format` would give.
+        for (name, _) in Self.sources {
+            var settings = SourceSettings(name: name, kind: .custom, enabled: true, url: "", interval: 3_600)
+            settings.listFormat = ListFormat(kind: .text)
+            configuration.sources.append(settings)
+        }
         return await FleetSync(engine: SyncEngine(storePath: spoke.file("q.db")), fleet: configuration.fleet!, configuration: configuration)
             .sync(only: nil, now: now).reports
     }
@@ -99,7 +103,9 @@ import TestSupport
         #expect(reports.allSatisfy { $0.ok }, "\(reports.map(\.summaryLine))")
         let hubRows = try Self.rows(hub.file("hub.db"))
         #expect(hubRows.count == 3 * Self.sources.count)
-        #expect(try Self.rows(spoke.file("q.db")) == hubRows)
+        let spokeRows = try Self.rows(spoke.file("q.db"))
+        #expect(spokeRows == hubRows, "\(reports.map(\.summaryLine))")
+        for (spokeRow, hubRow) in zip(spokeRows, hubRows) where spokeRow != hubRow { Issue.record("spoke \(spokeRow) ≠ hub \(hubRow)") }
         // The date went through the feed: the Gist's dated quote has it on the spoke.
         let spokeStore = try Store(path: spoke.file("q.db"), access: .read).database
         #expect(try spokeStore.scalarInt("SELECT published FROM quotes WHERE source = 'custom.gist' AND upstream_id = '1'") == date)
