@@ -108,17 +108,6 @@ public enum FileReader {
             bytesRead += count
             return buffer[0..<count]
         }
-
-        /// Everything left, after `head`, for formats that are read whole: at most `cap` bytes
-        /// in all (what is held in memory), if that is below the limit.
-        public func rest(after head: [UInt8], cap: Int) throws(FileError) -> [UInt8] {
-            var bytes = head
-            while let chunk = try next() {
-                guard bytesRead <= cap else { throw FileReader.tooLarge(name, cap) }
-                bytes.append(contentsOf: chunk)
-            }
-            return bytes
-        }
     }
 
     /// Appends what `descriptor` holds to `bytes`, failing beyond `limit` bytes in all.

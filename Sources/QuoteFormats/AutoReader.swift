@@ -12,6 +12,7 @@ public struct AutoReader: ListReader {
     let name: String?
     private var held: [UInt8] = []
     private var triedAt = 0
+    private var skippedLines = 0
     private var decided: (any ListReader)?
 
     public var format: ListFormat.Kind? { decided?.format }
@@ -24,21 +25,29 @@ public struct AutoReader: ListReader {
     }
 
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (ListRecord) throws -> Void) throws {
-        if decided == nil {
-            let room = Self.maximumHeldBytes - held.count
-            held.append(contentsOf: chunk.prefix(room))
+        var rest = chunk[...]
+        while decided == nil, !rest.isEmpty {
+            let taken = rest.prefix(Self.maximumHeldBytes - held.count)
+            held.append(contentsOf: taken)
+            rest = rest[taken.endIndex...]
             let full = held.count >= Self.maximumHeldBytes
+            if full, FormatSniffer.skipBlank(held, from: 0) == held.count {
+                // Only blanks so far, however many MiB: counted by their line ends (so lines keep
+                // their numbers), not held.
+                skippedLines += held.count { $0 == 0x0A }
+                held.removeAll(keepingCapacity: true)
+                triedAt = 0
+                continue
+            }
             // Looked at again only when what is held has doubled: bytes arriving one at a time
             // cost no more than the held bytes once over.
             guard full || held.count >= triedAt * 2 else { return }
             triedAt = held.count
             guard let kind = FormatSniffer.decide(contentType: contentType, name: name, head: held, complete: full) else { return }
             try start(kind, body)
-            guard chunk.count > room else { return }
-            try decided!.feed(UnsafeRawBufferPointer(rebasing: chunk[room...]), body)
-            return
         }
-        try decided!.feed(chunk, body)
+        guard decided != nil, !rest.isEmpty else { return }
+        try decided!.feed(UnsafeRawBufferPointer(rebasing: rest), body)
     }
 
     public mutating func finish(_ body: (ListRecord) throws -> Void) throws {
@@ -53,6 +62,13 @@ public struct AutoReader: ListReader {
         var settings = self.settings
         settings.kind = kind
         var reader = try ListReaders.reader(for: settings, source: source, contentType: contentType, name: name)
+        let newlines = [UInt8](repeating: 0x0A, count: min(skippedLines, Self.maximumHeldBytes))
+        var left = skippedLines
+        while left > 0 {
+            let count = min(left, newlines.count)
+            try newlines[..<count].withUnsafeBytes { try reader.feed($0, body) }
+            left -= count
+        }
         let held = self.held
         self.held = []
         try held.withUnsafeBytes { try reader.feed($0, body) }

@@ -44,6 +44,9 @@ public struct CSVReader: ListReader {
     private mutating func take(_ row: CSVCells.Row, _ body: (ListRecord) throws -> Void) throws {
         let place = ListPlace.line(row.line)
         if row.droppedBytes > 0 { return try body(RecordBytes.tooLong(row.droppedBytes, place: place)) }
+        if row.tooManyCells {
+            return try body(.problem(ListProblem(place: place, upstreamID: nil, reason: "more than \(CSVCells.maximumCells) cells")))
+        }
         guard let columns else {
             columns = try CSVColumns(header: row, mapping: mapping)
             return
@@ -60,6 +63,7 @@ struct CSVCells: Sendable {
         var ends: [Int] = []
         var line = 1
         var droppedBytes = 0
+        var tooManyCells = false
 
         var count: Int { ends.count }
 
@@ -140,7 +144,7 @@ struct CSVCells: Sendable {
     private mutating func endCell() {
         // A row of a million commas would hold a million cell ends: it is as good as too long.
         guard row.ends.count < Self.maximumCells else {
-            row.droppedBytes += 1
+            row.tooManyCells = true
             state = .cellStart
             return
         }
@@ -154,6 +158,7 @@ struct CSVCells: Sendable {
             row.bytes.removeAll(keepingCapacity: true)
             row.ends.removeAll(keepingCapacity: true)
             row.droppedBytes = 0
+            row.tooManyCells = false
             row.line = line
         }
         // A blank line is no row.

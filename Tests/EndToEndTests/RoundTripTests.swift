@@ -9,7 +9,7 @@ import TestSupport
     var quotectl: BinaryRunner
 
     /// Quotes that try each format: a line break, a line that is just "%", a dash in the text,
-    /// a formula, Korean, a category, an author with a dash.
+    /// a formula, Korean, a category, an author with a dash, quotes and commas.
     nonisolated(unsafe) static let tricky: [[String: Any]] = [
         ["id": 1, "text": "First paragraph.\nSecond paragraph.", "source": "Two Lines", "category": "form"],
         ["id": 2, "text": "100 %\n%\nthe line above is a lone percent", "source": "Percent"],
@@ -18,6 +18,7 @@ import TestSupport
         ["id": 5, "text": "A long one that fortune files will wrap at seventy-two columns, between words, as they always have done.",
          "source": "Jean-Paul Sartre", "category": "long"],
         ["id": "b42", "text": "An id that is a string", "source": "Strings"],
+        ["id": 7, "text": "She said \"yes, then no\", twice — and left", "source": "Doe, Jane", "category": "a, b"],
     ]
 
     init() throws {

@@ -193,6 +193,16 @@ func fixtureBytes(_ name: String) throws -> [UInt8] {
         #expect(read.problems.map(\.reason) == ["\"text\" is empty", "\"id\" is empty"])
     }
 
+    @Test func aRowPastTheCapOrWithTooManyCellsIsAProblemAndTheNextRowReads() throws {
+        let huge = "\"" + String(repeating: "q\n", count: 600_000) + "\""
+        let commas = String(repeating: ",", count: 10_000)
+        let read = try csv("text\n" + huge + "\nafter\n" + commas + "\nlast\n", chunk: 8192)
+        #expect(read.quotes.map(\.text) == ["after", "last"])
+        #expect(read.problems.map(\.place) == [.line(2), .line(600_004)])
+        #expect(read.problems.first?.reason.hasPrefix("longer than 1 MiB") == true)
+        #expect(read.problems.last?.reason == "more than 4096 cells")
+    }
+
     @Test func onlyAHeaderOrNothingIsNoQuotes() throws {
         #expect(try csv("") == ReadList())
         #expect(try csv("text\r\n") == ReadList())
@@ -292,5 +302,18 @@ func fixtureBytes(_ name: String) throws -> [UInt8] {
         let viaString = FortuneReader.quote(lines)
         let viaBytes = try #require(FortuneRecord.ascii(bytes))
         #expect(viaBytes?.0 == viaString?.0 && viaBytes?.1 == viaString?.1)
+    }
+}
+
+@Suite struct AutoReaderBlanksTests {
+    /// However many blanks come first, auto holds no more than its cap and lines keep their numbers.
+    @Test func manyBlankLinesFirstStillTellAndCount() throws {
+        let blanks = String(repeating: " \n", count: 100_000)
+        let json = try readList(AutoReader(settings: ListFormat(kind: .auto), source: "custom.a", contentType: nil, name: nil),
+                                Array((blanks + #"[{"id": 1, "text": "after"}]"#).utf8), chunkSize: 4096)
+        #expect(json.quotes.map(\.text) == ["after"] && json.places == [.record(1)])
+        let text = try readList(AutoReader(settings: ListFormat(kind: .auto), source: "custom.a", contentType: nil, name: nil),
+                                Array((blanks + "a line\n").utf8), chunkSize: 70_000)
+        #expect(text.quotes.map(\.text) == ["a line"] && text.places == [.line(100_001)])
     }
 }
