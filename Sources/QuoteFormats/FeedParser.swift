@@ -198,7 +198,8 @@ final class FeedParser: @unchecked Sendable {
 
     /// "URI local" as expat hands a namespaced name over; a name in no namespace is just local.
     static func split(_ name: String) -> (uri: String, local: String) {
-        guard let space = name.lastIndex(of: " ") else { return ("", name) }
-        return (String(name[..<space]), String(name[name.index(after: space)...]))
+        let utf8 = name.utf8
+        guard let space = utf8.lastIndex(of: 0x20) else { return ("", name) }
+        return (String(name[..<space]), String(name[utf8.index(after: space)...]))
     }
 }

@@ -7,26 +7,23 @@
 /// through `RecordText` and the terminal's sanitiser like every upstream text.
 enum HTMLText {
     static func text(_ html: String) -> String {
-        var reducer = Reducer()
-        var scalars = html.unicodeScalars[...]
-        while let scalar = scalars.popFirst() {
-            switch scalar {
-            case "<": reducer.tag(&scalars)
-            case "&": reducer.append(entity(&scalars))
-            default: reducer.append(scalar)
+        var html = html
+        // Bytes, not scalars: every character markup uses is ASCII, and a feed's HTML is read at
+        // the speed of its bytes (docs/benchmarks.md, "Feeds").
+        return html.withUTF8 { bytes in
+            var reducer = Reducer()
+            var index = 0
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "<"): index = reducer.tag(bytes, after: index)
+                case UInt8(ascii: "&"): index = reducer.entity(bytes, after: index)
+                default:
+                    reducer.append(bytes[index])
+                    index += 1
+                }
             }
+            return reducer.finished
         }
-        return reducer.finished.joined(separator: "\n")
-    }
-
-    /// Reads an entity after its `&`; one that is not well formed or not known stays as written.
-    static func entity(_ scalars: inout Substring.UnicodeScalarView) -> String {
-        // The longest entity name known is shorter than this: no unbounded look-ahead.
-        guard let end = scalars.prefix(12).firstIndex(of: ";") else { return "&" }
-        let name = String(scalars[scalars.startIndex..<end])
-        guard let decoded = decode(name) else { return "&" }
-        scalars = scalars[scalars.index(after: end)...]
-        return decoded
     }
 
     static func decode(_ name: String) -> String? {
@@ -63,97 +60,126 @@ enum HTMLText {
     static let hidden: Set<String> = ["script", "style", "head", "title", "template", "noscript"]
 
     struct Reducer {
-        var lines: [String] = []
-        var line = ""
+        var out: [UInt8] = []
+        var lineHasText = false
         var pendingSpace = false
 
-        mutating func append(_ text: String) {
-            for scalar in text.unicodeScalars { append(scalar) }
-        }
-
-        mutating func append(_ scalar: Unicode.Scalar) {
-            if scalar.properties.isWhitespace {
-                pendingSpace = !line.isEmpty
+        mutating func append(_ byte: UInt8) {
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
+                pendingSpace = lineHasText
                 return
             }
-            if pendingSpace { line.append(" ") }
+            if pendingSpace { out.append(0x20) }
             pendingSpace = false
-            line.unicodeScalars.append(scalar)
+            lineHasText = true
+            out.append(byte)
         }
 
         mutating func breakLine() {
-            if !line.isEmpty { lines.append(line) }
-            line = ""
+            if lineHasText { out.append(0x0A) }
+            lineHasText = false
             pendingSpace = false
         }
 
-        /// Reads a tag after its `<` (a comment, a declaration, an element's start or end).
-        mutating func tag(_ scalars: inout Substring.UnicodeScalarView) {
-            guard let first = scalars.first, first.properties.isAlphabetic || first == "/" || first == "!" || first == "?" else {
-                append("<")
-                return
+        var finished: String {
+            String(decoding: out.last == 0x0A ? out.dropLast() : out[...], as: UTF8.self)
+        }
+
+        /// Reads an entity after the `&` at `index`; one that is not well formed or not known
+        /// stays as written. Returns where reading goes on.
+        mutating func entity(_ bytes: UnsafeBufferPointer<UInt8>, after index: Int) -> Int {
+            let start = index + 1
+            // The longest entity name known is shorter than this: no unbounded look-ahead.
+            let end = min(bytes.count, start + 12)
+            guard let semicolon = bytes[start..<end].firstIndex(of: UInt8(ascii: ";")),
+                  let decoded = HTMLText.decode(String(decoding: bytes[start..<semicolon], as: UTF8.self)) else {
+                append(UInt8(ascii: "&"))
+                return start
             }
-            if first == "!", scalars.starts(with: "!--".unicodeScalars) {
-                skip(past: "-->", in: &scalars)
-                return
+            for byte in decoded.utf8 { append(byte) }
+            return semicolon + 1
+        }
+
+        /// Reads a tag after the `<` at `index` (a comment, a declaration, an element's start or
+        /// end). Returns where reading goes on.
+        mutating func tag(_ bytes: UnsafeBufferPointer<UInt8>, after index: Int) -> Int {
+            let start = index + 1
+            guard start < bytes.count, Self.startsTag(bytes[start]) else {
+                append(UInt8(ascii: "<"))
+                return start
             }
-            let name = HTMLText.tagName(scalars)
-            skipTag(&scalars)
+            if Self.matches(bytes, at: start, "!--") { return Self.skip(past: "-->", in: bytes, from: start) }
+            let name = Self.tagName(bytes, at: start)
+            var next = Self.skipTag(bytes, from: start)
             if HTMLText.hidden.contains(name) {
-                skip(past: "</" + name, in: &scalars)
-                skipTag(&scalars)
+                next = Self.skip(past: "</" + name, in: bytes, from: next)
+                next = Self.skipTag(bytes, from: next)
             } else if HTMLText.lineBreaking.contains(name.hasPrefix("/") ? String(name.dropFirst()) : name) {
                 breakLine()
             }
+            return next
+        }
+
+        static func startsTag(_ byte: UInt8) -> Bool {
+            let lower = byte | 0x20
+            return (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(lower) || byte == UInt8(ascii: "/")
+                || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "?")
+        }
+
+        /// The tag's name, lowercased, with a leading `/` for an end tag (`br/` is `br`).
+        static func tagName(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> String {
+            var name: [UInt8] = []
+            for byte in bytes[start..<min(bytes.count, start + 16)] {
+                let lower = byte | 0x20
+                if byte == UInt8(ascii: "/") && name.isEmpty {
+                    name.append(byte)
+                } else if (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(lower) {
+                    name.append(lower)
+                } else if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                    name.append(byte)
+                } else {
+                    break
+                }
+            }
+            return String(decoding: name, as: UTF8.self)
         }
 
         /// Past the `>` that ends a tag, stepping over quoted attribute values.
-        func skipTag(_ scalars: inout Substring.UnicodeScalarView) {
-            var quote: Unicode.Scalar?
-            while let scalar = scalars.popFirst() {
+        static func skipTag(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+            var quote: UInt8?
+            var index = start
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
                 if let open = quote {
-                    if scalar == open { quote = nil }
-                } else if scalar == "\"" || scalar == "'" {
-                    quote = scalar
-                } else if scalar == ">" {
-                    return
+                    if byte == open { quote = nil }
+                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                    quote = byte
+                } else if byte == UInt8(ascii: ">") {
+                    break
                 }
             }
+            return index
         }
 
-        func skip(past marker: String, in scalars: inout Substring.UnicodeScalarView) {
-            let marker = Array(marker.lowercased().unicodeScalars)
-            while !scalars.isEmpty {
-                if scalars.prefix(marker.count).map({ Unicode.Scalar(String($0).lowercased()) ?? $0 }) == marker {
-                    scalars = scalars.dropFirst(marker.count)
-                    return
-                }
-                scalars = scalars.dropFirst()
+        /// Past `marker` (ASCII letters matched in either case), or the end.
+        static func skip(past marker: String, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+            let count = marker.utf8.count
+            var index = start
+            while index < bytes.count {
+                if matches(bytes, at: index, marker) { return index + count }
+                index += 1
             }
+            return bytes.count
         }
-    }
 
-    /// The tag's name, lowercased, with a leading `/` for an end tag (`br/` is `br`).
-    static func tagName(_ scalars: Substring.UnicodeScalarView) -> String {
-        var name = ""
-        for scalar in scalars.prefix(16) {
-            if scalar == "/" && name.isEmpty {
-                name.append("/")
-            } else if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
-                name.unicodeScalars.append(scalar)
-            } else {
-                break
-            }
+        static func matches(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, _ marker: String) -> Bool {
+            guard start + marker.utf8.count <= bytes.count else { return false }
+            return zip(bytes[start...], marker.utf8).allSatisfy { lowercased($0) == lowercased($1) }
         }
-        return name.lowercased()
-    }
-}
 
-extension HTMLText.Reducer {
-    /// The lines read, the last one included.
-    var finished: [String] {
-        var copy = self
-        copy.breakLine()
-        return copy.lines
+        static func lowercased(_ byte: UInt8) -> UInt8 {
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+        }
     }
 }

@@ -49,6 +49,16 @@ import Testing
         #expect(try FeedRead(late, format: ListFormat(kind: .rss), chunk: 4096).problems.map(\.upstreamID) == ["late"])
     }
 
+    /// CDATA and long runs of text outside any entry are read as they come: not markup held.
+    @Test func hugeCDATAAndTextAreNotMarkup() throws {
+        var body = Array("<rss><channel><description>".utf8) + [UInt8](repeating: UInt8(ascii: "d"), count: 3 << 20)
+        body += Array("</description><item><guid>c</guid><description><![CDATA[".utf8)
+        body += [UInt8](repeating: UInt8(ascii: "c"), count: 3 << 20)
+        body += Array("]]></description></item></channel></rss>".utf8)
+        let read = try FeedRead(body, format: ListFormat(kind: .rss), chunk: 65536)
+        #expect(read.problems == [ListProblem(place: .entry(1), upstreamID: "c", reason: "larger than 1 MiB")])
+    }
+
     @Test func hugeMarkupIsRefused() throws {
         let attribute = "<rss><channel><item x=\"" + String(repeating: "a", count: 3 << 20) + "\"></item></channel></rss>"
         let comment = "<rss><!--" + String(repeating: "c", count: 3 << 20) + "--></rss>"
