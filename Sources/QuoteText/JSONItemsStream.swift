@@ -47,7 +47,7 @@ public struct JSONItemsStream: Sendable {
     private var found = false
     private var key: [UInt8] = []
     private var keyEscaped = false
-    private var skip = ValueSkipper()
+    private var skip = JSONValueSkipper()
     private var position = JSONArrayStream.Position()
 
     /// A member name longer than this cannot name a token of a pointer (at most 1 KiB, each byte

@@ -1,7 +1,7 @@
 /// A JSON value passed over as its bytes arrive, never held: strings and escapes are followed
 /// so that brackets inside them do not count, brackets must close in kind, and depth is capped.
 /// What the value says is not parsed — it is on no path that is read (`JSONItemsStream`).
-struct ValueSkipper: Sendable {
+struct JSONValueSkipper: Sendable {
     private var started = false
     private var bare = false
     private var inString = false
@@ -23,16 +23,16 @@ struct ValueSkipper: Sendable {
                 try start(with: byte, position)
                 Self.advance(over: byte, &index, &position)
                 if closers.isEmpty, !inString { continue }
-                if try follow(bytes, &index, &position) { self = ValueSkipper(); return true }
+                if try follow(bytes, &index, &position) { self = JSONValueSkipper(); return true }
             } else if bare {
                 if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == UInt8(ascii: ",")
                     || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
-                    self = ValueSkipper()
+                    self = JSONValueSkipper()
                     return true
                 }
                 Self.advance(over: byte, &index, &position)
             } else if try follow(bytes, &index, &position) {
-                self = ValueSkipper()
+                self = JSONValueSkipper()
                 return true
             }
         }
