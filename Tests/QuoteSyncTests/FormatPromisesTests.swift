@@ -140,6 +140,21 @@ import TestSupport
         }
     }
 
+    /// `auto` is told the response's Content-Type before the first byte, and the URL's path: the
+    /// same bytes read as CSV when served as text/csv or named .csv, as text lines otherwise.
+    @Test(arguments: [("text/csv; charset=utf-8", "/list", "csv", 1), ("text/plain", "/quotes.csv?raw=1", "csv", 1),
+                      ("text/plain", "/quotes.txt", "text", 2)])
+    func autoHearsTheContentTypeAndTheName(contentType: String, path: String, decided: String, quotes: Int) async throws {
+        let harness = try SyncHarness { _ in
+            TestUpstream.Response(headers: [("Content-Type", contentType)], body: Array("text,author\nhello,A\n".utf8))
+        }
+        var settings = harness.settings(.custom, path: path)
+        settings.listFormat = ListFormat(kind: .auto)
+        let report = await harness.sync(settings)
+        #expect(report.ok, "\(report.summary)")
+        #expect(report.summary.hasPrefix("read as \(decided): \(quotes) quote"), "\(report.summary)")
+    }
+
     /// A list that would lose more than half of 10 or more is refused unless allow_shrink; a feed
     /// kept as an archive removes nothing, so its guard never refuses.
     @Test(arguments: Case.readable)
