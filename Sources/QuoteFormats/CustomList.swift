@@ -115,11 +115,24 @@ public enum CustomList {
                 : try RecordText.optional(object["source"], field: "source")
             let production = exported ? try RecordText.optional(object["production"], field: "production") : nil
             let episode = exported ? object["episode"]?.int.flatMap { (1...10_000).contains($0) ? $0 : nil } : nil
+            // quotectl's export and a hub's feed write a feed entry's date; so may a Gist.
+            guard let published = publishedDate(object["published"]) else {
+                return fail("\"published\" must be a date like 2026-12-01T00:00:00Z or Unix seconds")
+            }
             return .success(Quote(source: source, upstreamID: upstreamID, text: text, author: author, category: category,
-                                  production: production, episode: episode, lang: LanguageGuess.guess(text)))
+                                  production: production, episode: episode, lang: LanguageGuess.guess(text),
+                                  published: published))
         } catch {
             return fail(error.reason)
         }
     }
-}
 
+    /// `published`: "2026-12-01T00:00:00Z" (as quotectl and a hub write it) or Unix seconds; absent or null is none.
+    /// Nil when it is neither.
+    static func publishedDate(_ value: JSONValue?) -> Int?? {
+        guard let value, !value.isNull else { return .some(nil) }
+        if let seconds = value.int, UTCTimestamp.format(seconds) != nil { return seconds }
+        if let text = value.string, let seconds = UTCTimestamp.parse(text) { return seconds }
+        return nil
+    }
+}

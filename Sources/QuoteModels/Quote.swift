@@ -42,6 +42,9 @@ public struct Quote: Equatable, Sendable {
         hasher.combine(production)
         hasher.combine(episode)
         hasher.combine(lang)
+        // Only when present: a quote without a date hashes as it did before dates were stored, so
+        // its quote of the day and the merge's change detection stay as they were.
+        if let published { hasher.combine(published) }
         return hasher.signed
     }
 
@@ -61,6 +64,7 @@ public struct Quote: Equatable, Sendable {
             object.add("production", production)
             object.add("episode", episode)
         }
+        if let published, let date = UTCTimestamp.format(published) { object.add("published", date) }
         return object.result
     }
 }

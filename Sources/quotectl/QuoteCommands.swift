@@ -23,6 +23,7 @@ func printQuote(_ quote: Quote, json: Bool) {
     var context: [String] = []
     if let production = quote.production { context.append(production) }
     if let episode = quote.episode { context.append("episode \(episode)") }
+    if let published = quote.published.flatMap(UTCTimestamp.format) { context.append("published " + published) }
     if !context.isEmpty { attribution.append("(" + context.joined(separator: ", ") + ")") }
     if !attribution.isEmpty { Output.line(Style.dim("    — " + TerminalSanitizer.clean(attribution.joined(separator: " ")))) }
 }

@@ -103,7 +103,7 @@ enum QuoteLine {
 
 /// The fields a quote template may name.
 enum QuoteField: String, TemplateField {
-    case text, author, source, character, production, episode, category, lang, id
+    case text, author, source, character, production, episode, category, lang, id, published
 
     static func value(_ field: QuoteField, of quote: Quote) -> String {
         switch field {
@@ -117,6 +117,8 @@ enum QuoteField: String, TemplateField {
         case .category: return quote.category.map(QuoteLine.oneLine) ?? ""
         case .lang: return quote.lang ?? ""
         case .id: return QuoteLine.oneLine(quote.upstreamID)
+        // A feed entry's date, as --json writes it ("2026-12-01T00:00:00Z").
+        case .published: return quote.published.flatMap(UTCTimestamp.format) ?? ""
         }
     }
 }

@@ -84,6 +84,18 @@ import TestSupport
         #expect(object["id"] as? String == "7")
     }
 
+    /// A quote's date shows in --json, in --format's {published} and in the JSON export, and reads back.
+    @Test func aDateShowsAndReadsBack() throws {
+        let file = scratch.write("dated.json", #"[{"id": 1, "text": "Dated.", "source": "A", "published": "2026-12-01T00:00:00Z"}]"#)
+        #expect(try quotectl.run(["import", file, "--name", "dated"]).status == 0)
+        let line = try quotectl.run(["random", "--source", "custom.dated", "--json"]).stdout
+        #expect(line.contains(#""published":"2026-12-01T00:00:00Z""#), "\(line)")
+        #expect(try quotectl.run(["random", "--source", "custom.dated", "--format", "{text} {published}"]).stdout == "Dated. 2026-12-01T00:00:00Z\n")
+        let export = scratch.write("dated-export.json", try quotectl.run(["export", "--source", "custom.dated", "--format", "json"]).stdout)
+        #expect(try quotectl.run(["import", export, "--name", "again"]).status == 0)
+        #expect(try quotectl.run(["random", "--source", "custom.again", "--format", "{published}"]).stdout == "2026-12-01T00:00:00Z\n")
+    }
+
     /// OWASP's CSV injection rule: a cell a spreadsheet would run as a formula starts with '.
     @Test func csvNeutralisesFormulas() throws {
         let csv = try quotectl.run(["export", "--source", "custom.tricky", "--format", "csv"]).stdout

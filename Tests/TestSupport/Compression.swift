@@ -16,6 +16,12 @@ public enum Compression {
         [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF] + repeatedRun(inflatedBytes)
     }
 
+    /// A bomb of a format: `prefix` (the start of a list, as it is) and then about `inflatedBytes`
+    /// spaces, at about 1:160 on the wire. No trailer, as for `gzipBomb`.
+    public static func gzipBomb(prefix: [UInt8], inflatedBytes: Int) -> [UInt8] {
+        [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF] + storedBlocks(prefix, final: false) + repeatedRun(inflatedBytes)
+    }
+
     /// The same as a zlib stream (Content-Encoding: deflate).
     public static func deflateBomb(inflatedBytes: Int) -> [UInt8] {
         [0x78, 0x9C] + repeatedRun(inflatedBytes)
@@ -80,13 +86,13 @@ public enum Compression {
         var flushed: [UInt8] { used > 0 ? bytes + [UInt8(current)] : bytes }
     }
 
-    private static func storedBlocks(_ bytes: [UInt8]) -> [UInt8] {
+    private static func storedBlocks(_ bytes: [UInt8], final: Bool = true) -> [UInt8] {
         var out: [UInt8] = []
         var start = 0
         repeat {
             let end = min(bytes.count, start + 65_535)
             let length = UInt16(end - start)
-            out.append(end == bytes.count ? 1 : 0)
+            out.append(final && end == bytes.count ? 1 : 0)
             out += [UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
             out += bytes[start..<end]
             start = end

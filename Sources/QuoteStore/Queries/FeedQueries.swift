@@ -114,7 +114,10 @@ public struct FeedQueries {
     }
 
     static let customList = """
-        SELECT json_object('id', CAST(upstream_id AS INTEGER), 'category', category, 'text', text, 'source', author)
+        SELECT json_patch(json_object('id', CASE WHEN CAST(CAST(upstream_id AS INTEGER) AS TEXT) = upstream_id
+                                                 THEN CAST(upstream_id AS INTEGER) ELSE upstream_id END,
+                                      'category', category, 'text', text, 'source', author),
+                          json_object('published', strftime('%Y-%m-%dT%H:%M:%SZ', published, 'unixepoch')))
           FROM quotes WHERE source = ?1 ORDER BY id
         """
     static let happinessQuotes = """

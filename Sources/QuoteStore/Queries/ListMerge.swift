@@ -99,12 +99,12 @@ public final class ListMerge {
         walkHasRow = storedCount > 0 ? try walk.step() : false
         insert = try database.prepare("""
             INSERT OR IGNORE INTO quotes (source, upstream_id, text, author, category, production, episode, lang,
-                                          first_seen, last_seen, content_hash, length, pick)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?12)
+                                          first_seen, last_seen, content_hash, length, pick, published)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?12, ?13)
             """)
         update = try database.prepare("""
             UPDATE quotes SET text = ?3, author = ?4, category = ?5, production = ?6, episode = ?7, lang = ?8,
-                              last_seen = ?9, content_hash = ?10, length = ?11
+                              last_seen = ?9, content_hash = ?10, length = ?11, published = ?13
              WHERE id = ?1
             """)
     }
@@ -364,5 +364,6 @@ public final class ListMerge {
         try statement.bind(now, at: 9)
         try statement.bind(hash, at: 10)
         try statement.bind(quote.length, at: 11)
+        try statement.bind(quote.published, at: 13)
     }
 }

@@ -4,7 +4,7 @@ import QuoteModels
 extension Quote {
     /// The columns `init(row:)` reads: select them with `Column.sql()`.
     enum Column: String, ColumnList {
-        case id, source, upstream_id, text, author, category, production, episode, lang, first_seen, last_seen
+        case id, source, upstream_id, text, author, category, production, episode, lang, first_seen, last_seen, published
     }
 
     static let columns = Column.sql()
@@ -14,6 +14,7 @@ extension Quote {
                   text: row.string(Column.text), author: row.optionalString(Column.author),
                   category: row.optionalString(Column.category), production: row.optionalString(Column.production),
                   episode: row.optionalInt(Column.episode), lang: row.optionalString(Column.lang),
+                  published: row.optionalInt(Column.published),
                   firstSeen: row.int(Column.first_seen), lastSeen: row.int(Column.last_seen))
     }
 }

@@ -18,11 +18,10 @@ import Synchronization
 enum CustomListSource {
     static func sync(_ context: SyncContext) async throws(SourceFailure) -> SourceUpdate {
         let settings = context.settings
-        let loader: ListLoader
-        do throws(ListFailure) {
-            loader = ListLoader(context, format: settings.listFormat, reader: try ListReaders.reader(for: settings.listFormat, source: settings.name))
-        } catch {
-            throw SourceFailure(classifying: error)
+        // The reader is made once the response's Content-Type is known (`format = auto` weighs it).
+        let (format, name, path) = (settings.listFormat, settings.name, urlPath(settings.url))
+        let loader = ListLoader(context, format: format) { (contentType) throws(ListFailure) in
+            try ListReaders.reader(for: format, source: name, contentType: contentType, name: path)
         }
         let fetched: SyncContext.Fetched
         do {
@@ -39,8 +38,18 @@ enum CustomListSource {
             loader.stop()
             return .unchanged(what: "", validators: [stored], status: status)
         case .body(let response, let validators):
-            return try loader.update(validators: validators, status: response.status)
+            return try loader.update(validators: validators, status: response.status, contentType: response.header("content-type"))
         }
+    }
+
+    /// The URL's path ("/quotes.csv" of "https://host/quotes.csv?raw=1"), for `auto`'s guess by
+    /// name; nil when it has none.
+    static func urlPath(_ url: String) -> String? {
+        guard let scheme = url.firstRange(of: "://") else { return nil }
+        let rest = url[scheme.upperBound...]
+        guard let slash = rest.firstIndex(of: "/") else { return nil }
+        let path = rest[slash...].prefix { $0 != "?" && $0 != "#" }
+        return path.count > 1 ? String(path) : nil
     }
 }
 
@@ -53,7 +62,8 @@ final class ListLoader: HashingBodySink, Sendable {
     /// What the reading side keeps between chunks. Its lock is never contended (one chunk at a
     /// time, then the engine once the transfer is over); no wait happens while it is held.
     private struct Reading: ~Copyable {
-        var reader: any ListReader
+        /// Made by `begin` (or, for an empty body, by `update`), once the Content-Type is known.
+        var reader: (any ListReader)?
         var hasher = FeedDigest()
         var batch: [ListRecord] = []
         /// Why the body was refused while it arrived (not JSON, not a list); the writer keeps its own.
@@ -73,13 +83,38 @@ final class ListLoader: HashingBodySink, Sendable {
     static let batchesInFlight = 8
 
     private let format: ListFormat
+    private let makeReader: @Sendable (_ contentType: String?) throws(ListFailure) -> any ListReader
 
     /// `format` is how the list is written (the configuration's, or the feed's own JSON on a
-    /// spoke); `reader` reads it.
-    init(_ context: SyncContext, format: ListFormat, reader: any ListReader) {
-        reading = Mutex(Reading(reader: reader))
+    /// spoke); `makeReader` makes its reader, told the response's Content-Type.
+    init(_ context: SyncContext, format: ListFormat,
+         makeReader: @escaping @Sendable (_ contentType: String?) throws(ListFailure) -> any ListReader) {
+        reading = Mutex(Reading())
         writer = ListWriter(context)
         self.format = format
+        self.makeReader = makeReader
+    }
+
+    /// A loader whose reader does not depend on the response (a spoke's feed file: always JSON).
+    convenience init(_ context: SyncContext, format: ListFormat, reader: any ListReader) {
+        self.init(context, format: format) { _ in reader }
+    }
+
+    func begin(contentType: String?) -> Bool {
+        reading.withLock { side in Self.ensureReader(&side, contentType: contentType, make: makeReader) }
+    }
+
+    /// Makes the reader unless it exists; false (and `failure` set) when it cannot be made.
+    private static func ensureReader(_ side: inout Reading, contentType: String?,
+                                     make: (String?) throws(ListFailure) -> any ListReader) -> Bool {
+        guard side.reader == nil, side.failure == nil else { return side.failure == nil }
+        do throws(ListFailure) {
+            side.reader = try make(contentType)
+            return true
+        } catch {
+            side.failure = SourceFailure(classifying: error)
+            return false
+        }
     }
 
     func digest() -> String? { reading.withLock { $0.hasher.finish() } }
@@ -88,13 +123,17 @@ final class ListLoader: HashingBodySink, Sendable {
     var failure: SourceFailure? { reading.withLock { $0.failure } ?? writer.failure }
 
     func receive(_ chunk: UnsafeRawBufferPointer) -> Bool {
-        let storePath = writer.storePath
+        let makeReader = self.makeReader
         // Decoded under the lock; the full batches go to the writer outside it (`put` may wait).
         let full = reading.withLock { side -> [[ListRecord]]? in
             side.hasher.update(chunk)
             var full: [[ListRecord]] = []
+            guard Self.ensureReader(&side, contentType: nil, make: makeReader), var reader = side.reader else { return nil }
+            // Out of the optional while it reads (no copy of its buffer), put back whatever happens.
+            side.reader = nil
+            defer { side.reader = reader }
             do {
-                try side.reader.feed(chunk) { record in
+                try reader.feed(chunk) { record in
                     side.batch.append(record)
                     if side.batch.count == Self.batchSize {
                         full.append(side.batch)
@@ -154,24 +193,29 @@ final class ListLoader: HashingBodySink, Sendable {
     }
 
     /// What the body, read whole, changes: the removals, after the shrink guard, in the engine's apply.
-    func update(validators: Validators, status: Int) throws(SourceFailure) -> SourceUpdate {
+    /// `contentType`: the response's, for the reader of an empty body (made by no chunk).
+    func update(validators: Validators, status: Int, contentType: String? = nil) throws(SourceFailure) -> SourceUpdate {
+        let makeReader = self.makeReader
         // The body's end may complete a last record (a fortune file's, a CSV's last row): it joins
         // the batch before the pipeline ends.
         let (ended, decided) = reading.withLock { side -> (ListFailure?, ListFormat.Kind?) in
-            guard side.failure == nil else { return (nil, side.reader.format) }
+            guard Self.ensureReader(&side, contentType: contentType, make: makeReader), var reader = side.reader else { return (nil, nil) }
+            side.reader = nil
+            defer { side.reader = reader }
             do {
-                try side.reader.finish { side.batch.append($0) }
-                return (nil, side.reader.format)
+                try reader.finish { side.batch.append($0) }
+                return (nil, reader.format)
             } catch let error as ListFailure {
-                return (error, side.reader.format)
+                return (error, reader.format)
             } catch {
-                return (ListFailure("\(error)"), side.reader.format)
+                return (ListFailure("\(error)"), reader.format)
             }
         }
         if ended != nil { stop() } else { endPipeline() }
         if let failure { throw failure }
         if let ended { throw SourceFailure("the list is \(ended)", httpStatus: status) }
-        return try writer.update(validators: validators, status: status, archive: format.keepsArchive(decided: decided))
+        return try writer.update(validators: validators, status: status, archive: format.keepsArchive(decided: decided),
+                                 readAs: format.kind == .auto ? decided : nil)
     }
 }
 
@@ -257,15 +301,18 @@ final class ListWriter: Sendable {
         return merge
     }
 
-    /// `archive`: the quotes the list no longer has stay (a feed's entries).
-    func update(validators: Validators, status: Int, archive: Bool) throws(SourceFailure) -> SourceUpdate {
+    /// `archive`: the quotes the list no longer has stay (a feed's entries). `readAs`: the format
+    /// `auto` decided on, which the sync's line says.
+    func update(validators: Validators, status: Int, archive: Bool, readAs: ListFormat.Kind? = nil) throws(SourceFailure) -> SourceUpdate {
         let (problems, validCount) = writing.withLock { ($0.problems, $0.validCount) }
-        if validCount == 0 && !settings.allowShrink {
+        // An archive removes nothing: an empty feed (every entry expired) loses no quote.
+        if validCount == 0 && !settings.allowShrink && !archive {
             throw SourceFailure(problems.first.map { "refusing a list with no valid quote (\($0))" }
                                 ?? "refusing an empty list (allow_shrink = true accepts it)", httpStatus: status)
         }
         let settings = self.settings
-        var update = SourceUpdate { counts in Plural.count(validCount, "quote") + ", " + changeSummary(counts) + problems.summary }
+        let readAs = readAs.map { "read as \($0.rawValue): " } ?? ""
+        var update = SourceUpdate { counts in readAs + Plural.count(validCount, "quote") + ", " + changeSummary(counts) + problems.summary }
         update.validators = [validators]
         update.httpStatus = status
         update.skipped = problems.count
@@ -273,6 +320,7 @@ final class ListWriter: Sendable {
         update.apply = { connection, now in
             try Self.merge(in: &connection, settings: settings, now: now)
                 .finish(removeMissing: !archive && !problems.anyWithoutID) { toRemove, stored in
+                    guard !archive else { return }
                     try ShrinkGuard.check(what: "quotes", removing: toRemove, of: stored, incoming: validCount,
                                           allowed: settings.allowShrink, minimumStored: 10, httpStatus: status)
                 }

@@ -266,6 +266,8 @@ final class TransferState {
     /// The status line's code, once it has come.
     var status = 0
     var sink: (any HTTPBodySink)?
+    /// Whether the sink was told the body's Content-Type (`begin`), at its first chunk.
+    private var begun = false
     var headers: [String: String] = [:]
     var headerBytes = 0
     var announcedLength = 0
@@ -344,6 +346,14 @@ final class TransferState {
         }
         received += bytes.count
         if let sink, streams {
+            // The headers are all in by the body's first byte: the sink learns its type first.
+            if !begun {
+                begun = true
+                guard sink.begin(contentType: headers["content-type"]) else {
+                    failure = .stoppedByReader
+                    return false
+                }
+            }
             guard sink.receive(bytes) else {
                 failure = .stoppedByReader
                 return false

@@ -32,8 +32,16 @@ public struct HTTPRequest: Sendable {
 /// A reader of a body as it arrives. Called on the thread running the transfer, one chunk at a
 /// time, never concurrently; the chunk is valid during the call only.
 public protocol HTTPBodySink: AnyObject, Sendable {
+    /// Called once, before the first chunk of a 200's body, with its Content-Type (nil when the
+    /// server sent none): a reader that decides the body's format from it is made here. Not called
+    /// for an empty body. False stops the transfer, as `receive` does.
+    func begin(contentType: String?) -> Bool
     /// False stops the transfer (the sink keeps why); the request then fails as `.stoppedByReader`.
     func receive(_ chunk: UnsafeRawBufferPointer) -> Bool
+}
+
+extension HTTPBodySink {
+    public func begin(contentType: String?) -> Bool { true }
 }
 
 public struct HTTPResponse: Sendable {
