@@ -6,14 +6,6 @@ import QuoteText
 /// `author_pattern`, `archive`) into `SourceSettings.listFormat`; each wrong value, and each key
 /// that does not apply to the list's format, is an error naming its line.
 extension SectionReader {
-    /// The formats each key applies to (`auto` reads whichever it decides, so it takes theirs).
-    static let listKeyFormats: [String: Set<ListFormat.Kind>] = [
-        "items": [.json, .auto],
-        "fields": [.json, .csv, .auto],
-        "split": [.text],
-        "author_pattern": [.atom, .rss, .auto],
-    ]
-
     /// A list key; false when `entry` is not one of them.
     func applyList(_ entry: INIFile.Entry, in section: String, to format: inout ListFormat, bad: (String) -> ConfigError) throws(ConfigError) -> Bool {
         let value = entry.value
@@ -69,7 +61,7 @@ extension SectionReader {
     /// Each list key the section sets must apply to its format (read whole first: `format` may come last).
     func checkListKeys(_ section: INIFile.Section, _ format: ListFormat) throws(ConfigError) {
         for entry in section.entries {
-            guard let formats = Self.listKeyFormats[entry.key], !formats.contains(format.kind) else { continue }
+            guard let formats = ListFormat.keyFormats[entry.key], !formats.contains(format.kind) else { continue }
             let names = ListFormat.Kind.allCases.filter(formats.contains).map(\.rawValue)
             throw error(entry.line, "\(entry.key) in [\(section.name)] applies only to format = \(names.joined(separator: ", ")) (this list's format is \(format.kind.rawValue))")
         }

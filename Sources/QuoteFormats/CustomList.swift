@@ -57,7 +57,8 @@ public enum CustomList {
                             ?? quote(from: record, source: source).map { ($0, derived: false) }
                         switch read {
                         case .success(let (quote, derived)): try body(.quote(ListEntry(quote, place: place, idIsDerived: derived)))
-                        case .failure(let problem): try body(.problem(ListProblem(place: place, upstreamID: problem.id, reason: problem.reason)))
+                        case .failure(let problem):
+                            try body(.problem(ListProblem(place: place, upstreamID: problem.id, reason: problem.reason, couldBeStored: problem.couldBeStored)))
                         }
                     }
                 }
@@ -86,6 +87,8 @@ public enum CustomList {
     struct RecordProblem: Error {
         let id: String?
         let reason: String
+        /// See `ListProblem.couldBeStored`.
+        var couldBeStored = true
     }
 
     /// An id as a list gives it: an integer, or a string of at most `maximumIDLength` characters.

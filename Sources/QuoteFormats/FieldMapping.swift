@@ -88,8 +88,14 @@ struct FieldMapping: Sendable {
             }
             upstreamID = read
         }
+        let text: String
         do throws(FieldProblem) {
-            let text = try self.text.text(in: item, required: true) ?? ""
+            text = try self.text.text(in: item, required: true) ?? ""
+        } catch {
+            // With ids derived from the text, a refused text is no stored quote's: the list may still remove.
+            return .failure(CustomList.RecordProblem(id: upstreamID, reason: error.reason, couldBeStored: upstreamID != nil))
+        }
+        do throws(FieldProblem) {
             // The same derivation as a fortune file's, so a list's ids do not depend on its format.
             let derived = upstreamID == nil
             upstreamID = upstreamID ?? String(FNV1a.hash(text).value, radix: 16)

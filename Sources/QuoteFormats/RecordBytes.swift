@@ -28,16 +28,23 @@ enum RecordBytes {
     /// A quote from a record's text and author, checked; its id is `id` or derived from the text.
     static func record(text: String, author: String?, category: String? = nil, id: String? = nil,
                        source: String, place: ListPlace) -> ListRecord {
+        let checked: String
         do throws(FieldProblem) {
-            let checked = try RecordText.required(.string(text), field: "text")
+            checked = try RecordText.required(.string(text), field: "text")
+        } catch {
+            // With ids derived from the text, a refused text is no stored quote's: the list may still remove.
+            return .problem(ListProblem(place: place, upstreamID: id, reason: error.reason, couldBeStored: id != nil))
+        }
+        let upstreamID = id ?? derivedID(checked)
+        do throws(FieldProblem) {
             let author = try author.flatMap { author throws(FieldProblem) in try RecordText.optional(.string(author), field: "author") }
             let category = try category.flatMap { category throws(FieldProblem) in try RecordText.optional(.string(category), field: "category") }
-            let upstreamID = id ?? derivedID(checked)
             let quote = Quote(source: source, upstreamID: upstreamID, text: checked, author: author, category: category,
                               lang: LanguageGuess.guess(checked))
             return .quote(ListEntry(quote, place: place, idIsDerived: id == nil))
         } catch {
-            return .problem(ListProblem(place: place, upstreamID: id, reason: error.reason))
+            // The text is good: the stored quote it names is kept, as a JSON list's record with an id.
+            return .problem(ListProblem(place: place, upstreamID: upstreamID, reason: error.reason))
         }
     }
 

@@ -34,6 +34,15 @@ public struct ListFormat: Sendable, Equatable {
         self.kind = kind
     }
 
+    /// The formats each mapping setting applies to, by its configuration key (`auto` reads
+    /// whichever it decides, so it takes theirs): one rule for quoted.conf and `quotectl import`.
+    public static let keyFormats: [String: Set<Kind>] = [
+        "items": [.json, .auto],
+        "fields": [.json, .csv, .auto],
+        "split": [.text],
+        "author_pattern": [.atom, .rss, .auto],
+    ]
+
     /// The Gist's list and the hub's feed files: JSON with the default fields.
     public static let json = ListFormat()
 

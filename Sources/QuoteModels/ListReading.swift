@@ -25,11 +25,16 @@ public struct ListProblem: Equatable, Sendable, CustomStringConvertible {
     public let place: ListPlace
     public let upstreamID: String?
     public let reason: String
+    /// False when the record cannot be any stored quote although it has no id: a list whose ids
+    /// derive from the text, whose text was refused (no stored quote has such a text). Such a
+    /// problem does not stop the list from removing what it no longer holds.
+    public let couldBeStored: Bool
 
-    public init(place: ListPlace, upstreamID: String?, reason: String) {
+    public init(place: ListPlace, upstreamID: String?, reason: String, couldBeStored: Bool = true) {
         self.place = place
         self.upstreamID = upstreamID
         self.reason = reason
+        self.couldBeStored = couldBeStored
     }
 
     public var description: String {
@@ -94,7 +99,7 @@ public struct ListProblemLog: Sendable {
     public mutating func add(_ problem: ListProblem) {
         count += 1
         if first == nil { first = problem }
-        if problem.upstreamID == nil { anyWithoutID = true }
+        if problem.upstreamID == nil && problem.couldBeStored { anyWithoutID = true }
     }
 
     /// " (record 3 (id 7): …; and 2 more)", or "" when nothing was left out.

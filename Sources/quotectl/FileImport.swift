@@ -19,16 +19,16 @@ struct FileImport {
     private(set) var format: ListFormat
     let limit: Int
 
-    init(file: String, name: String, source: String, kind: ListFormat.Kind, limit: Int) {
+    init(file: String, name: String, source: String, format: ListFormat, limit: Int) {
         self.file = file
         self.name = name
         self.source = source
-        self.format = ListFormat(kind: kind)
+        self.format = format
         self.limit = limit
         // strfile's index names the fortune file it indexes: read that one.
         if file.hasSuffix(".dat"), FileReader.size(String(file.dropLast(4))) != nil {
             self.file = String(file.dropLast(4))
-            if kind == .auto { self.format.kind = .fortune }
+            if format.kind == .auto { self.format.kind = .fortune }
         }
     }
 

@@ -89,6 +89,10 @@ enum Options {
             + "an indented '-- author' last line), text (a quote per line, with an optional ' — author'), csv (a header row "
             + "naming the text or quote, author, id and category columns), atom or rss (a feed, an entry a quote), or \($0) "
             + "(the default: by the file's name and first bytes). Bytes that are not UTF-8 are read as Latin-1." })
+    static let items = TypedOption.text("items", "POINTER", help: "json: where the list is, a JSON Pointer (RFC 6901) such as /results; a lone object there is a list of one (the default: the whole file).")
+    static let fields = TypedOption.text("fields", "MAP", help: "json and csv: which member or column holds each field, such as 'text:q, author:a' (fields id, text, author, category; a member starting with / is a JSON Pointer inside the item). Without an id, each quote's id is derived from its text.")
+    static let split = TypedOption.choice("split", default: ListFormat.Split.line, help: { "text: a quote per line, or per paragraph (blank-line separated); the default is \($0)." })
+    static let authorPattern = TypedOption.text("author-pattern", "REGEX", help: "atom and rss: a POSIX extended regular expression whose first group is the author of an entry that names none (what it matched is taken out of the text), such as '~ *([^~]+) *~'.")
     static let exportSource = TypedOption.text("source", "NAME", completion: .sourceName, help: "Only quotes from NAME (custom for every custom list).")
 
     // Syncing.
@@ -108,4 +112,5 @@ enum QuoteCurrency: String, OptionValue {
 
 extension ExportFormat: OptionValue {}
 extension ListFormat.Kind: OptionValue {}
+extension ListFormat.Split: OptionValue {}
 extension Style.When: OptionValue {}

@@ -8,7 +8,8 @@ let importSpec = CommandSpec(
     name: Subcommand.import.rawValue,
     overview: "Load a local file as the list custom.NAME: the custom-list JSON ([{id, category, text, source}]), quotectl's own JSON or CSV export, a fortune file (with or without its .dat), plain text (a quote per line), CSV with a header row, or an Atom or RSS feed. Bytes that are not UTF-8 are read as Latin-1 (as old fortune files are written). The file is the whole list: importing it again changes nothing; quotes missing from a new version are removed. A malformed file changes nothing.",
     positionals: [Positional("FILE", completion: .file, help: "The file to read (a regular file, or - for standard input).")],
-    options: [Options.name.option, Options.importFormat.option, Options.maxBytes.option])
+    options: [Options.name.option, Options.importFormat.option, Options.items.option, Options.fields.option, Options.split.option,
+              Options.authorPattern.option, Options.maxBytes.option])
 
 let importCommand = Command(importSpec) { arguments, context in
         let file = try arguments.positionals(for: importSpec)[0]
@@ -17,9 +18,9 @@ let importCommand = Command(importSpec) { arguments, context in
             throw UsageError(message: "'\(name)' is not a valid list name (letters, digits, '-', '_', '.'; at most 64)",
                              command: "import")
         }
-        let kind = try arguments.value(Options.importFormat)
+        let format = try ImportFormat.from(arguments)
         let limit = try arguments.value(Options.maxBytes)
-        let fileImport = FileImport(file: file, name: name, source: source, kind: kind, limit: limit)
+        let fileImport = FileImport(file: file, name: name, source: source, format: format, limit: limit)
         switch try fileImport.run(openStore: { try context.store(.write) }) {
         case .imported(let counts, let total):
             Output.line("\(source): \(Plural.count(total, "quote")) (\(counts.inserted) inserted, \(counts.updated) updated, "

@@ -56,3 +56,59 @@ import TestSupport
         #expect(try quotectl.run(["random", "--source", "custom.l"]).stdout.contains("café"))
     }
 }
+
+/// `import`'s mapping options take the values (and refuse the mistakes) a list's section in
+/// quoted.conf takes.
+@Suite(.offThePool, .timeLimit(.minutes(10))) struct ImportMappingTests {
+    let scratch = Scratch()
+    var quotectl: BinaryRunner
+
+    init() {
+        quotectl = BinaryRunner("quotectl", home: scratch.path)
+        quotectl.environment["QUOTED_DB"] = scratch.file("mapping.db")
+    }
+
+    func fixture(_ name: String) -> String { Fixtures.folder.appendingPathComponent(name).path }
+
+    @Test func anAPIsShapeImportsByItsMapping() throws {
+        let imported = try quotectl.run(["import", fixture("imitated/quotable.json"), "--name", "q", "--items", "/results",
+                                         "--fields", "id:_id, text:content, author:author, category:tags"])
+        #expect(imported.status == 0 && imported.stdout.contains("custom.q: 3 quotes"), "\(imported.stdout) \(imported.stderr)")
+        let shown = try quotectl.run(["search", "Knowing yourself", "--json"])
+        #expect(shown.stdout.contains("\"category\":\"Famous Quotes, Wisdom\""), "\(shown.stdout) \(shown.stderr)")
+        // Without the mapping the same file is no list of quotes.
+        let unmapped = try quotectl.run(["import", fixture("imitated/quotable.json"), "--name", "q2"])
+        #expect(unmapped.status == 65, "\(unmapped.stderr)")
+    }
+
+    @Test func aFeedsAuthorComesFromThePattern() throws {
+        let imported = try quotectl.run(["import", fixture("feeds/wikiquote-qotd.atom"), "--name", "wq", "--author-pattern", "~ *([^~]+[^~ ]) *~"])
+        #expect(imported.status == 0 && imported.stdout.contains("custom.wq: 3 quotes"), "\(imported.stdout) \(imported.stderr)")
+        let shown = try quotectl.run(["random", "--source", "custom.wq", "--author", "William Blake", "--json"])
+        #expect(shown.status == 0 && !shown.stdout.contains("~"), "\(shown.stdout) \(shown.stderr)")
+    }
+
+    @Test func paragraphsSplitAText() throws {
+        let file = scratch.write("p.txt", "one line\nand its second\n\nanother — Someone\n")
+        let imported = try quotectl.run(["import", file, "--name", "p", "--format", "text", "--split", "paragraph"])
+        #expect(imported.status == 0 && imported.stdout.contains("custom.p: 2 quotes"), "\(imported.stdout) \(imported.stderr)")
+    }
+
+    @Test(arguments: [
+        (["--items", "results"], "--items:"),
+        (["--fields", "text:q, text:a"], "--fields:"),
+        (["--fields", ""], "--fields:"),
+        (["--author-pattern", "(unclosed"], "--author-pattern:"),
+        (["--author-pattern", "no group"], "--author-pattern has no group"),
+        (["--format", "json", "--split", "paragraph"], "--split applies only to --format text (not json)"),
+        (["--format", "fortune", "--fields", "text:q"], "--fields applies only to --format auto, json, csv (not fortune)"),
+        (["--format", "csv", "--items", "/a"], "--items applies only to --format auto, json (not csv)"),
+    ])
+    func mistakesAreUsageErrors(options: [String], message: String) throws {
+        let file = scratch.write("l.json", #"[{"id": 1, "text": "a"}]"#)
+        let run = try quotectl.run(["import", file, "--name", "l"] + options)
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("mapping.db")))
+    }
+}

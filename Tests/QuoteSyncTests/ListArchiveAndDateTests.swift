@@ -1,6 +1,7 @@
 import Foundation
 import QuoteBase
 import QuoteConfig
+import QuoteScheduling
 import QuoteStore
 import QuoteModels
 import QuoteText
@@ -91,5 +92,36 @@ import TestSupport
         #expect(report.ok, "\(report.summary)")
         #expect(report.counts.skipped == 1)
         #expect(report.summary.contains(#"record 1 (id 1): "published""#), "\(report.summary)")
+    }
+}
+
+/// A list whose ids derive from the text: a record whose text is refused is no stored quote, so
+/// it does not stop the list from removing what it dropped; one whose text is good but another
+/// field is not keeps its stored quote.
+@Suite(.timeLimit(.minutes(10))) struct DerivedIDProblemsTests {
+    func sync(_ harness: SyncHarness, _ body: String) async -> SourceReport {
+        harness.server.answer { _ in TestUpstream.Response(headers: [("Content-Type", "text/plain")], body: Array(body.utf8)) }
+        var settings = harness.settings(.custom, path: "/list")
+        settings.listFormat = ListFormat(kind: .fortune)
+        return await harness.sync(settings)
+    }
+
+    @Test func aRefusedTextDoesNotStopRemovals() async throws {
+        let harness = try SyncHarness { _ in .status(404) }
+        #expect(await sync(harness, "one\n%\ntwo\n%\nthree\n").counts.inserted == 3)
+        let tooLong = String(repeating: "x", count: 10_001)
+        let report = await sync(harness, "one\n%\ntwo\n%\n\(tooLong)\n")
+        #expect(report.ok, "\(report.summary)")
+        #expect(report.counts.removed == 1, "\(report.summary)")
+        #expect(report.summary.contains("line 5"), "\(report.summary)")
+    }
+
+    @Test func aGoodTextWithABadAuthorKeepsItsStoredQuote() async throws {
+        let harness = try SyncHarness { _ in .status(404) }
+        #expect(await sync(harness, "one\n%\ntwo\n").counts.inserted == 2)
+        let report = await sync(harness, "one\n%\ntwo\n\t-- bad\u{0}author\n")
+        #expect(report.ok, "\(report.summary)")
+        #expect(report.counts.removed == 0, "\(report.summary)")
+        #expect(try harness.count("SELECT count(*) FROM quotes WHERE source = 'custom.test'") == 2)
     }
 }
