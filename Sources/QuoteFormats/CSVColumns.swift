@@ -58,7 +58,7 @@ struct CSVColumns: Sendable {
     /// `@`, tab, CR); reading the export back takes it off again, so the stored text returns.
     static func unneutralised(_ text: String) -> String {
         var scalars = text.unicodeScalars.makeIterator()
-        guard scalars.next() == "'", let second = scalars.next(), "=+-@\t\r".unicodeScalars.contains(second) else { return text }
+        guard scalars.next() == "'", let second = scalars.next(), "=+-@\t\r'".unicodeScalars.contains(second) else { return text }
         return String(text.dropFirst())
     }
 }

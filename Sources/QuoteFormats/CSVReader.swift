@@ -18,7 +18,9 @@ public struct CSVReader: ListReader {
 
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (ListRecord) throws -> Void) throws {
         var bom = self.bom
+        // Moved out, not copied: a copy would share the held row, and its first append copy it whole.
         var cells = self.cells
+        self.cells = CSVCells()
         defer {
             self.bom = bom
             self.cells = cells
@@ -30,7 +32,9 @@ public struct CSVReader: ListReader {
 
     public mutating func finish(_ body: (ListRecord) throws -> Void) throws {
         var bom = self.bom
+        // Moved out, not copied: a copy would share the held row, and its first append copy it whole.
         var cells = self.cells
+        self.cells = CSVCells()
         defer {
             self.bom = bom
             self.cells = cells
@@ -43,9 +47,17 @@ public struct CSVReader: ListReader {
 
     private mutating func take(_ row: CSVCells.Row, _ body: (ListRecord) throws -> Void) throws {
         let place = ListPlace.line(row.line)
-        if row.droppedBytes > 0 { return try body(RecordBytes.tooLong(row.droppedBytes, place: place)) }
+        // The header names the columns: a header that cannot be read is no CSV list, never a skipped row.
+        if columns == nil, row.droppedBytes > 0 || row.tooManyCells {
+            throw ListFailure("not CSV: line \(row.line): the header row is " + (row.tooManyCells ? "more than \(CSVCells.maximumCells) cells"
+                                                                                : "longer than \(LineSplitter.defaultMaximumLineBytes >> 20) MiB"))
+        }
+        // Without an id column ids derive from the text: a row too long to read is no stored quote.
+        let couldBeStored = columns?.index[.id] != nil
+        if row.droppedBytes > 0 { return try body(RecordBytes.tooLong(row.droppedBytes, place: place, couldBeStored: couldBeStored)) }
         if row.tooManyCells {
-            return try body(.problem(ListProblem(place: place, upstreamID: nil, reason: "more than \(CSVCells.maximumCells) cells")))
+            return try body(.problem(ListProblem(place: place, upstreamID: nil, reason: "more than \(CSVCells.maximumCells) cells",
+                                                 couldBeStored: couldBeStored)))
         }
         guard let columns else {
             columns = try CSVColumns(header: row, mapping: mapping)

@@ -118,8 +118,11 @@ public enum CustomList {
                 : try RecordText.optional(object["source"], field: "source")
             let production = exported ? try RecordText.optional(object["production"], field: "production") : nil
             let episode = exported ? object["episode"]?.int.flatMap { (1...10_000).contains($0) ? $0 : nil } : nil
-            // quotectl's export and a hub's feed write a feed entry's date; so may a Gist.
-            guard let published = publishedDate(object["published"]) else {
+            // quotectl's export and a hub's feed write a feed entry's date, which must read back; a
+            // Gist's own `published` (any shape its author chose) was never read and is no reason
+            // to refuse its quote: a date it gives that cannot be read is none.
+            let read = publishedDate(object["published"])
+            guard let published = read ?? (exported ? nil : .some(nil)) else {
                 return fail("\"published\" must be a date like 2026-12-01T00:00:00Z or Unix seconds")
             }
             return .success(Quote(source: source, upstreamID: upstreamID, text: text, author: author, category: category,

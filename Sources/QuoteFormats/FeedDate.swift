@@ -1,3 +1,4 @@
+import QuoteText
 /// A feed entry's date as Unix seconds: Atom's RFC 3339 (`2024-05-01T06:30:00+02:00`, also RSS
 /// 1.0's `dc:date`) and RSS 2.0's RFC 822 (`Wed, 01 May 2024 04:30:00 GMT`, with numeric or named
 /// zones). A date that cannot be read is nil: the entry is kept without one.
@@ -59,27 +60,9 @@ enum FeedDate {
         return sign * (hours * 3600 + minutes * 60)
     }
 
-    /// Seconds since 1970 in UTC, or nil when a field is out of its range. Leap seconds (`:60`)
-    /// count as the next second.
+    /// Seconds since 1970 in UTC (QuoteText's `UTCTimestamp`: the range a stored date can be written back in).
     static func seconds(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offset: Int) -> Int? {
-        guard (1...9999).contains(year), (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-              (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else { return nil }
-        return daysSince1970(year: year, month: month, day: day) * 86400 + hour * 3600 + minute * 60 + second - offset
-    }
-
-    static func daysIn(month: Int, year: Int) -> Int {
-        if month == 2 { return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28 }
-        return [4, 6, 9, 11].contains(month) ? 30 : 31
-    }
-
-    /// Howard Hinnant's days_from_civil: the proleptic Gregorian calendar, no table.
-    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        UTCTimestamp.seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second, offset: offset)
     }
 
     struct Cursor {

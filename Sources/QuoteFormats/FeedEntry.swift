@@ -48,7 +48,7 @@ struct FeedEntry {
                 text = try RecordText.required(.string(found.rest), field: field.rawValue)
             }
             let category = try RecordText.optional(fields[.category].map(JSONValue.string), field: "category")
-            let quote = Quote(source: source, upstreamID: upstreamID ?? String(FNV1a.hash(text).value, radix: 16), text: text,
+            let quote = Quote(source: source, upstreamID: upstreamID ?? RecordBytes.derivedID(text), text: text,
                               author: author, category: category, lang: LanguageGuess.guess(text), published: date())
             return .quote(ListEntry(quote, place: place, idIsDerived: upstreamID == nil))
         } catch {
@@ -69,7 +69,14 @@ struct FeedEntry {
         var blank: Field?
         for field in [Field.content, .summary, .description, .encoded, .title] {
             guard let raw = fields[field] else { continue }
-            let text = markup[field] == .html ? HTMLText.text(raw) : Self.plain(raw)
+            let text: String
+            switch markup[field] {
+            case .html: text = HTMLText.text(raw)
+            case .xhtml: text = Self.plain(raw)
+            // Plain text is the text as written (what `export --format atom` wrote reads back as it
+            // was): only line ends made LF; RecordText trims its ends.
+            default: text = raw.replacing("\r\n", with: "\n")
+            }
             if !text.isEmpty { return (field, text) }
             if blank == nil { blank = field }
         }

@@ -40,6 +40,8 @@ final class FeedParser: @unchecked Sendable {
     private var feedAuthor: String?
     private var capture: (target: Target, depth: Int, markup: FeedEntry.Markup)?
     private var buffer: [UInt8] = []
+    /// Inside xhtml content, the depth of a `script`/`style`/… element whose text is no quote's.
+    private var hiddenDepth: Int?
     /// Where the last event expat reported ended: what it holds unparsed is the bytes fed past it.
     private(set) var consumed = 0
 
@@ -77,7 +79,9 @@ final class FeedParser: @unchecked Sendable {
         let (uri, local) = Self.split(name)
         if depth == 1 { return root(uri, local) }
         if let capture {
-            if capture.markup == .xhtml, HTMLText.lineBreaking.contains(local) { buffer.append(0x0A) }
+            if capture.markup == .xhtml, hiddenDepth == nil {
+                if HTMLText.hidden.contains(local) { hiddenDepth = depth } else if HTMLText.lineBreaking.contains(local) { lineBreak() }
+            }
             return
         }
         if let entryDepth {
@@ -116,7 +120,9 @@ final class FeedParser: @unchecked Sendable {
             return
         }
         if let capture {
-            if capture.markup == .xhtml, HTMLText.lineBreaking.contains(Self.split(name).local) { buffer.append(0x0A) }
+            if capture.markup == .xhtml {
+                if hiddenDepth == depth { hiddenDepth = nil } else if HTMLText.lineBreaking.contains(Self.split(name).local) { lineBreak() }
+            }
             return
         }
         if authorDepth == depth {
@@ -132,7 +138,7 @@ final class FeedParser: @unchecked Sendable {
 
     func text(_ bytes: UnsafeBufferPointer<UInt8>) {
         progress()
-        guard let capture else { return }
+        guard let capture, hiddenDepth == nil else { return }
         if case .entry(let field) = capture.target {
             if entry.tooLarge {
                 // Past the cap only the id is still read, to name the entry left out.
@@ -164,6 +170,15 @@ final class FeedParser: @unchecked Sendable {
     private func begin(_ target: Target, markup: FeedEntry.Markup) {
         capture = (target, depth, markup)
         buffer = []
+        hiddenDepth = nil
+    }
+
+    /// An xhtml block element's line break: only after text and never twice, and counted against
+    /// the entry's cap like the text (markup alone must not grow what is held).
+    private func lineBreak() {
+        guard let last = buffer.last, last != 0x0A else { return }
+        var newline: UInt8 = 0x0A
+        withUnsafePointer(to: &newline) { text(UnsafeBufferPointer(start: $0, count: 1)) }
     }
 
     private func entryChild(_ uri: String, _ local: String, _ attributes: [String: String]) {

@@ -98,7 +98,7 @@ struct FieldMapping: Sendable {
         do throws(FieldProblem) {
             // The same derivation as a fortune file's, so a list's ids do not depend on its format.
             let derived = upstreamID == nil
-            upstreamID = upstreamID ?? String(FNV1a.hash(text).value, radix: 16)
+            upstreamID = upstreamID ?? RecordBytes.derivedID(text)
             let author = try self.author.text(in: item, required: false)
             let category = try self.category.category(in: item)
             return .success((Quote(source: source, upstreamID: upstreamID ?? "", text: text, author: author, category: category,

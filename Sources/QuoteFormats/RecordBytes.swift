@@ -48,8 +48,11 @@ enum RecordBytes {
         }
     }
 
-    static func tooLong(_ bytes: Int, place: ListPlace) -> ListRecord {
+    /// A record past the cap; `couldBeStored` false where ids derive from the text (such a record
+    /// is no stored quote's, so the list may still remove what it dropped).
+    static func tooLong(_ bytes: Int, place: ListPlace, couldBeStored: Bool = false) -> ListRecord {
         .problem(ListProblem(place: place, upstreamID: nil,
-                             reason: "longer than \(LineSplitter.defaultMaximumLineBytes >> 20) MiB (\(bytes) bytes)"))
+                             reason: "longer than \(LineSplitter.defaultMaximumLineBytes >> 20) MiB (\(bytes) bytes)",
+                             couldBeStored: couldBeStored))
     }
 }

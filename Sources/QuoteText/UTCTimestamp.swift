@@ -32,9 +32,19 @@ public enum UTCTimestamp {
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
               let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              year >= 1, (1...12).contains(month), (1...daysIn(month, of: year)).contains(day),
-              hour < 24, minute < 60, second < 60 else { return nil }
-        return daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+              second < 60 else { return nil }
+        return seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+    }
+
+    /// The Unix seconds of a civil time `offset` seconds east of UTC, or nil when a field is out of
+    /// its range or the moment falls outside `earliest...latest` (what `format` can write back, so
+    /// a date read is always one a spoke or a reader takes). A leap second (`:60`) is the next second.
+    public static func seconds(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offset: Int = 0) -> Int? {
+        guard (1...9999).contains(year), (1...12).contains(month), (1...daysIn(month, of: year)).contains(day),
+              (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
+              (-86_400...86_400).contains(offset) else { return nil }
+        let moment = daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return (earliest...latest).contains(moment) ? moment : nil
     }
 
     private static func daysIn(_ month: Int, of year: Int) -> Int {

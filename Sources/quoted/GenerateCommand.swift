@@ -195,6 +195,7 @@ enum GenerateCommand {
             [source.custom.wikiquote]
             format = atom
             url = https://en.wikiquote.org/w/api.php?action=featuredfeed&feed=qotd&feedformat=atom
+            author_pattern = ~ *([^~]+[^~ ]) *~
             interval = 6h
             .EE
             """,

@@ -112,3 +112,21 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: scratch.file("mapping.db")))
     }
 }
+
+/// Every configuration the README shows is one `quotectl config check` accepts, as pasted.
+@Suite(.offThePool) struct ReadmeConfigurationTests {
+    @Test func theREADMEsConfigurationsAreValid() throws {
+        let readme = Fixtures.folder.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let blocks = text.components(separatedBy: "```ini\n").dropFirst().map { $0.components(separatedBy: "\n```")[0] }
+        #expect(blocks.count >= 2, "the README's ini blocks: \(blocks.count)")
+        #expect(blocks.contains { $0.contains("format = atom") && $0.contains("author_pattern") })
+        let scratch = Scratch()
+        let quotectl = BinaryRunner("quotectl", home: scratch.path)
+        for (index, block) in blocks.enumerated() {
+            let file = scratch.write("readme-\(index).conf", block + "\n")
+            let check = try quotectl.run(["config", "check", "--config", file])
+            #expect(check.status == 0, "README block \(index + 1): \(check.stderr)\n\(block)")
+        }
+    }
+}

@@ -19,6 +19,7 @@ import TestSupport
          "source": "Jean-Paul Sartre", "category": "long"],
         ["id": "b42", "text": "An id that is a string", "source": "Strings"],
         ["id": 7, "text": "She said \"yes, then no\", twice — and left", "source": "Doe, Jane", "category": "a, b"],
+        ["id": 8, "text": "'=' is assignment, '==' is comparison", "source": "'Quoted' Author", "category": "'"],
     ]
 
     init() throws {
@@ -42,7 +43,7 @@ import TestSupport
         }.sorted()
     }
 
-    @Test(arguments: ["json", "csv", "fortune", "text"], ["builtin", "custom.tricky"])
+    @Test(arguments: ["json", "csv", "fortune", "text", "atom"], ["builtin", "custom.tricky"])
     func exportThenImportGivesTheSameQuotes(format: String, source: String) throws {
         let exported = try quotectl.run(["export", "--source", source, "--format", format])
         #expect(exported.status == 0, "\(exported.stderr)")
@@ -51,7 +52,7 @@ import TestSupport
         #expect(imported.status == 0, "\(imported.stderr)")
         // JSON and CSV carry every field (CSV's formula guard is taken off again); fortune the
         // text (its line breaks as empty lines) and its author; text the same on one line per quote.
-        let withCategory = format == "json" || format == "csv", oneLine = format == "text"
+        let withCategory = format == "json" || format == "csv" || format == "atom", oneLine = format == "text"
         #expect(try quotes("custom.\(copy)", withCategory: withCategory, oneLine: oneLine)
                 == quotes(source, withCategory: withCategory, oneLine: oneLine))
         // And again: nothing changes.

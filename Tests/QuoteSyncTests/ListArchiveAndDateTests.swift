@@ -83,10 +83,11 @@ import TestSupport
         #expect(try harness.database().scalarInt("SELECT published FROM quotes WHERE upstream_id = '1'") == 1_796_083_260)
     }
 
-    /// A date that is none (a word, out of RFC 3339's years) is the record's problem, named.
+    /// In quotectl's export shape (a hub's feed), a date that is none (a word, out of RFC 3339's
+    /// years) is the record's problem, named; a Gist's own `published` never was (ReaderEdgesTests).
     @Test(arguments: [#""yesterday""#, "true", "253402300800", #""2026-02-30T00:00:00Z""#, #""2026-12-01 00:00:00""#])
     func aBadDateSkipsItsRecord(date: String) async throws {
-        let body = #"[{"id": 1, "text": "one", "published": \#(date)}, {"id": 2, "text": "two"}]"#
+        let body = #"[{"id": 1, "text": "one", "author": "A", "published": \#(date)}, {"id": 2, "text": "two", "author": "B"}]"#
         let harness = try SyncHarness { _ in .json(body) }
         let report = await harness.sync(settings(harness, archive: nil))
         #expect(report.ok, "\(report.summary)")

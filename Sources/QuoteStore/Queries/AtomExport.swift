@@ -68,7 +68,9 @@ enum AtomExport {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            // A literal CR is read back as LF (XML's line-end rule): written as a reference, it stays a CR.
+            case "\r": out += "&#xD;"
+            case "\t", "\n": out.unicodeScalars.append(scalar)
             case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": out += "\u{FFFD}"
             default: out.unicodeScalars.append(scalar)
             }

@@ -50,7 +50,8 @@ public struct Exporter {
     /// a leading `'`, which they show as text. Quoted when it holds a comma, quote or line break.
     static func csvField(_ text: String) -> String {
         var text = text
-        if let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) { text = "'" + text }
+        // A cell that begins with a quote mark gets one more, so that import, which takes one off, gives it back.
+        if let first = text.unicodeScalars.first, "=+-@\t\r'".unicodeScalars.contains(first) { text = "'" + text }
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else { return text }
         return "\"" + text.replacing("\"", with: "\"\"") + "\""
     }
