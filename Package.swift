@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(name: "QuoteBaseTests", dependencies: ["QuoteBase"]),
         .testTarget(name: "QuoteCommandLineTests", dependencies: ["QuoteCommandLine"]),
         .testTarget(name: "QuoteControlTests", dependencies: ["QuoteControl", "QuoteModels"]),
-        .testTarget(name: "QuoteTextTests", dependencies: ["QuoteText"]),
+        .testTarget(name: "QuoteTextTests", dependencies: ["QuoteText", "TestSupport"]),
         .testTarget(name: "QuoteHealthTests", dependencies: ["QuoteHealth", "QuoteModels"]),
         .testTarget(name: "QuoteModelsTests", dependencies: ["QuoteModels", "QuoteFormats", "QuoteText", "TestSupport"]),
         .testTarget(name: "QuoteFormatsTests", dependencies: ["QuoteFormats", "QuoteModels", "QuoteText", "QuoteStore", "TestSupport"]),

@@ -108,7 +108,8 @@ final class SlowRunner: SyncRunner {
 
     /// A stop lets a sync that is nearly done finish (its report is its own), within the grace.
     @Test func aStopLetsARunningSyncFinishWithinTheGrace() async throws {
-        let runner = SlowRunner(seconds: 0.3)
+        // Long enough to be seen running on a loaded machine, well within the 5 s grace.
+        let runner = SlowRunner(seconds: 1.5)
         let daemon = try daemon(runner)
         try await daemon.prepare()
         let (signals, continuation) = AsyncStream<Int32>.makeStream()

@@ -55,7 +55,7 @@ func feedFailure(_ text: String, format: ListFormat = ListFormat(kind: .rss)) ->
     }
 }
 
-@Suite struct FeedReaderTests {
+@Suite(.offThePool) struct FeedReaderTests {
     static let wikiquote: ListFormat = {
         var format = ListFormat(kind: .atom)
         format.authorPattern = "~ *([^~]*[^~ ]) *~"

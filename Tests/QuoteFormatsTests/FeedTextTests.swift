@@ -1,7 +1,8 @@
 import Testing
+import TestSupport
 @testable import QuoteFormats
 
-@Suite struct FeedTextTests {
+@Suite(.offThePool) struct FeedTextTests {
     @Test(arguments: [
         ("<p>One</p><p>Two</p>", "One\nTwo"),
         ("a<br>b<br/>c<BR />d", "a\nb\nc\nd"),

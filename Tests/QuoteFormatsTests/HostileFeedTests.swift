@@ -1,10 +1,11 @@
 import Testing
+import TestSupport
 @testable import QuoteModels
 @testable import QuoteFormats
 
 /// What a hostile or broken body does to `FeedReader`: a failure naming it, or a problem for one
 /// entry, never a hang, a file read, or memory that grows with the input.
-@Suite struct HostileFeedTests {
+@Suite(.offThePool) struct HostileFeedTests {
     @Test func billionLaughsIsRefusedAtTheDTD() throws {
         var dtd = "<!DOCTYPE rss [<!ENTITY lol \"lol\">"
         for level in 1...9 {
