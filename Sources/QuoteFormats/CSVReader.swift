@@ -18,9 +18,7 @@ public struct CSVReader: ListReader {
 
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (ListRecord) throws -> Void) throws {
         var bom = self.bom
-        // Moved out, not copied: a copy would share the held row, and its first append copy it whole.
-        var cells = self.cells
-        self.cells = CSVCells()
+        var cells = self.cells.takeOut()
         defer {
             self.bom = bom
             self.cells = cells
@@ -32,9 +30,7 @@ public struct CSVReader: ListReader {
 
     public mutating func finish(_ body: (ListRecord) throws -> Void) throws {
         var bom = self.bom
-        // Moved out, not copied: a copy would share the held row, and its first append copy it whole.
-        var cells = self.cells
-        self.cells = CSVCells()
+        var cells = self.cells.takeOut()
         defer {
             self.bom = bom
             self.cells = cells
@@ -69,6 +65,13 @@ public struct CSVReader: ListReader {
 
 /// The rows of CSV bytes, cell by cell: the state of a quoted cell carries across chunks.
 struct CSVCells: Sendable {
+    /// These cells, moved out for the reader to work on (see `LineSplitter.takeOut`).
+    mutating func takeOut() -> CSVCells {
+        let moved = self
+        self = CSVCells()
+        return moved
+    }
+
     struct Row {
         /// The row's bytes, its cells one after another; `ends` are where each cell ends.
         var bytes: [UInt8] = []

@@ -18,17 +18,13 @@ public struct FortuneReader: ListReader {
     }
 
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (ListRecord) throws -> Void) throws {
-        // Moved out, not copied: a copy would share the held line, and its first append copy it whole.
-        var lines = self.lines
-        self.lines = LineSplitter(maximumLineBytes: lines.maximumLineBytes)
+        var lines = self.lines.takeOut()
         defer { self.lines = lines }
         try lines.feed(chunk) { line, number in try take(line, number, body) }
     }
 
     public mutating func finish(_ body: (ListRecord) throws -> Void) throws {
-        // Moved out, not copied: a copy would share the held line, and its first append copy it whole.
-        var lines = self.lines
-        self.lines = LineSplitter(maximumLineBytes: lines.maximumLineBytes)
+        var lines = self.lines.takeOut()
         defer { self.lines = lines }
         try lines.finish { line, number in try take(line, number, body) }
         try endRecord(body)

@@ -24,6 +24,14 @@ struct LineSplitter: Sendable {
         self.maximumLineBytes = maximumLineBytes
     }
 
+    /// This splitter, moved out for a reader to work on while it changes itself (`self.lines` cannot
+    /// be passed in-out then): a copy would share the held line, and its first append copy it whole.
+    mutating func takeOut() -> LineSplitter {
+        let moved = self
+        self = LineSplitter(maximumLineBytes: maximumLineBytes)
+        return moved
+    }
+
     mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (Line, Int) throws -> Void) rethrows {
         var bom = self.bom
         defer { self.bom = bom }
