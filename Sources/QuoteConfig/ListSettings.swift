@@ -46,14 +46,10 @@ extension SectionReader {
 
     /// A pattern glibc compiles, with a group for the author.
     private func authorPattern(_ entry: INIFile.Entry, in section: String) throws(ConfigError) -> String {
-        let regex: ExtendedRegex
-        do throws(ExtendedRegex.Invalid) {
-            regex = try ExtendedRegex(entry.value)
+        do throws(AuthorPattern.Invalid) {
+            _ = try AuthorPattern(entry.value)
         } catch {
-            throw self.error(entry.line, "author_pattern in [\(section)]: \(error) (a POSIX extended regular expression)")
-        }
-        guard regex.groups >= 1 else {
-            throw self.error(entry.line, "author_pattern in [\(section)] has no group: put the author's part in parentheses, such as ' [-—] (.+)$'")
+            throw self.error(entry.line, "author_pattern in [\(section)]\(error)")
         }
         return entry.value
     }

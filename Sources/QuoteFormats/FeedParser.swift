@@ -1,4 +1,5 @@
 import CExpat
+import Synchronization
 import QuoteModels
 import QuoteText
 
@@ -6,8 +7,9 @@ import QuoteText
 /// parser is suspended after each one, so the reader hands it over before expat reads on: what
 /// is held is one entry, whatever the feed's length.
 ///
-/// A class because expat's callbacks reach it through a pointer; `FeedReader` owns the only one.
-final class FeedParser: @unchecked Sendable {
+/// A class because expat's callbacks reach it through a pointer; not Sendable: `FeedReader`
+/// reaches its only one inside a lock (`LockedFeedParser`), and expat calls back on that thread.
+final class FeedParser {
     /// The namespaces elements are matched by (never by prefix: `<x:creator xmlns:x="…dc…">` is `dc:creator`).
     enum Namespace {
         static let atom = "http://www.w3.org/2005/Atom"
@@ -216,5 +218,20 @@ final class FeedParser: @unchecked Sendable {
         let utf8 = name.utf8
         guard let space = utf8.lastIndex(of: 0x20) else { return ("", name) }
         return (String(name[..<space]), String(name[utf8.index(after: space)...]))
+    }
+}
+
+/// The one `FeedParser` of a reader, behind a lock: a reader is Sendable (a sync moves it between
+/// threads) and may be copied, but the parser and expat's state are touched only inside `withLock`
+/// (uncontended: one chunk at a time), where expat's callbacks run too.
+final class LockedFeedParser: Sendable {
+    private let parser: Mutex<FeedParser>
+
+    init(source: String, pattern: AuthorPattern?) {
+        parser = Mutex(FeedParser(source: source, pattern: pattern))
+    }
+
+    func withLock<Result: Sendable>(_ body: (FeedParser) throws -> Result) throws -> Result {
+        try parser.withLock { parser throws in try body(parser) }
     }
 }

@@ -21,19 +21,32 @@ public struct FeedReader: ListReader {
     /// expat takes an `int` length: a larger chunk is handed to it in pieces of this size.
     static let pieceBytes = 1 << 20
 
-    private let parser: FeedParser
+    private let parser: LockedFeedParser
     private var fed = 0
     private let configured: ListFormat.Kind
 
-    public var format: ListFormat.Kind? { parser.kind ?? (configured == .auto ? nil : configured) }
+    public var format: ListFormat.Kind? {
+        let found = try? parser.withLock { $0.kind }
+        return found ?? (configured == .auto ? nil : configured)
+    }
 
     /// `format`'s kind is the one configured (`atom`, `rss` or `auto`); its `authorPattern` is
     /// compiled here, once: a pattern that is not a POSIX ERE is a `ListFailure`.
     public init(source: String, format: ListFormat = ListFormat(kind: .atom)) throws(ListFailure) {
-        let pattern = try format.authorPattern.map { pattern throws(ListFailure) in try AuthorPattern(pattern) }
-        parser = FeedParser(source: source, pattern: pattern)
+        let pattern = try format.authorPattern.map { pattern throws(ListFailure) in
+            do throws(AuthorPattern.Invalid) {
+                return try AuthorPattern(pattern)
+            } catch .notARegex(let reason) {
+                throw ListFailure("author_pattern is not a POSIX extended regular expression: \(reason)")
+            } catch {
+                throw ListFailure("author_pattern\(error)")
+            }
+        }
+        parser = LockedFeedParser(source: source, pattern: pattern)
         configured = format.kind
-        guard parser.expat != nil else { throw ListFailure("cannot read the feed: libexpat could not allocate its parser") }
+        guard (try? parser.withLock({ $0.expat != nil })) == true else {
+            throw ListFailure("cannot read the feed: libexpat could not allocate its parser")
+        }
     }
 
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (ListRecord) throws -> Void) throws {
@@ -42,20 +55,24 @@ public struct FeedReader: ListReader {
             let piece = UnsafeRawBufferPointer(rebasing: rest.prefix(Self.pieceBytes))
             rest = rest.dropFirst(piece.count)
             fed += piece.count
-            try parse(piece, final: false, body)
-            if fed - parser.consumed > Self.maximumTokenBytes {
-                throw ListFailure("not an Atom or RSS feed: line \(XML_GetCurrentLineNumber(parser.expat)): "
-                                  + "a tag, comment or other markup is longer than \(Self.maximumTokenBytes >> 20) MiB")
+            let fed = self.fed
+            try parser.withLock { parser in
+                try Self.parse(parser, piece, final: false, body)
+                if fed - parser.consumed > Self.maximumTokenBytes {
+                    throw ListFailure("not an Atom or RSS feed: line \(XML_GetCurrentLineNumber(parser.expat)): "
+                                      + "a tag, comment or other markup is longer than \(Self.maximumTokenBytes >> 20) MiB")
+                }
             }
         }
     }
 
     public mutating func finish(_ body: (ListRecord) throws -> Void) throws {
-        try parse(UnsafeRawBufferPointer(start: nil, count: 0), final: true, body)
+        try parser.withLock { parser in try Self.parse(parser, UnsafeRawBufferPointer(start: nil, count: 0), final: true, body) }
     }
 
     /// One `XML_Parse`, resumed after each entry once its record is handed over.
-    private func parse(_ bytes: UnsafeRawBufferPointer, final: Bool, _ body: (ListRecord) throws -> Void) throws {
+    private static func parse(_ parser: FeedParser, _ bytes: UnsafeRawBufferPointer, final: Bool,
+                              _ body: (ListRecord) throws -> Void) throws {
         if let failure = parser.failure { throw failure }
         let start = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
         var status = XML_Parse(parser.expat, start, Int32(bytes.count), final ? 1 : 0)
@@ -66,10 +83,10 @@ public struct FeedReader: ListReader {
             guard status == XML_STATUS_SUSPENDED else { break }
             status = XML_ResumeParser(parser.expat)
         }
-        if status == XML_STATUS_ERROR { throw error() }
+        if status == XML_STATUS_ERROR { throw error(parser) }
     }
 
-    private func error() -> ListFailure {
+    private static func error(_ parser: FeedParser) -> ListFailure {
         if let failure = parser.failure { return failure }
         let code = XML_GetErrorCode(parser.expat)
         let message = XML_ErrorString(code).map { String(cString: $0) } ?? "error \(code.rawValue)"

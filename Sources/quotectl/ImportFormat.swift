@@ -31,13 +31,11 @@ enum ImportFormat {
     }
 
     private static func authorPattern(_ pattern: String) throws(UsageError) -> String {
-        let regex: ExtendedRegex
-        do throws(ExtendedRegex.Invalid) {
-            regex = try ExtendedRegex(pattern)
+        do throws(AuthorPattern.Invalid) {
+            _ = try AuthorPattern(pattern)
         } catch {
-            throw usage("--author-pattern: \(error) (a POSIX extended regular expression)")
+            throw usage("--author-pattern\(error)")
         }
-        guard regex.groups >= 1 else { throw usage("--author-pattern has no group: put the author's part in parentheses, such as '~ *([^~]+) *~'") }
         return pattern
     }
 

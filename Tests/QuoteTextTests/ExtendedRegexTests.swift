@@ -1,5 +1,6 @@
 @testable import QuoteText
 import Testing
+import TestSupport
 
 /// A feed's author_pattern, compiled and matched by glibc.
 @Suite struct ExtendedRegexTests {
@@ -24,5 +25,26 @@ import Testing
 
     @Test func aTextWithANULNeverMatches() throws {
         #expect(try ExtendedRegex("(a)").match("a\u{0}") == nil)
+    }
+}
+
+/// One compiled pattern shared by threads (a configuration's, a reader's copies): every match is
+/// the one a lone thread gets.
+@Suite(.offThePool) struct SharedRegexTests {
+    @Test func threadsMatchingOnePatternEachGetTheirOwnMatch() async throws {
+        let regex = try ExtendedRegex("~ *([^~]+[^~ ]) *~$")
+        let found = await withTaskGroup(of: Bool.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    (0..<2_000).allSatisfy { round in
+                        let name = "Author \(task)-\(round)"
+                        return regex.match("text ~ \(name) ~")?[1] == name && regex.match("no author \(round)") == nil
+                    }
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(found == Array(repeating: true, count: 8))
+        #expect(regex.groups == 1)
     }
 }
