@@ -6,7 +6,7 @@ import TestSupport
 /// Random and mutated configuration files through the whole parser (INI, then every
 /// section and value reader): each either parses or fails with a ConfigError naming a
 /// line in the file; none traps, none takes long. A fixed seed makes a failure repeatable.
-@Suite(.offThePool) struct ConfigFuzzTests {
+@Suite(.computing) struct ConfigFuzzTests {
     static let seeds = [
         "[store]\npath = /var/lib/quoted/quotes.db\n[daemon]\nlog_level = debug\n",
         "[source.custom.x]\nurl = https://example.com/list.json\ninterval = 1h30m\nallow_shrink = yes\nmax_bytes = 512K\n",

@@ -6,7 +6,7 @@ import TestSupport
 
 /// `quotectl export --format atom` reads back through `FeedReader`: every quote, its text,
 /// author and category, whatever characters they hold.
-@Suite(.offThePool) struct AtomExportTests {
+@Suite(.computing) struct AtomExportTests {
     let folder = TemporaryFolder()
 
     static let quotes = [

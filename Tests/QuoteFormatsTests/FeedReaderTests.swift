@@ -55,7 +55,7 @@ func feedFailure(_ text: String, format: ListFormat = ListFormat(kind: .rss)) ->
     }
 }
 
-@Suite(.offThePool) struct FeedReaderTests {
+@Suite(.computing) struct FeedReaderTests {
     static let wikiquote: ListFormat = {
         var format = ListFormat(kind: .atom)
         format.authorPattern = "~ *([^~]*[^~ ]) *~"

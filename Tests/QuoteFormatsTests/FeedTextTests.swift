@@ -2,7 +2,7 @@ import Testing
 import TestSupport
 @testable import QuoteFormats
 
-@Suite(.offThePool) struct FeedTextTests {
+@Suite(.computing) struct FeedTextTests {
     @Test(arguments: [
         ("<p>One</p><p>Two</p>", "One\nTwo"),
         ("a<br>b<br/>c<BR />d", "a\nb\nc\nd"),

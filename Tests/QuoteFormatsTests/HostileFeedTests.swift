@@ -5,7 +5,7 @@ import TestSupport
 
 /// What a hostile or broken body does to `FeedReader`: a failure naming it, or a problem for one
 /// entry, never a hang, a file read, or memory that grows with the input.
-@Suite(.offThePool) struct HostileFeedTests {
+@Suite(.computing) struct HostileFeedTests {
     @Test func billionLaughsIsRefusedAtTheDTD() throws {
         var dtd = "<!DOCTYPE rss [<!ENTITY lol \"lol\">"
         for level in 1...9 {

@@ -42,7 +42,7 @@ func fixtureBytes(_ name: String) throws -> [UInt8] {
 
 /// Fortune files at their extremes, read as `quotectl import` always read them (the same texts,
 /// authors and ids derived from the text), now streamed.
-@Suite(.offThePool) struct FortuneReaderTests {
+@Suite(.computing) struct FortuneReaderTests {
     func fortune(_ text: String, chunk: Int = 0) throws -> ReadList {
         try readList(FortuneReader(source: "custom.f"), Array(text.utf8), chunkSize: chunk)
     }
@@ -113,7 +113,7 @@ func fixtureBytes(_ name: String) throws -> [UInt8] {
     }
 }
 
-@Suite(.offThePool) struct TextReaderTests {
+@Suite(.computing) struct TextReaderTests {
     func text(_ text: String, split: ListFormat.Split = .line, chunk: Int = 0) throws -> ReadList {
         try readList(TextReader(source: "custom.t", split: split), Array(text.utf8), chunkSize: chunk)
     }
@@ -154,7 +154,7 @@ func fixtureBytes(_ name: String) throws -> [UInt8] {
     }
 }
 
-@Suite(.offThePool) struct CSVReaderTests {
+@Suite(.computing) struct CSVReaderTests {
     func csv(_ text: String, fields: [ListFormat.Field: String] = [:], chunk: Int = 0) throws -> ReadList {
         try readList(CSVReader(source: "custom.c", fields: fields), Array(text.utf8), chunkSize: chunk)
     }
@@ -230,7 +230,7 @@ func fixtureBytes(_ name: String) throws -> [UInt8] {
     }
 }
 
-@Suite(.offThePool) struct AutoReaderTests {
+@Suite(.computing) struct AutoReaderTests {
     func decided(_ body: String, contentType: String? = nil, name: String? = nil, chunk: Int = 0) throws -> ListFormat.Kind? {
         var reader = try ListReaders.reader(for: ListFormat(kind: .auto), source: "custom.a", contentType: contentType, name: name)
         let bytes = Array(body.utf8)

@@ -8,7 +8,7 @@ import TestSupport
 /// JSON lists read by field mapping (`items =`, `fields =`) through the one factory, as a sync and
 /// `quotectl import` read them: the imitated bodies of three real APIs with the mappings
 /// quoted.conf(5) gives, fed in chunks of every size.
-@Suite(.offThePool) struct MappedListTests {
+@Suite(.computing) struct MappedListTests {
     struct Read: Equatable {
         var quotes: [Quote] = []
         var derived: [Bool] = []

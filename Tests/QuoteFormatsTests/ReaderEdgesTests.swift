@@ -7,7 +7,7 @@ import QuoteText
 /// What a read of a hostile or odd list must not do: grow with markup, hide a removal behind a
 /// record that can be no stored quote, take a data row for a header, refuse a Gist's own fields,
 /// or keep a date it could not write back.
-@Suite(.offThePool) struct ReaderEdgesTests {
+@Suite(.computing) struct ReaderEdgesTests {
     func atom(_ content: String) -> [UInt8] {
         Array(("<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><id>1</id>"
                + "<content type=\"xhtml\"><div xmlns=\"http://www.w3.org/1999/xhtml\">\(content)</div></content></entry></feed>").utf8)

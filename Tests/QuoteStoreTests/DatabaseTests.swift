@@ -18,12 +18,17 @@ import TestSupport
     /// stops with `.interrupted`, and the transaction around it leaves no row behind.
     @Test func aSetFlagStopsTheRunningStatementAndRollsBack() throws {
         let database = try open()
+        // A rollback journal, which appears at the transaction's first write (a WAL shows
+        // nothing until a commit): without it the flag waited out its 10 s patience while the
+        // statement computed on a cooperative thread.
+        try database.execute("PRAGMA journal_mode = DELETE")
         try database.execute("CREATE TABLE t (n INTEGER)")
         let flag = CancelFlag()
         // Set once the transaction has written (its journal appears): the long statement runs next.
         let journal = folder.file("test.db-journal")
+        let journalSeen = CancelFlag()  // a flag of its own: set when the journal appeared in time
         Thread.detachNewThread {
-            _ = Waiting.blockingUntil { access(journal, F_OK) == 0 }
+            if Waiting.blockingUntil({ access(journal, F_OK) == 0 }) { journalSeen.set() }
             flag.set()
         }
         let error = #expect(throws: StoreError.self) {
@@ -41,6 +46,7 @@ import TestSupport
             }
         }
         #expect(error?.resultCode == .interrupted)
+        #expect(journalSeen.isSet, "the flag was set on its patience running out, not mid-statement")
         #expect(try database.scalarInt("SELECT count(*) FROM t") == 0)
         // The handler is gone afterwards: the connection works, and a set flag stops nothing more.
         try database.execute("INSERT INTO t VALUES (2)")

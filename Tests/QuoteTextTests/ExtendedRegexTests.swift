@@ -30,7 +30,7 @@ import TestSupport
 
 /// One compiled pattern shared by threads (a configuration's, a reader's copies): every match is
 /// the one a lone thread gets.
-@Suite(.offThePool) struct SharedRegexTests {
+@Suite(.computing) struct SharedRegexTests {
     @Test func threadsMatchingOnePatternEachGetTheirOwnMatch() async throws {
         let regex = try ExtendedRegex("~ *([^~]+[^~ ]) *~$")
         let found = await withTaskGroup(of: Bool.self) { group in

@@ -4,7 +4,7 @@ import TestSupport
 
 /// A body read as it arrives gives exactly what the whole body gives: the same elements and the
 /// same error at the same line and column, wherever the chunks are cut.
-@Suite(.offThePool) struct JSONArrayStreamTests {
+@Suite(.computing) struct JSONArrayStreamTests {
     /// Elements as text (or the error), with the document fed in pieces of the given sizes.
     static func read(_ text: String, cuts: [Int] = []) -> [String] {
         let bytes = Array(text.utf8)

@@ -52,7 +52,7 @@ import TestSupport
     }
 }
 
-@Suite(.offThePool) struct JSONItemsStreamTests {
+@Suite(.computing) struct JSONItemsStreamTests {
     /// Elements as text (or the error), the document fed in pieces cut at `cuts`.
     static func read(_ text: String, at pointer: String, cuts: [Int] = [], loneObject: Bool = false) -> [String] {
         let bytes = Array(text.utf8)
