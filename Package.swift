@@ -102,7 +102,7 @@ let package = Package(
 
         // Rules the compiler cannot check, read off the sources: SQL only in the store, raw
         // system calls only in QuoteSystem, no Foundation where ARCHITECTURE.md says none.
-        .testTarget(name: "ArchitectureTests"),
+        .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         .testTarget(name: "QuoteSystemTests", dependencies: ["QuoteSystem", "TestSupport"]),
         .testTarget(name: "QuoteBaseTests", dependencies: ["QuoteBase"]),
         .testTarget(name: "QuoteCommandLineTests", dependencies: ["QuoteCommandLine"]),

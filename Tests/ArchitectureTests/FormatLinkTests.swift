@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// ARCHITECTURE.md: only QuoteFormats links libexpat, and the list readers are QuoteFormats' alone —
 /// the store merges what a reader hands it and never names a format's reader.
-@Suite struct FormatLinkTests {
+@Suite(.computing) struct FormatLinkTests {
     @Test func onlyQuoteFormatsLinksAndImportsExpat() throws {
         let manifest = try String(contentsOf: SourceTree.root.appendingPathComponent("Package.swift"), encoding: .utf8)
         let target = try NSRegularExpression(pattern: #"\.(?:target|executableTarget)\(\s*name: "(\w[\w-]*)",[^\]]*?dependencies: \[([^\]]*)\]"#,

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every module ARCHITECTURE.md's table marks "no" in its Foundation column imports no
 /// Foundation: the list is read from the document, so the two cannot drift apart.
-@Suite struct FoundationFreeSourceTests {
+@Suite(.computing) struct FoundationFreeSourceTests {
     /// The modules whose row ends in `| no |`, from the table in ARCHITECTURE.md.
     static func foundationFreeModules() throws -> [String] {
         let text = try String(contentsOf: SourceTree.root.appendingPathComponent("ARCHITECTURE.md"), encoding: .utf8)

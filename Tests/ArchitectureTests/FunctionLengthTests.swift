@@ -1,8 +1,9 @@
+import TestSupport
 import Testing
 
 /// A reader sees a function whole: no function, initializer, closure-bodied property or command
 /// closure in Sources/ runs over `limit` lines, multi-line string literals not counted.
-@Suite struct FunctionLengthTests {
+@Suite(.computing) struct FunctionLengthTests {
     static let limit = 60
 
     static func measured() throws -> [(key: String, place: String, length: Int)] {

@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Who owns what, checked in the sources: the store owns every SQL statement.
-@Suite struct OwnershipTests {
+@Suite(.computing) struct OwnershipTests {
     /// SQL keywords as they start a statement inside a string literal.
     static let sql = try! NSRegularExpression(
         pattern: #"("|^\s*)(SELECT\s.+\sFROM\s|INSERT\s+(OR\s+\w+\s+)?INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|CREATE\s+(TABLE|INDEX|TRIGGER|VIEW)\s|DROP\s+(TABLE|INDEX|TRIGGER)\s|PRAGMA\s+\w+)"#,

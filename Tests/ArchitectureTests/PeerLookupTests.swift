@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The control socket's one serving thread never waits on the user database: a peer is judged
 /// by the credentials the kernel gives (SO_PEERCRED, SO_PEERGROUPS), and the only lookup the
 /// daemon makes — its group's name, for messages — happens when the policy is made, at start-up.
-@Suite struct PeerLookupTests {
+@Suite(.computing) struct PeerLookupTests {
     /// The lines of QuoteDaemon that ask the user database.
     static func lookups() throws -> [(file: String, number: Int)] {
         try SourceTree.swiftFiles().filter { $0.hasPrefix("QuoteDaemon/") }.flatMap { file in

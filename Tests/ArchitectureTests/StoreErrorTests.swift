@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The store speaks its own errors: SQLite's `DatabaseError` stays inside QuoteStore (carried in a
 /// `StoreError`), so no other module names it, and none converts one.
-@Suite struct StoreErrorTests {
+@Suite(.computing) struct StoreErrorTests {
     static let words = try! NSRegularExpression(pattern: #"\b(DatabaseError|withStoreErrors)\b"#)
 
     @Test func onlyTheStoreNamesSQLitesErrors() throws {

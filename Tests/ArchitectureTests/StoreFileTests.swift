@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The store's module opens no file itself: SQLite's VFS does (`DatabaseFile`). A close(2) of any
 /// descriptor of the store's file would drop every POSIX lock this process's connections hold on
 /// it, and another process's closing connection would then truncate the WAL under them.
-@Suite struct StoreFileTests {
+@Suite(.computing) struct StoreFileTests {
     static let opening = #"FileDescriptor\.open\(|FileReader\.(read|readStandardInput|Chunks)\b|(^|[^A-Za-z_.])(open|fopen|openat)\("#
 
     @Test func theStoreModuleOpensNoFileItself() throws {

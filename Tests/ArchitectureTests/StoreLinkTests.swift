@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A module that links SQLite is one that runs SQL: the values every module shares live in
 /// QuoteModels and the text tools in QuoteText, so importing QuoteStore for a source name or
 /// for JSON is a mistake this suite names.
-@Suite struct StoreLinkTests {
+@Suite(.computing) struct StoreLinkTests {
     /// QuoteStore's public top-level names, read off its sources.
     static func storeNames() throws -> Set<String> {
         var names = Set<String>()

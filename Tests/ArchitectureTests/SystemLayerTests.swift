@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The system calls' floor is laid once, in QuoteSystem: outside it no module retries EINTR,
 /// turns an errno into words, closes a bare descriptor number, runs work on Dispatch, makes a
 /// raw file, descriptor, socket or process call, calls CSystem or reads a clock directly.
-@Suite struct SystemLayerTests {
+@Suite(.computing) struct SystemLayerTests {
     /// What may appear only in Sources/QuoteSystem, and why.
     static let rules: [(name: String, pattern: String)] = [
         ("an EINTR retry (Errno.retrying has the one)", #"\bEINTR\b"#),

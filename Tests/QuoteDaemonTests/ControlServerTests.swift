@@ -10,7 +10,7 @@ import TestSupport
 
 /// The control socket with a stand-in handler: good, malformed, oversized, silent
 /// and unauthorized clients, and many at once.
-@Suite(.timeLimit(.minutes(5))) struct ControlServerTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct ControlServerTests {
     let temporary = TemporaryFolder("quoted-control")
     var folder: String { temporary.path }
     let server: ServingControlServer

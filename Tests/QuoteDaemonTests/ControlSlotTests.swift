@@ -9,7 +9,7 @@ import TestSupport
 
 /// Slots on the control socket: a client that waits for a sync and hangs up frees its slot at
 /// once and its waiting stops; group members can never take the slots kept for an administrator.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct ControlSlotTests {
+@Suite(.offThePool, .serialized, .timeLimit(.minutes(5))) struct ControlSlotTests {
     let temporary = TemporaryFolder("quoted-slots")
     let server: ServingControlServer
     /// A group no user database names: a peer is in it only by the groups the kernel reports.

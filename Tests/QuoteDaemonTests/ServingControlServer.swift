@@ -29,6 +29,8 @@ struct ServingControlServer: Sendable {
 
 /// Sends `request` to the control socket at `path` as uid 65534 (setpriv) with `groups` as its
 /// supplementary groups (none: cleared), and returns every reply byte as text. Needs root.
+/// It waits for the process in a blocking call: suites that use it run `.offThePool` (on the
+/// cooperative pool, two such waits held both threads while the server's answers queued there).
 func askAsOtherUser(_ request: String, socket path: String, groups: [gid_t] = []) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
