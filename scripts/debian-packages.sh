@@ -14,7 +14,7 @@ test_packages=(libsqlite3-dev sqlite3 libcurl4-openssl-dev libsodium-dev libssl-
 ci_packages=("${test_packages[@]}" systemd-container dpkg-dev lintian nginx-light curl faketime prometheus prometheus-node-exporter)
 # The desktop end-to-end (scripts/e2e/desktop.sh): a screen (Xvfb), a session bus, a notification
 # server (dunst), notify-send, and ImageMagick for the screenshot.
-ci_packages+=(xvfb dbus dbus-x11 dunst libnotify-bin imagemagick)
+ci_packages+=(xvfb dbus dunst libnotify-bin imagemagick)
 
 # Prints the packages of "$@" that are not installed.
 missing_packages() {

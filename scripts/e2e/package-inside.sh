@@ -143,3 +143,16 @@ check "systemctl --user reload quoted asks the user daemon (ExecReload=quoted re
 user_exposure=$(as_carol systemd-analyze security --user quoted.service 2>/dev/null | grep -o 'Overall exposure level for quoted.service: [0-9.]*' | grep -o '[0-9.]*$')
 check "the user unit's exposure is <= 6.5 (is ${user_exposure:-unknown})" \
     python3 -c "import sys; sys.exit(0 if '$user_exposure' and float('$user_exposure') <= 6.5 else 1)"
+# The daily notification's pair, shipped disabled: enabled by the user, the timer is listed with
+# its next elapse; its service runs quotectl today --notify, which finds no session bus in this
+# container (no dbus-user-session: no $XDG_RUNTIME_DIR/bus) and must fail at once with its one
+# line in the journal and exit 69, not hang until TimeoutStartSec.
+check "quoted-notify.timer is shipped disabled" bash -c "[ \"\$(as_carol systemctl --user is-enabled quoted-notify.timer)\" = disabled ]"
+check "systemctl --user enable --now quoted-notify.timer works as that user" as_carol systemctl --user enable --now quoted-notify.timer
+check "systemctl --user list-timers lists quoted-notify.timer" bash -c "as_carol systemctl --user list-timers --all --no-pager | grep -q quoted-notify.timer"
+check "its next elapse is set" bash -c \
+    "as_carol systemctl --user show quoted-notify.timer -p NextElapseUSecRealtime --value | grep -q '[0-9]:[0-9][0-9]:[0-9][0-9]'"
+check "starting quoted-notify.service runs quotectl, which fails with 69 without a session bus" bash -c \
+    "! as_carol systemctl --user start quoted-notify.service && [ \"\$(as_carol systemctl --user show quoted-notify.service -p ExecMainStatus --value)\" = 69 ]"
+check "the user journal has quotectl's one line naming DBUS_SESSION_BUS_ADDRESS" bash -c \
+    "for _ in \$(seq 50); do journalctl --user-unit=quoted-notify.service --no-pager -o cat | grep -q '^quotectl: no session bus: DBUS_SESSION_BUS_ADDRESS' && exit 0; sleep 0.1; done; exit 1"
