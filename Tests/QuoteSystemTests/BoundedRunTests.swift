@@ -27,4 +27,19 @@ import Testing
         }
         #expect(outcome == .timedOut)
     }
+
+    @Test func aChildThatClosesItsStderrIsStillHeldToTheDeadline() async throws {
+        let outcome = try await BlockingWork.perform { () throws(Errno) in
+            try Subprocess.runBounded("/bin/sh", arguments: ["sh", "-c", "exec 2>&-; exec sleep 30"], timeout: .milliseconds(300))
+        }
+        #expect(outcome == .timedOut)
+    }
+
+    @Test func aGrandchildKeepingStderrOpenDoesNotHoldTheEnd() async throws {
+        // The grandchild's stderr is the pipe; it outlives the child by two seconds at most.
+        let outcome = try await BlockingWork.perform { () throws(Errno) in
+            try Subprocess.runBounded("/bin/sh", arguments: ["sh", "-c", "sleep 2 & echo said >&2; exit 4"], timeout: .seconds(60))
+        }
+        #expect(outcome == .finished(.exited(4), errorText: "said\n"))
+    }
 }
