@@ -20,6 +20,7 @@ bin=$root/.build/release
 for tool in Xvfb dbus-run-session dbus-monitor dbus-send dunst dunstctl notify-send import identify python3; do
     command -v "$tool" >/dev/null || { echo "desktop-e2e: $tool is missing (scripts/debian-packages.sh's ci_packages)" >&2; exit 1; }
 done
+fc-list :lang=ko | grep -q . || { echo "desktop-e2e: no Korean font: the screenshot's Hangul would be boxes (apt install fonts-nanum)" >&2; exit 1; }
 # shellcheck source=scripts/e2e/host-lib.sh
 source scripts/e2e/host-lib.sh
 
@@ -29,6 +30,7 @@ owned() {
     dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
         org.freedesktop.DBus.NameHasOwner string:org.freedesktop.Notifications 2>/dev/null | grep -q 'boolean true'
 }
+korean() { "$bin/quotectl" --db "$work/quotes.db" random --source custom.ko --notify; }
 notify_today() { [ -z "$("$bin/quotectl" --db "$work/quotes.db" today --source custom.l --notify)" ]; }
 app_name() { grep -A1 'member=Notify' "$work/monitor.log" | grep -qxF '   string "quoted"'; }
 not_blank() { [ "$(identify -format %k "$1")" -gt 2 ]; }
@@ -52,6 +54,10 @@ in_session() {
     check "the Notify call: the body escaped for markup" grep -qxF "   string \"$body\"" "$work/monitor.log"
     check "the Notify call: the language hint x-quoted-lang = en" \
         bash -c "grep -A1 'string \"x-quoted-lang\"' '$work/monitor.log' | grep -qF 'variant             string \"en\"'"
+    check "quotectl random --notify with a Korean quote exits 0" korean
+    for _ in $(seq 100); do grep -qF 'string "행복은 내면에서 오지 않고 사이에서 온다"' "$work/monitor.log" && break; sleep 0.1; done
+    check "the Notify call: the Hangul body as written, the hint x-quoted-lang = ko" \
+        bash -c "grep -qxF '   string \"행복은 내면에서 오지 않고 사이에서 온다\"' '$work/monitor.log' && grep -A1 'string \"x-quoted-lang\"' '$work/monitor.log' | grep -qF 'variant             string \"ko\"'"
     sleep 1  # dunst draws after it answers; the screenshot must hold the drawn window
     mkdir -p "$root/ci-artifacts"
     local shot=$root/ci-artifacts/desktop-notification.png
@@ -67,9 +73,8 @@ in_session() {
     check "dunstctl history: summary, body and app name as sent" python3 - "$work/history.json" "$body" <<'PY'
 import json, sys
 entries = json.load(open(sys.argv[1]))["data"][0]
-mine = [e for e in entries if e["appname"]["data"] == "quoted"]
+mine = [e for e in entries if e["appname"]["data"] == "quoted" and e["summary"]["data"] == "Tom & Jerry"]
 assert len(mine) == 1, entries
-assert mine[0]["summary"]["data"] == "Tom & Jerry", mine[0]
 assert mine[0]["body"]["data"] == sys.argv[2], mine[0]
 PY
     echo "$passed $failed" > "$work/counts"
@@ -88,6 +93,8 @@ mkdir -p "$HOME" "$XDG_RUNTIME_DIR"
 chmod 0700 "$XDG_RUNTIME_DIR"
 printf '%s' '[{"id": 1, "text": "Use <b>bold</b> & fish &amp; chips > none", "author": "Tom & Jerry"}]' > "$work/l.json"
 "$bin/quotectl" --db "$work/quotes.db" import "$work/l.json" --name l > /dev/null
+printf '%s' '[{"id": 1, "text": "행복은 내면에서 오지 않고 사이에서 온다", "author": "작자 미상"}]' > "$work/ko.json"
+"$bin/quotectl" --db "$work/quotes.db" import "$work/ko.json" --name ko > /dev/null
 cat > "$work/dunstrc" <<'RC'
 [global]
     font = DejaVu Sans 12
