@@ -64,15 +64,16 @@ struct DesktopNotifier {
             Output.error("cannot run \(executable): \(error)")
             return .unavailable
         }
+        // Which bus it was: a stale DBUS_SESSION_BUS_ADDRESS (an old session's, in tmux) is a common cause.
+        let bus = Environment.variable("DBUS_SESSION_BUS_ADDRESS").map { " on \($0)" } ?? ""
         switch outcome {
         case .finished(.exited(0), _):
             return .success
         case .finished(let termination, let errorText):
             let said = errorText.split(whereSeparator: \.isNewline).first.map { ": " + $0 } ?? ""
-            Output.error("the notification was not shown: \(executable) \(Self.describe(termination))\(said)")
+            Output.error("the notification was not shown\(bus): \(executable) \(Self.describe(termination))\(said)")
             return .unavailable
         case .timedOut:
-            let bus = Environment.variable("DBUS_SESSION_BUS_ADDRESS").map { " on \($0)" } ?? ""
             Output.error("no notification server answered\(bus) within \(Self.answerDeadline.components.seconds) s "
                          + "(org.freedesktop.Notifications): \(executable) stopped")
             return .unavailable
