@@ -51,6 +51,11 @@ substitute() { sed -e "s|@BINDIR@|$BINDIR|g" -e "s|@DOCDIR@|$DOCDIR|g" "$1" > "$
 substitute systemd/quoted.service "$DESTDIR$UNITDIR/quoted.service"
 substitute systemd/user/quoted.service "$DESTDIR$USERUNITDIR/quoted.service"
 say "$UNITDIR/quoted.service, $USERUNITDIR/quoted.service"
+# The daily notification's pair, for each user to enable (systemctl --user enable --now
+# quoted-notify.timer): nothing here or in the package enables it.
+substitute systemd/user/quoted-notify.service "$DESTDIR$USERUNITDIR/quoted-notify.service"
+substitute systemd/user/quoted-notify.timer "$DESTDIR$USERUNITDIR/quoted-notify.timer"
+say "$USERUNITDIR/quoted-notify.service, $USERUNITDIR/quoted-notify.timer"
 install -m 0644 systemd/sysusers.d/quoted.conf "$DESTDIR$SYSUSERSDIR/quoted.conf"
 install -m 0644 systemd/tmpfiles.d/quoted.conf "$DESTDIR$TMPFILESDIR/quoted.conf"
 say "$SYSUSERSDIR/quoted.conf, $TMPFILESDIR/quoted.conf"

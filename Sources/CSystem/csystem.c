@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "csystem.h"
 
@@ -94,4 +95,8 @@ int quoted_available_processors(void) {
     cpu_set_t mask;
     if (sched_getaffinity(0, sizeof(mask), &mask) != 0) return -1;
     return CPU_COUNT(&mask);
+}
+
+int quoted_pidfd_open(pid_t pid) {
+    return (int)syscall(SYS_pidfd_open, pid, 0);
 }

@@ -11,7 +11,7 @@ enum Manual {
                 ("0", "Success."), ("64", "A usage mistake (an unknown option, a missing value)."),
                 ("65", "Bad input data: a malformed or too large file."),
                 ("66", "Nothing found, or no input: no quote matches, a missing file, a device given as a file."),
-                ("69", "No daemon answers and no quoted program to sync with."),
+                ("69", "No daemon answers and no quoted program to sync with; with --notify, no session bus, no notify-send, or no notification server that answered within 5 seconds."),
                 ("73", "No store, and none can be created there (a read-only folder)."),
                 ("74", "The store is unreadable, read-only, damaged or not a quoted store, or the disk is full."),
                 ("75", "A temporary failure: a sync failed, the store was busy."),
@@ -28,11 +28,13 @@ enum Manual {
                 ("PAGER", "The pager for long output on a terminal (default less, with LESS=FRX unless LESS is set); cat turns paging off."),
                 ("LESS", "Options for less; when unset, quotectl sets FRX."),
                 ("TZ", "The time zone times are shown in (JSON keeps UTC epoch seconds)."),
+                ("DBUS_SESSION_BUS_ADDRESS", "The session bus --notify shows its notification on (without it, $XDG_RUNTIME_DIR/bus; with neither, exit 69)."),
             ])),
             ("FILES", ManPage.list([
                 ("/var/lib/quoted/quotes.db", "The system service's store (readable by group quoted)."),
                 ("/etc/quoted/quoted.conf", "The system configuration; see quoted.conf(5)."),
                 ("/run/quoted/control.sock", "The system daemon's control socket."),
+                ("/usr/lib/systemd/user/quoted-notify.timer", "Shows the quote of the day as a desktop notification once a day (00:30 UTC, after the happiness quote changes; a missed day at the next start). Shipped disabled; each user enables it with systemctl --user enable --now quoted-notify.timer."),
             ])),
             ("EXAMPLES", """
                 .EX
@@ -44,6 +46,7 @@ enum Manual {
                 quotectl sync \\-\\-now \\-\\-source upbit
                 quotectl random \\-\\-short \\-\\-format tmux \\-\\-max\\-width 60
                 quotectl export \\-\\-format json | quotectl import \\- \\-\\-name copy
+                systemctl \\-\\-user enable \\-\\-now quoted\\-notify.timer
                 .EE
                 """),
             ("SEE ALSO", ".BR quoted (8),\n.BR quoted.conf (5),\n.BR fortune (6)"),

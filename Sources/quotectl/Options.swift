@@ -69,6 +69,9 @@ enum Options {
         parse: { text in ConfigValue.duration(text).flatMap { CheckSettings.criticalAfter.contains($0) ? $0 : nil } })
     static let todaySource = TypedOption.text("source", "NAME", completion: .sourceName,
                                                help: "The quote of the day from NAME; for happiness, the upstream's own quote of the day once synced.")
+    static let notify = Option.flag("notify",
+                                    help: "Show the quote as a desktop notification (through notify-send, package libnotify-bin) instead of printing it. "
+                                        + "Needs the desktop's session bus; exit 69 when there is none or no notification server answers within 5 seconds.")
 
     // Lists.
     static let quoteCurrency: TypedOption<QuoteCurrency?> = .choice("quote", help: "Only pairs quoted in this currency.")

@@ -102,16 +102,32 @@ let randomSpec = CommandSpec(
                              help: "Pick among these sources, each with the share given (fortune's percentages).")],
     options: [Options.source.option, Options.author.option, Options.category.option, Options.lang.option, Options.character.option,
               Options.production.option, Options.maxLength.option, Options.short, Options.long, Options.count.option, Options.equal,
-              Options.unseen] + Options.quoteOutput)
+              Options.unseen] + Options.quoteOutput + [Options.notify])
 
 let randomCommand = Command(randomSpec) { arguments, context in
     let request = try RandomRequest(arguments)
+    if arguments.has(Options.notify) { return try notifyRandom(request, arguments, &context) }
     let layout = try QuoteLayout.from(arguments, command: "random")
     let maxWidth = try maxWidthOption(arguments, layout: layout)
     let store = try context.store()
     var draw = RandomDraw(store: store)
     let quotes = try draw.quotes(for: request)
     return answer(quotes, filter: request.filter, store: store, layout: layout, maxWidth: maxWidth)
+}
+
+/// `random --notify`: one quote, drawn only once the bus and notify-send are known to be there.
+func notifyRandom(_ request: RandomRequest, _ arguments: Arguments, _ context: inout Context) throws -> ExitCode {
+    try DesktopNotifier.checkAlone(arguments, command: "random")
+    if request.count > 1 { throw UsageError(message: "--notify shows one quote: it takes no --count", command: "random") }
+    let notifier: DesktopNotifier
+    do { notifier = try DesktopNotifier.locate() } catch { Output.error(error.message); return .unavailable }
+    let store = try context.store()
+    var draw = RandomDraw(store: store)
+    guard let quote = try draw.quotes(for: request).first else {
+        Output.error(nothingMatches(request.filter, store: store))
+        return .noInput
+    }
+    return notifier.show(quote, occasion: .randomQuote)
 }
 
 /// fortune's "30% happiness 70% custom.stoics": sources with the share of picks each gets.
@@ -175,16 +191,30 @@ struct SourceShares {
 let todaySpec = CommandSpec(
     name: Subcommand.today.rawValue,
     overview: "Print the quote of the day: the same all day, another one tomorrow.",
-    options: [Options.todaySource.option] + Options.quoteOutput)
+    options: [Options.todaySource.option] + Options.quoteOutput + [Options.notify])
 
 let todayCommand = Command(todaySpec) { arguments, context in
         _ = try arguments.positionals(for: todaySpec)
         let filter = QuoteFilter(source: try sourceOption(arguments, Options.todaySource))
+        if arguments.has(Options.notify) { return try notifyToday(filter, arguments, &context) }
         let layout = try QuoteLayout.from(arguments, command: "today")
         let maxWidth = try maxWidthOption(arguments, layout: layout)
         let store = try context.store()
         let quote = try QuotePicker(database: store.database).today(now: UnixTime.now(), filter: filter)
         return answer(quote.map { [$0] } ?? [], filter: filter, store: store, layout: layout, maxWidth: maxWidth)
+}
+
+/// `today --notify`: the quote of the day as a notification (what quoted-notify.timer runs).
+func notifyToday(_ filter: QuoteFilter, _ arguments: Arguments, _ context: inout Context) throws -> ExitCode {
+    try DesktopNotifier.checkAlone(arguments, command: "today")
+    let notifier: DesktopNotifier
+    do { notifier = try DesktopNotifier.locate() } catch { Output.error(error.message); return .unavailable }
+    let store = try context.store()
+    guard let quote = try QuotePicker(database: store.database).today(now: UnixTime.now(), filter: filter) else {
+        Output.error(nothingMatches(filter, store: store))
+        return .noInput
+    }
+    return notifier.show(quote, occasion: .quoteOfTheDay)
 }
 
 let searchSpec = CommandSpec(

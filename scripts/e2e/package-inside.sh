@@ -143,3 +143,29 @@ check "systemctl --user reload quoted asks the user daemon (ExecReload=quoted re
 user_exposure=$(as_carol systemd-analyze security --user quoted.service 2>/dev/null | grep -o 'Overall exposure level for quoted.service: [0-9.]*' | grep -o '[0-9.]*$')
 check "the user unit's exposure is <= 6.5 (is ${user_exposure:-unknown})" \
     python3 -c "import sys; sys.exit(0 if '$user_exposure' and float('$user_exposure') <= 6.5 else 1)"
+# The daily notification's pair, shipped disabled: enabled by the user, the timer is listed with
+# its next elapse; its service runs quotectl today --notify under the user manager, which has a
+# session bus ($XDG_RUNTIME_DIR/bus, dbus-user-session) but no display: the notification server
+# the bus would start (dunst, when installed) cannot run, so quotectl must end with exit 69 and
+# its one line in the user journal — at once or at its 5 s deadline, never at TimeoutStartSec.
+notify_timer_disabled() { [ "$(as_carol systemctl --user is-enabled quoted-notify.timer)" = disabled ]; }
+notify_timer_listed() { as_carol systemctl --user list-timers --all --no-pager | grep -q quoted-notify.timer; }
+notify_timer_next() { as_carol systemctl --user show quoted-notify.timer -p NextElapseUSecRealtime --value | grep -q '[0-9]:[0-9][0-9]:[0-9][0-9]'; }
+notify_service_69() {
+    ! as_carol systemctl --user start quoted-notify.service && [ "$(as_carol systemctl --user show quoted-notify.service -p ExecMainStatus --value)" = 69 ]
+}
+notify_journal_line() {
+    local line
+    for _ in $(seq 50); do
+        line=$(journalctl _SYSTEMD_USER_UNIT=quoted-notify.service --no-pager -o cat | grep '^quotectl: ') && break
+        sleep 0.1
+    done
+    echo "       the journal: $line" >&3
+    [ "$(printf '%s\n' "$line" | wc -l)" = 1 ] && grep -qE 'notification (was not shown|server answered)|DBUS_SESSION_BUS_ADDRESS' <<<"$line"
+}
+check "quoted-notify.timer is shipped disabled" notify_timer_disabled
+check "systemctl --user enable --now quoted-notify.timer works as that user" as_carol systemctl --user enable --now quoted-notify.timer
+check "systemctl --user list-timers lists quoted-notify.timer" notify_timer_listed
+check "its next elapse is set" notify_timer_next
+check "starting quoted-notify.service runs quotectl today --notify: exit 69 (no notification server can start)" notify_service_69
+check "the user journal has quotectl's one line saying what did not answer" notify_journal_line

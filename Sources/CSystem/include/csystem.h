@@ -40,4 +40,8 @@ int quoted_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 /* The processors this process may run on (its affinity mask), or -1 when that cannot be read. */
 int quoted_available_processors(void);
 
+/* pidfd_open(2): a descriptor that polls readable when the child `pid` has ended (Linux 5.3+),
+   close-on-exec; -1 with errno set (ENOSYS on an older kernel). */
+int quoted_pidfd_open(pid_t pid);
+
 #endif
