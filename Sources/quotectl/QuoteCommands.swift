@@ -4,6 +4,7 @@ import QuoteConfig
 import QuoteModels
 import QuoteStore
 import QuoteText
+import QuoteUserState
 
 /// Prints a quote as text, or as one JSON object with `--json`.
 func printQuote(_ quote: Quote, json: Bool) {
@@ -45,6 +46,12 @@ func answer(_ quotes: [Quote], filter: QuoteFilter, store: Store, layout: QuoteL
         Output.error(nothingMatches(filter, store: store))
         return .noInput
     }
+    printQuotes(quotes, layout: layout, maxWidth: maxWidth)
+    return .success
+}
+
+/// Prints `quotes` in `layout`: a blank line between plain ones, else a line (or two) each.
+func printQuotes(_ quotes: [Quote], layout: QuoteLayout, maxWidth: Int?) {
     for (index, quote) in quotes.enumerated() {
         switch layout {
         case .plain:
@@ -56,7 +63,6 @@ func answer(_ quotes: [Quote], filter: QuoteFilter, store: Store, layout: QuoteL
             for line in layout.lines(for: quote, maxWidth: maxWidth) { Output.line(line) }
         }
     }
-    return .success
 }
 
 /// Why nothing was found, and — when the source has nothing in the store at all — how to get
@@ -102,16 +108,26 @@ let randomSpec = CommandSpec(
                              help: "Pick among these sources, each with the share given (fortune's percentages).")],
     options: [Options.source.option, Options.author.option, Options.category.option, Options.lang.option, Options.character.option,
               Options.production.option, Options.maxLength.option, Options.short, Options.long, Options.count.option, Options.equal,
-              Options.unseen] + Options.quoteOutput)
+              Options.unseen, Options.randomLiked, Options.oncePer.option] + Options.quoteOutput)
 
 let randomCommand = Command(randomSpec) { arguments, context in
     let request = try RandomRequest(arguments)
     let layout = try QuoteLayout.from(arguments, command: "random")
     let maxWidth = try maxWidthOption(arguments, layout: layout)
+    // Shown already in the period: nothing, and success (a greeting says nothing twice).
+    if UserStateUse.shownAlready(in: request.oncePer) { return .success }
+    if request.liked {
+        let quotes = try UserStateUse.likedDraw(count: request.count)
+        printQuotes(quotes, layout: layout, maxWidth: maxWidth)
+        UserStateUse.rememberShown(quotes)
+        return .success
+    }
     let store = try context.store()
-    var draw = RandomDraw(store: store)
+    var draw = RandomDraw(store: store, hidden: UserStateUse.hidden())
     let quotes = try draw.quotes(for: request)
-    return answer(quotes, filter: request.filter, store: store, layout: layout, maxWidth: maxWidth)
+    let status = answer(quotes, filter: request.filter, store: store, layout: layout, maxWidth: maxWidth)
+    if status == .success { UserStateUse.rememberShown(quotes) }
+    return status
 }
 
 /// fortune's "30% happiness 70% custom.stoics": sources with the share of picks each gets.
@@ -183,8 +199,14 @@ let todayCommand = Command(todaySpec) { arguments, context in
         let layout = try QuoteLayout.from(arguments, command: "today")
         let maxWidth = try maxWidthOption(arguments, layout: layout)
         let store = try context.store()
-        let quote = try QuotePicker(database: store.database).today(now: UnixTime.now(), filter: filter)
-        return answer(quote.map { [$0] } ?? [], filter: filter, store: store, layout: layout, maxWidth: maxWidth)
+        let hidden = UserStateUse.hidden()
+        // A quote of the day this user hid gives way to the next of the day, in the same order.
+        let quote = try QuotePicker(database: store.database).today(now: UnixTime.now(), filter: filter) {
+            !hidden.isEmpty && hidden.contains(QuoteKey($0))
+        }
+        let status = answer(quote.map { [$0] } ?? [], filter: filter, store: store, layout: layout, maxWidth: maxWidth)
+        if status == .success, let quote { UserStateUse.rememberShown([quote]) }
+        return status
 }
 
 let searchSpec = CommandSpec(
