@@ -67,10 +67,15 @@ public struct KeptList {
         return entries.remove(at: index)
     }
 
+    /// Throws when the file could not be read whole: it is then never written over (exit 74).
+    public func checkWritable() throws(UserStateError) {
+        if let problem { throw UserStateError(problem.message + "; not writing over it (move it away or mend it)") }
+    }
+
     /// Writes the list whole (synced: this is what the user chose to keep) — unless the file
     /// could not be read whole, which is then said and left as it is (exit 74).
     public func save() throws(UserStateError) {
-        if let problem { throw UserStateError(problem.message + "; not writing over it (move it away or mend it)") }
+        try checkWritable()
         let text = entries.map { $0.jsonLine + "\n" }.joined()
         try folder.write(name, Array(text.utf8), durable: true)
     }

@@ -40,7 +40,8 @@ let hideCommand = Command(hideSpec) { arguments, context in
         return .success
     }
     // Liked and hidden exclude each other: the likes are written first, and a likes file that
-    // could not be read stops the hiding before anything changed.
+    // could not be read whole stops the hiding before anything changed (it may hold this quote).
+    try liked.checkWritable()
     let wasLiked = liked.remove(chosen.key) != nil
     if wasLiked { try liked.save() }
     try hidden.save()
@@ -56,7 +57,7 @@ let unhideSpec = CommandSpec(
 
 let unhideCommand = Command(unhideSpec) { arguments, context in
     var hidden = KeptList.hidden()
-    let chosen = try ChosenQuote.resolve(arguments, spec: unhideSpec, context: &context, kept: [hidden])
+    let chosen = try ChosenQuote.resolve(arguments, spec: unhideSpec, context: &context, kept: [hidden, KeptList.liked()])
     guard hidden.remove(chosen.key) != nil else {
         Output.line("not hidden: " + ChosenQuote.describe(chosen))
         return .success
@@ -74,7 +75,10 @@ let likedSpec = CommandSpec(
 let likedCommand = Command(likedSpec, pages: true) { arguments, context in
     _ = try arguments.positionals(for: likedSpec)
     let liked = KeptList.liked()
-    if let problem = liked.problem { Output.error(problem.message + "; showing what could be read") }
+    if let problem = liked.problem {
+        Output.error(problem.message + (liked.isEmpty ? "" : "; showing what could be read"))
+        if liked.isEmpty { return .ioError }
+    }
     guard !liked.isEmpty else {
         Output.error("no liked quotes yet: quotectl like keeps the last quote shown")
         return .noInput
