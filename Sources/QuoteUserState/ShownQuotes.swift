@@ -33,7 +33,7 @@ public struct ShownQuote: Equatable, Sendable {
 /// `keptCount` are kept, a file that cannot be read is started afresh.
 public enum ShownQuotes {
     public static let fileName = "shown"
-    public static let keptCount = 100
+    public static let keptCount = 32
     static let maximumBytes = 4 << 20
 
     /// What was shown, oldest first (malformed lines skipped).
