@@ -33,30 +33,40 @@ public struct ShownQuote: Equatable, Sendable {
 /// `keptCount` are kept, a file that cannot be read is started afresh.
 public enum ShownQuotes {
     public static let fileName = "shown"
-    public static let keptCount = 32
+    public static let keptCount = 16
     static let maximumBytes = 4 << 20
 
     /// What was shown, oldest first (malformed lines skipped).
     public static func history(_ folder: StateFolder = .current()) -> [ShownQuote] {
-        guard case .bytes(let bytes) = folder.read(fileName, limit: maximumBytes) else { return [] }
-        return bytes.split(separator: UInt8(ascii: "\n")).compactMap { line in
-            String(validating: line, as: UTF8.self).flatMap { ShownQuote(jsonLine: Substring($0)) }
-        }
+        lines(folder).compactMap(shownQuote)
     }
 
-    /// The last quote shown to this user, if any.
-    public static func last(_ folder: StateFolder = .current()) -> ShownQuote? { history(folder).last }
+    /// The last quote shown to this user, if any: the last line that reads as one.
+    public static func last(_ folder: StateFolder = .current()) -> ShownQuote? {
+        lines(folder).reversed().lazy.compactMap(shownQuote).first
+    }
 
     /// Records `quotes` as shown now (the last of them is "the last quote shown"). Callable from
-    /// any command that shows quotes; throws only when the file cannot be written.
+    /// any command that shows quotes; throws only when the file cannot be written. The lines
+    /// kept are copied as they are, not parsed: this runs on every `quotectl random`.
     public static func record(_ quotes: [Quote], now: Int = UnixTime.now(), identity: SessionIdentity = .current(),
                               folder: StateFolder = .current()) throws(UserStateError) {
         guard !quotes.isEmpty else { return }
-        var shown = history(folder)
-        shown += quotes.map { ShownQuote(kept: KeptQuote($0, time: now), identity: identity) }
-        let text = shown.suffix(keptCount).map { $0.jsonLine + "\n" }.joined()
+        let added = quotes.suffix(keptCount).map { Array((ShownQuote(kept: KeptQuote($0, time: now), identity: identity).jsonLine + "\n").utf8) }
+        var bytes: [UInt8] = []
+        for line in lines(folder).suffix(keptCount - added.count) { bytes += line + [UInt8(ascii: "\n")] }
+        for line in added { bytes += line }
         // Not synced: a crash loses at most the newest line of a history.
-        try folder.write(fileName, Array(text.utf8), durable: false)
+        try folder.write(fileName, bytes, durable: false)
+    }
+
+    private static func lines(_ folder: StateFolder) -> [ArraySlice<UInt8>] {
+        guard case .bytes(let bytes) = folder.read(fileName, limit: maximumBytes) else { return [] }
+        return bytes.split(separator: UInt8(ascii: "\n"))
+    }
+
+    private static func shownQuote(_ line: ArraySlice<UInt8>) -> ShownQuote? {
+        String(validating: line, as: UTF8.self).flatMap { ShownQuote(jsonLine: Substring($0)) }
     }
 }
 

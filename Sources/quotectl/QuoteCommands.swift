@@ -123,8 +123,13 @@ let randomCommand = Command(randomSpec) { arguments, context in
         return .success
     }
     let store = try context.store()
-    var draw = RandomDraw(store: store, hidden: UserStateUse.hidden())
+    let hidden = UserStateUse.hidden()
+    var draw = RandomDraw(store: store, hidden: hidden)
     let quotes = try draw.quotes(for: request)
+    if quotes.isEmpty, let message = UserStateUse.everyMatchHidden(request.filter, store: store, hidden: hidden) {
+        Output.error(message)
+        return .noInput
+    }
     let status = answer(quotes, filter: request.filter, store: store, layout: layout, maxWidth: maxWidth)
     if status == .success { UserStateUse.rememberShown(quotes) }
     return status
@@ -203,6 +208,10 @@ let todayCommand = Command(todaySpec) { arguments, context in
         // A quote of the day this user hid gives way to the next of the day, in the same order.
         let quote = try QuotePicker(database: store.database).today(now: UnixTime.now(), filter: filter) {
             !hidden.isEmpty && hidden.contains(QuoteKey($0))
+        }
+        if quote == nil, let message = UserStateUse.everyMatchHidden(filter, store: store, hidden: hidden) {
+            Output.error(message)
+            return .noInput
         }
         let status = answer(quote.map { [$0] } ?? [], filter: filter, store: store, layout: layout, maxWidth: maxWidth)
         if status == .success, let quote { UserStateUse.rememberShown([quote]) }

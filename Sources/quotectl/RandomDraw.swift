@@ -15,7 +15,9 @@ struct RandomDraw {
     private var quotes: [Quote] = []
     private var chosen = Set<Int>()
 
-    init(store: Store, hidden: KeptList) {
+    /// `hidden`: by default this user's hidden quotes, so that every mode drawing through here
+    /// (random, a notification, a bar's follower) passes over them.
+    init(store: Store, hidden: KeptList = UserStateUse.hidden()) {
         self.store = store
         self.hidden = hidden
         picker = QuotePicker(database: store.database)

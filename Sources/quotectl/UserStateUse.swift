@@ -1,5 +1,6 @@
 import QuoteBase
 import QuoteModels
+import QuoteStore
 import QuoteUserState
 
 /// What the quote commands ask of this user's state, each failure said in one line on stderr.
@@ -21,6 +22,13 @@ enum UserStateUse {
         let hidden = KeptList.hidden()
         if let problem = hidden.problem { Output.error(problem.message + "; reading what could be read") }
         return hidden
+    }
+
+    /// Nothing was drawn although quotes match: every one of them is hidden. Said so (exit 66),
+    /// rather than "no quote matches".
+    static func everyMatchHidden(_ filter: QuoteFilter, store: Store, hidden: KeptList) -> String? {
+        guard !hidden.isEmpty, let matches = try? QuotePicker(database: store.database).count(filter), matches > 0 else { return nil }
+        return "every quote that matches is one you hid (\(Plural.count(hidden.entries.count, "quote")) hidden; quotectl unhide ID shows one again)"
     }
 
     /// `--once-per PERIOD`: true when this user was shown a quote in the period already.

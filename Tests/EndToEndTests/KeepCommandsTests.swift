@@ -72,8 +72,12 @@ import TestSupport
         for _ in 0..<40 { drawn += try ids(["random", "100%", "custom.t"]) }
         #expect(drawn.count == 200 && Set(drawn) == ["3"], "\(Set(drawn))")
         #expect(try quotectl.run(["hide", "3"]).status == 0)
-        let none = try quotectl.run(["random", "--source", "custom.t"])
-        #expect(none.status == 66 && none.stdout.isEmpty)
+        for command in ["random", "today"] {
+            let none = try quotectl.run([command, "--source", "custom.t"])
+            #expect(none.status == 66 && none.stdout.isEmpty)
+            #expect(none.stderr == "quotectl: every quote that matches is one you hid (3 quotes hidden; quotectl unhide ID shows one again)\n",
+                    "\(none.stderr)")
+        }
         #expect(try quotectl.run(["unhide", "custom.t:1"]).stdout.hasPrefix("shown again: \"The first quote.\""))
         #expect(try ids(["random", "--source", "custom.t"]) == ["1"])
     }
