@@ -46,7 +46,7 @@ let hideCommand = Command(hideSpec) { arguments, context in
     if wasLiked { try liked.save() }
     try hidden.save()
     Output.line("hidden: " + ChosenQuote.describe(chosen) + (wasLiked ? " (no longer liked)" : "")
-                + "; quotectl unhide \(chosen.key) brings it back")
+                + "; quotectl unhide \(TerminalSanitizer.oneLine(chosen.key.description)) brings it back")
     return .success
 }
 

@@ -49,6 +49,8 @@ import TestSupport
         // The clock went back: a last-shown time ahead of now is not "shown today".
         #expect(!day.includes(shown(at: noon + 60, here), now: noon, identity: here))
         #expect(!day.includes(shown(at: Int.max, here), now: noon, identity: here))
+        #expect(!day.includes(shown(at: Int.min, here), now: noon, identity: here))
+        #expect(OncePeriod.boot.includes(shown(at: Int.min, here), now: noon, identity: here))
     }
 
     @Test func oncePerBootAndSession() {
