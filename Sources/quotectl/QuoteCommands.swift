@@ -205,10 +205,7 @@ let todayCommand = Command(todaySpec) { arguments, context in
         let maxWidth = try maxWidthOption(arguments, layout: layout)
         let store = try context.store()
         let hidden = UserStateUse.hidden()
-        // A quote of the day this user hid gives way to the next of the day, in the same order.
-        let quote = try QuotePicker(database: store.database).today(now: UnixTime.now(), filter: filter) {
-            !hidden.isEmpty && hidden.contains(QuoteKey($0))
-        }
+        let quote = try quoteOfTheDay(store, filter: filter, hidden: hidden)
         if quote == nil, let message = UserStateUse.everyMatchHidden(filter, store: store, hidden: hidden) {
             Output.error(message)
             return .noInput
@@ -216,6 +213,14 @@ let todayCommand = Command(todaySpec) { arguments, context in
         let status = answer(quote.map { [$0] } ?? [], filter: filter, store: store, layout: layout, maxWidth: maxWidth)
         if status == .success, let quote { UserStateUse.rememberShown([quote]) }
         return status
+}
+
+/// The quote of the day for this user: one this user hid gives way to the next of the day, in
+/// the same order (every mode that shows the day's quote asks here).
+func quoteOfTheDay(_ store: Store, filter: QuoteFilter, hidden: KeptList = UserStateUse.hidden()) throws -> Quote? {
+    try QuotePicker(database: store.database).today(now: UnixTime.now(), filter: filter) {
+        !hidden.isEmpty && hidden.contains(QuoteKey($0))
+    }
 }
 
 let searchSpec = CommandSpec(
