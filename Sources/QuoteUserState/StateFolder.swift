@@ -37,6 +37,23 @@ public struct StateFolder: Sendable {
         }
     }
 
+    /// Held while a command reads, changes and writes the liked or hidden list: two commands at
+    /// once (a bar's click and a terminal) each keep their change. Waits at most `patience`.
+    public func lock(patience: Duration = .seconds(2)) throws(UserStateError) -> ProcessLock {
+        let path = file("lock")
+        if let problem = Path.makeDirectories(self.path) { throw UserStateError("\(path): \(problem)") }
+        do throws(ProcessLock.Failure) {
+            return try ProcessLock.take(path, creating: .init(mode: 0o600), patience: patience)
+        } catch {
+            switch error {
+            case .heldBy(let pid):
+                throw UserStateError("\(path): still held by process \(pid) after \(patience)", exitCode: .temporaryFailure)
+            case .cannotOpen(let errno):
+                throw UserStateError("\(path): cannot open it: \(errno)")
+            }
+        }
+    }
+
     /// Replaces `name` whole (0600; never half a file). `durable`: synced to disk before the
     /// rename (the liked list); a history the next quote rewrites anyway is not.
     public func write(_ name: String, _ bytes: [UInt8], durable: Bool) throws(UserStateError) {

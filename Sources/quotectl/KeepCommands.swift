@@ -14,6 +14,8 @@ let likeSpec = CommandSpec(
     positionals: [idPositional], options: [])
 
 let likeCommand = Command(likeSpec) { arguments, context in
+    let lock = try StateFolder.current().lock()
+    defer { withExtendedLifetime(lock) {} }
     var liked = KeptList.liked(), hidden = KeptList.hidden()
     let chosen = try ChosenQuote.resolve(arguments, spec: likeSpec, context: &context, kept: [liked, hidden])
     guard liked.add(KeptQuote(key: chosen.key, text: chosen.text, author: chosen.author, lang: chosen.lang, time: UnixTime.now())) else {
@@ -33,6 +35,8 @@ let hideSpec = CommandSpec(
     positionals: [idPositional], options: [])
 
 let hideCommand = Command(hideSpec) { arguments, context in
+    let lock = try StateFolder.current().lock()
+    defer { withExtendedLifetime(lock) {} }
     var liked = KeptList.liked(), hidden = KeptList.hidden()
     let chosen = try ChosenQuote.resolve(arguments, spec: hideSpec, context: &context, kept: [liked, hidden])
     guard hidden.add(KeptQuote(key: chosen.key, text: chosen.text, author: chosen.author, lang: chosen.lang, time: UnixTime.now())) else {
@@ -56,6 +60,8 @@ let unhideSpec = CommandSpec(
     positionals: [idPositional], options: [])
 
 let unhideCommand = Command(unhideSpec) { arguments, context in
+    let lock = try StateFolder.current().lock()
+    defer { withExtendedLifetime(lock) {} }
     var hidden = KeptList.hidden()
     let chosen = try ChosenQuote.resolve(arguments, spec: unhideSpec, context: &context, kept: [hidden, KeptList.liked()])
     guard hidden.remove(chosen.key) != nil else {

@@ -52,6 +52,8 @@ enum LikedTransfer {
             return .dataError
         }
         let keys = try self.keys(of: read, context: &context)
+        let lock = try StateFolder.current().lock()
+        defer { withExtendedLifetime(lock) {} }
         var liked = KeptList.liked()
         let now = UnixTime.now()
         var added = 0

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -112,6 +113,22 @@ import TestSupport
         #expect(try quotectl.run(["liked"]).stdout.contains("(no longer in the store)"))
         #expect(try ids(["random", "--liked"]) == ["2"])
         #expect(try quotectl.run(["unhide", "custom.t:2"]).stdout.hasPrefix("not hidden"))
+    }
+
+    /// Likes given at once (a bar's click and a terminal) are each kept: the state's lock lets one
+    /// read-change-write at a time.
+    @Test func likesAtOnceAreEachKept() throws {
+        let ids = (1...8).map(String.init)
+        try importList(Dictionary(uniqueKeysWithValues: ids.map { ($0, "Quote number \($0) of many.") }), name: "many")
+        let runner = quotectl
+        let statuses = Mutex([Int32]())
+        DispatchQueue.concurrentPerform(iterations: ids.count) { index in
+            let status = (try? runner.run(["like", "custom.many:\(ids[index])"]).status) ?? -1
+            statuses.withLock { $0.append(status) }
+        }
+        #expect(statuses.withLock { $0 } == Array(repeating: 0, count: ids.count))
+        let keys = try liked().compactMap { $0["key"] as? String }
+        #expect(Set(keys) == Set(ids.map { "custom.many:\($0)" }), "\(keys)")
     }
 
     static let badIDs: [(String, Int32)] = [("0", 66), ("-1", 64), ("9223372036854775807", 66), ("abc", 66), ("builtin:nope", 66),
