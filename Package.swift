@@ -82,6 +82,9 @@ let package = Package(
         .target(name: "QuoteFeed", dependencies: ["QuoteSystem", "QuoteBase", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "CSodium", "CCrypto", "CZlib"]),
         // HTTP (libcurl), the five upstreams, the hub's feed as a sixth, and the sync engine.
         .target(name: "QuoteSync", dependencies: ["QuoteSystem", "QuoteBase", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "QuoteScheduling", "QuoteFeed", "QuoteFormats", "CCurl"]),
+        // This user's own state under $XDG_STATE_HOME/quoted: the quotes shown (seen history and
+        // the last shown, for like/hide and --once-per), liked and hidden. Never the store. No Foundation.
+        .target(name: "QuoteUserState", dependencies: ["QuoteSystem", "QuoteBase", "QuoteText", "QuoteModels"]),
         // The daemon's parts: scheduler, control socket, sd_notify, signals, logging. It links
         // no networking: each sync runs as a child `quoted sync --once`.
         .target(name: "QuoteDaemon", dependencies: ["QuoteSystem", "QuoteBase", "QuoteText", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteHealth"]),
@@ -93,7 +96,7 @@ let package = Package(
         // The CLI. No Foundation: it must start like a C program.
         .executableTarget(
             name: "quotectl",
-            dependencies: ["QuoteSystem", "QuoteBase", "QuoteCommandLine", "QuoteText", "QuoteModels", "QuoteFormats", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteHealth"],
+            dependencies: ["QuoteSystem", "QuoteBase", "QuoteCommandLine", "QuoteText", "QuoteModels", "QuoteFormats", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteHealth", "QuoteUserState"],
             // Release builds link fully statically (glibc and libsqlite3.a included): a
             // static program starts in half the time of a dynamically linked one, and
             // starting is most of what `quotectl random` costs (docs/benchmarks.md).
@@ -116,6 +119,7 @@ let package = Package(
         .testTarget(name: "QuoteDaemonTests", dependencies: ["QuoteDaemon", "QuoteHealth", "QuoteSync", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteStore", "QuoteModels", "QuoteText", "QuoteSystem", "TestSupport"]),
         .testTarget(name: "QuoteFeedTests", dependencies: ["QuoteFeed", "QuoteFormats", "QuoteStore", "QuoteModels", "QuoteText", "QuoteConfig", "TestSupport"]),
         .testTarget(name: "QuoteSyncTests", dependencies: ["QuoteSync", "QuoteFeed", "QuoteFormats", "QuoteStore", "QuoteModels", "QuoteText", "QuoteConfig", "QuoteScheduling", "TestSupport"]),
+        .testTarget(name: "QuoteUserStateTests", dependencies: ["QuoteUserState", "QuoteModels", "QuoteBase", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["quotectl", "quoted", "QuoteStore", "QuoteModels", "QuoteText", "QuoteSystem", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -38,7 +38,10 @@ public enum FileReader {
         if Int(status.st_size) > limit { throw tooLarge(path, limit) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(status.st_size) + 1)
-        try readAll(file.io, into: &bytes, limit: limit, name: path)
+        // A buffer the size of the file (a page at least: /proc reports 0): a 1 MiB one costs a
+        // small file's reader more in page faults than the reading itself.
+        let chunkSize = min(max(Int(status.st_size) + 1, 4_096), 1 << 20)
+        try readAll(file.io, into: &bytes, limit: limit, name: path, chunkSize: chunkSize)
         return bytes
     }
 
@@ -91,12 +94,13 @@ public enum FileReader {
         }
 
         /// Reads `descriptor`, closing `file` (its owner, if this value owns it) when done.
-        fileprivate init(reading descriptor: Descriptor, owning file: consuming FileDescriptor?, name: String, limit: Int) {
+        fileprivate init(reading descriptor: Descriptor, owning file: consuming FileDescriptor?, name: String, limit: Int,
+                         chunkSize: Int = 1 << 20) {
             self.file = file
             self.descriptor = descriptor
             self.name = name
             self.limit = limit
-            buffer = [UInt8](repeating: 0, count: min(1 << 20, limit + 1))
+            buffer = [UInt8](repeating: 0, count: min(chunkSize, limit + 1))
         }
 
         /// The next bytes, or nil at the end.
@@ -111,8 +115,9 @@ public enum FileReader {
     }
 
     /// Appends what `descriptor` holds to `bytes`, failing beyond `limit` bytes in all.
-    private static func readAll(_ descriptor: Descriptor, into bytes: inout [UInt8], limit: Int, name: String) throws(FileError) {
-        let chunks = Chunks(reading: descriptor, owning: nil, name: name, limit: limit)
+    private static func readAll(_ descriptor: Descriptor, into bytes: inout [UInt8], limit: Int, name: String,
+                                chunkSize: Int = 1 << 20) throws(FileError) {
+        let chunks = Chunks(reading: descriptor, owning: nil, name: name, limit: limit, chunkSize: chunkSize)
         while let chunk = try chunks.next() { bytes.append(contentsOf: chunk) }
     }
 

@@ -23,7 +23,8 @@ enum Manual {
                 ("XDG_DATA_HOME", "Where a user's store lives (quoted/quotes.db; default ~/.local/share)."),
                 ("XDG_CONFIG_HOME", "Where a user's configuration lives (quoted/quoted.conf; default ~/.config)."),
                 ("XDG_RUNTIME_DIR", "Where a user's daemon listens (quoted/control.sock)."),
-                ("XDG_STATE_HOME", "Where --unseen remembers what was shown (quoted/; default ~/.local/state)."),
+                ("XDG_STATE_HOME", "Where this user's own state lives (quoted/; default ~/.local/state): what --unseen and --once-per remember was shown, the liked and hidden quotes."),
+                ("XDG_SESSION_ID", "The login session random --once-per session counts (else the kernel's audit session, else the boot)."),
                 ("NO_COLOR", "Set (to anything): no colour unless --color always."),
                 ("PAGER", "The pager for long output on a terminal (default less, with LESS=FRX unless LESS is set); cat turns paging off."),
                 ("LESS", "Options for less; when unset, quotectl sets FRX."),
@@ -35,6 +36,8 @@ enum Manual {
                 ("/etc/quoted/quoted.conf", "The system configuration; see quoted.conf(5)."),
                 ("/run/quoted/control.sock", "The system daemon's control socket."),
                 ("/usr/lib/systemd/user/quoted-notify.timer", "Shows the quote of the day as a desktop notification once a day (00:30 UTC, after the happiness quote changes; a missed day at the next start). Shipped disabled; each user enables it with systemctl --user enable --now quoted-notify.timer."),
+                ("$XDG_STATE_HOME/quoted/liked, hidden", "The quotes this user liked and hid, one JSON object per line, each with its source, upstream id and text: private (0600), never in the store. A file quotectl cannot read whole is named and never written over (exit 74)."),
+                ("$XDG_STATE_HOME/quoted/shown", "The last quotes shown to this user, with the time, boot and session: what like and hide take without an ID, and what --once-per asks."),
             ])),
             ("EXAMPLES", """
                 .EX
@@ -47,6 +50,8 @@ enum Manual {
                 quotectl random \\-\\-short \\-\\-format tmux \\-\\-max\\-width 60
                 quotectl export \\-\\-format json | quotectl import \\- \\-\\-name copy
                 systemctl \\-\\-user enable \\-\\-now quoted\\-notify.timer
+                quotectl hide; quotectl like 17; quotectl random \\-\\-liked
+                quotectl random \\-\\-short \\-\\-once\\-per day
                 .EE
                 """),
             ("SEE ALSO", ".BR quoted (8),\n.BR quoted.conf (5),\n.BR fortune (6)"),

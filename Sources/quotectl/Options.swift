@@ -3,6 +3,7 @@ import QuoteFormats
 import QuoteModels
 import QuoteStore
 import QuoteCommandLine
+import QuoteUserState
 
 /// Every option quotectl takes, each declared once: commands list them, parsing, help, the
 /// manual and the completions read them, and code asks for them by these names.
@@ -103,6 +104,16 @@ enum Options {
     static let syncSource = Option.value("source", "NAME", repeatable: true, completion: .sourceName,
                                          help: "Only this source (repeatable); a sync already running for it is joined, not started twice.")
     static let noWait = Option.flag("no-wait", help: "Return once the daemon has started the syncs.")
+
+    // This user's own state: the quotes liked, hidden and shown ($XDG_STATE_HOME/quoted).
+    static let randomLiked = Option.flag("liked",
+        help: "Draw among the quotes you liked (quotectl like), from your own state: those gone from the store too. Takes -n and the output options, not the filters.")
+    static let oncePer: TypedOption<OncePeriod?> = .choice("once-per",
+        help: "Print a quote only if you have not been shown one this day (your local calendar day), boot (since the machine started) or session (this login, by $XDG_SESSION_ID or the kernel's audit session; where neither is known, the boot); otherwise print nothing and exit 0. For login greetings.")
+    static let exportLiked = Option.flag("liked",
+        help: "Export the quotes you liked (from your own state, those gone from the store too) instead of the store's; their ids are written SOURCE:ID, which import --liked reads back.")
+    static let importLiked = Option.flag("liked",
+        help: "Add FILE's quotes to the quotes you liked instead of importing a list (no --name; the store is not written): an id written SOURCE:ID by export --liked keeps its source, any other quote is matched to the store's by its text.")
 }
 
 /// The languages quotes are told apart by (`--lang`).
@@ -117,3 +128,4 @@ extension ExportFormat: OptionValue {}
 extension ListFormat.Kind: OptionValue {}
 extension ListFormat.Split: OptionValue {}
 extension Style.When: OptionValue {}
+extension OncePeriod: OptionValue {}

@@ -4,6 +4,7 @@ import QuoteConfig
 import QuoteModels
 import QuoteStore
 import QuoteText
+import QuoteUserState
 
 /// Prints a quote as text, or as one JSON object with `--json`.
 func printQuote(_ quote: Quote, json: Bool) {
@@ -45,6 +46,12 @@ func answer(_ quotes: [Quote], filter: QuoteFilter, store: Store, layout: QuoteL
         Output.error(nothingMatches(filter, store: store))
         return .noInput
     }
+    printQuotes(quotes, layout: layout, maxWidth: maxWidth)
+    return .success
+}
+
+/// Prints `quotes` in `layout`: a blank line between plain ones, else a line (or two) each.
+func printQuotes(_ quotes: [Quote], layout: QuoteLayout, maxWidth: Int?) {
     for (index, quote) in quotes.enumerated() {
         switch layout {
         case .plain:
@@ -56,7 +63,6 @@ func answer(_ quotes: [Quote], filter: QuoteFilter, store: Store, layout: QuoteL
             for line in layout.lines(for: quote, maxWidth: maxWidth) { Output.line(line) }
         }
     }
-    return .success
 }
 
 /// Why nothing was found, and — when the source has nothing in the store at all — how to get
@@ -102,17 +108,32 @@ let randomSpec = CommandSpec(
                              help: "Pick among these sources, each with the share given (fortune's percentages).")],
     options: [Options.source.option, Options.author.option, Options.category.option, Options.lang.option, Options.character.option,
               Options.production.option, Options.maxLength.option, Options.short, Options.long, Options.count.option, Options.equal,
-              Options.unseen] + Options.quoteOutput + [Options.notify])
+              Options.unseen, Options.randomLiked, Options.oncePer.option] + Options.quoteOutput + [Options.notify])
 
 let randomCommand = Command(randomSpec) { arguments, context in
     let request = try RandomRequest(arguments)
     if arguments.has(Options.notify) { return try notifyRandom(request, arguments, &context) }
     let layout = try QuoteLayout.from(arguments, command: "random")
     let maxWidth = try maxWidthOption(arguments, layout: layout)
+    // Shown already in the period: nothing, and success (a greeting says nothing twice).
+    if UserStateUse.shownAlready(in: request.oncePer) { return .success }
+    if request.liked {
+        let quotes = try UserStateUse.likedDraw(count: request.count)
+        printQuotes(quotes, layout: layout, maxWidth: maxWidth)
+        UserStateUse.rememberShown(quotes)
+        return .success
+    }
     let store = try context.store()
-    var draw = RandomDraw(store: store)
+    let hidden = UserStateUse.hidden()
+    var draw = RandomDraw(store: store, hidden: hidden)
     let quotes = try draw.quotes(for: request)
-    return answer(quotes, filter: request.filter, store: store, layout: layout, maxWidth: maxWidth)
+    if quotes.isEmpty, let message = UserStateUse.everyMatchHidden(request.filter, store: store, hidden: hidden) {
+        Output.error(message)
+        return .noInput
+    }
+    let status = answer(quotes, filter: request.filter, store: store, layout: layout, maxWidth: maxWidth)
+    if status == .success { UserStateUse.rememberShown(quotes) }
+    return status
 }
 
 /// `random --notify`: one quote, drawn only once the bus and notify-send are known to be there.
@@ -121,13 +142,27 @@ func notifyRandom(_ request: RandomRequest, _ arguments: Arguments, _ context: i
     if request.count > 1 { throw UsageError(message: "--notify shows one quote: it takes no --count", command: "random") }
     let notifier: DesktopNotifier
     do { notifier = try DesktopNotifier.locate() } catch { Output.error(error.message); return .unavailable }
-    let store = try context.store()
-    var draw = RandomDraw(store: store)
-    guard let quote = try draw.quotes(for: request).first else {
-        Output.error(nothingMatches(request.filter, store: store))
-        return .noInput
+    if UserStateUse.shownAlready(in: request.oncePer) { return .success }
+    let quote: Quote
+    if request.liked {
+        quote = try UserStateUse.likedDraw(count: 1)[0]
+    } else {
+        let store = try context.store()
+        let hidden = UserStateUse.hidden()
+        var draw = RandomDraw(store: store, hidden: hidden)
+        guard let drawn = try draw.quotes(for: request).first else {
+            Output.error(UserStateUse.everyMatchHidden(request.filter, store: store, hidden: hidden) ?? nothingMatches(request.filter, store: store))
+            return .noInput
+        }
+        quote = drawn
     }
-    return notifier.show(quote, occasion: .randomQuote)
+    return shown(notifier.show(quote, occasion: .randomQuote), quote)
+}
+
+/// A notification that was shown is a quote this user saw: what like and hide take without an ID.
+func shown(_ status: ExitCode, _ quote: Quote) -> ExitCode {
+    if status == .success { UserStateUse.rememberShown([quote]) }
+    return status
 }
 
 /// fortune's "30% happiness 70% custom.stoics": sources with the share of picks each gets.
@@ -200,8 +235,23 @@ let todayCommand = Command(todaySpec) { arguments, context in
         let layout = try QuoteLayout.from(arguments, command: "today")
         let maxWidth = try maxWidthOption(arguments, layout: layout)
         let store = try context.store()
-        let quote = try QuotePicker(database: store.database).today(now: UnixTime.now(), filter: filter)
-        return answer(quote.map { [$0] } ?? [], filter: filter, store: store, layout: layout, maxWidth: maxWidth)
+        let hidden = UserStateUse.hidden()
+        let quote = try quoteOfTheDay(store, filter: filter, hidden: hidden)
+        if quote == nil, let message = UserStateUse.everyMatchHidden(filter, store: store, hidden: hidden) {
+            Output.error(message)
+            return .noInput
+        }
+        let status = answer(quote.map { [$0] } ?? [], filter: filter, store: store, layout: layout, maxWidth: maxWidth)
+        if status == .success, let quote { UserStateUse.rememberShown([quote]) }
+        return status
+}
+
+/// The quote of the day for this user: one this user hid gives way to the next of the day, in
+/// the same order (every mode that shows the day's quote asks here).
+func quoteOfTheDay(_ store: Store, filter: QuoteFilter, hidden: KeptList = UserStateUse.hidden()) throws -> Quote? {
+    try QuotePicker(database: store.database).today(now: UnixTime.now(), filter: filter) {
+        !hidden.isEmpty && hidden.contains(QuoteKey($0))
+    }
 }
 
 /// `today --notify`: the quote of the day as a notification (what quoted-notify.timer runs).
@@ -210,11 +260,12 @@ func notifyToday(_ filter: QuoteFilter, _ arguments: Arguments, _ context: inout
     let notifier: DesktopNotifier
     do { notifier = try DesktopNotifier.locate() } catch { Output.error(error.message); return .unavailable }
     let store = try context.store()
-    guard let quote = try QuotePicker(database: store.database).today(now: UnixTime.now(), filter: filter) else {
-        Output.error(nothingMatches(filter, store: store))
+    let hidden = UserStateUse.hidden()
+    guard let quote = try quoteOfTheDay(store, filter: filter, hidden: hidden) else {
+        Output.error(UserStateUse.everyMatchHidden(filter, store: store, hidden: hidden) ?? nothingMatches(filter, store: store))
         return .noInput
     }
-    return notifier.show(quote, occasion: .quoteOfTheDay)
+    return shown(notifier.show(quote, occasion: .quoteOfTheDay), quote)
 }
 
 let searchSpec = CommandSpec(

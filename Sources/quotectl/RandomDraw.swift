@@ -1,19 +1,25 @@
 import QuoteModels
 import QuoteStore
+import QuoteUserState
 
 /// Answers a `RandomRequest` from the store: draws at random (by the sources' weights, if any),
 /// shuffles the matches when most of them are wanted, and with `--unseen` keeps to the quotes
-/// this user has not been shown, starting a new round once every match has been.
+/// this user has not been shown, starting a new round once every match has been. The quotes
+/// this user hid are never drawn, on any of these paths.
 struct RandomDraw {
     let store: Store
+    let hidden: KeptList
     private let picker: QuotePicker
     private var generator = SystemRandomNumberGenerator()
     /// The quotes drawn so far, and their ids (a quote is shown once per answer).
     private var quotes: [Quote] = []
     private var chosen = Set<Int>()
 
-    init(store: Store) {
+    /// `hidden`: by default this user's hidden quotes, so that every mode drawing through here
+    /// (random, a notification, a bar's follower) passes over them.
+    init(store: Store, hidden: KeptList = UserStateUse.hidden()) {
         self.store = store
+        self.hidden = hidden
         picker = QuotePicker(database: store.database)
     }
 
@@ -54,6 +60,10 @@ struct RandomDraw {
         return try request.shares.weights(available: counts, equal: request.equal)
     }
 
+    private func isHidden(_ source: String, _ upstreamID: String) -> Bool {
+        !hidden.isEmpty && hidden.contains(QuoteKey(source: source, upstreamID: upstreamID))
+    }
+
     /// Random picks until enough are drawn, repeats and seen ones thrown away (a bounded number of tries).
     private mutating func drawAtRandom(_ filter: QuoteFilter, weights: [(String, Double)], wanted: Int,
                                        skipping seen: SeenQuotes?) throws {
@@ -63,7 +73,7 @@ struct RandomDraw {
             var narrowed = filter
             if !weights.isEmpty { narrowed.source = SourceShares.draw(weights, using: &generator) }
             guard let quote = (try picker.random(narrowed, using: &generator)) else { break }
-            if chosen.contains(quote.id) || (seen?.contains(quote) ?? false) { continue }
+            if chosen.contains(quote.id) || (seen?.contains(quote) ?? false) || isHidden(quote.source, quote.upstreamID) { continue }
             chosen.insert(quote.id)
             quotes.append(quote)
         }
@@ -71,7 +81,7 @@ struct RandomDraw {
 
     /// The rest, from a shuffle of every match not drawn yet.
     private mutating func addShuffled(_ filter: QuoteFilter, wanted: Int) throws {
-        var rest = try picker.matchingKeys(filter).filter { !chosen.contains($0.id) }
+        var rest = try picker.matchingKeys(filter).filter { !chosen.contains($0.id) && !isHidden($0.source, $0.upstreamID) }
         rest.shuffle(using: &generator)
         for key in rest.prefix(wanted - quotes.count) {
             if let quote = (try picker.quote(id: key.id)) { quotes.append(quote) }
@@ -81,7 +91,7 @@ struct RandomDraw {
     /// Random picks keep landing on what was seen: choose among the unseen ones directly, and
     /// once every match has been seen, start a new round for these matches.
     private mutating func addUnseen(_ filter: QuoteFilter, wanted: Int, seen state: inout SeenQuotes) throws {
-        let keys = try picker.matchingKeys(filter)
+        let keys = try picker.matchingKeys(filter).filter { !isHidden($0.source, $0.upstreamID) }
         var unseen = keys.filter { !state.keys.contains(SeenQuotes.key(source: $0.source, upstreamID: $0.upstreamID)) && !chosen.contains($0.id) }
         if unseen.isEmpty, quotes.isEmpty {
             for key in keys { state.remove(SeenQuotes.key(source: key.source, upstreamID: key.upstreamID)) }

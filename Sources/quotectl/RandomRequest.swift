@@ -1,5 +1,6 @@
 import QuoteCommandLine
 import QuoteModels
+import QuoteUserState
 
 /// What `quotectl random` is asked for, read from its arguments once: which quotes match, how
 /// the sources are weighed, how many are wanted, and whether seen ones are left out.
@@ -13,6 +14,10 @@ struct RandomRequest {
     let count: Int
     /// `-u`: each matching quote once before any repeats.
     let unseen: Bool
+    /// `--liked`: among the quotes this user liked, from the user's state.
+    let liked: Bool
+    /// `--once-per`: nothing at all when a quote was shown in this period.
+    let oncePer: OncePeriod?
 
     /// The arguments' mistakes are found in the order the command has always named them.
     init(_ arguments: Arguments) throws(UsageError) {
@@ -36,7 +41,18 @@ struct RandomRequest {
         equal = arguments.has(Options.equal)
         count = try arguments.value(Options.count)
         unseen = arguments.has(Options.unseen)
+        liked = arguments.has(Options.randomLiked)
+        oncePer = try arguments.value(Options.oncePer)
+        if liked, let filterOption = Self.storeOnlyOptions.first(where: { arguments.has($0) }) {
+            throw UsageError(message: "--liked draws among your liked quotes alone: \(filterOption.spelling) does not apply", command: "random")
+        }
+        if liked, !shares.isEmpty { throw UsageError(message: "--liked draws among your liked quotes alone: no sources apply", command: "random") }
     }
+
+    /// What picks among the store's quotes, and so has no meaning with `--liked`.
+    static let storeOnlyOptions = [Options.source.option, Options.author.option, Options.category.option, Options.lang.option,
+                                   Options.character.option, Options.production.option, Options.maxLength.option, Options.short,
+                                   Options.long, Options.equal, Options.unseen]
 }
 
 /// fortune's short/long threshold, in characters.

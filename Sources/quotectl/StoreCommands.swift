@@ -9,10 +9,15 @@ let importSpec = CommandSpec(
     overview: "Load a local file as the list custom.NAME: the custom-list JSON ([{id, category, text, source}]), quotectl's own JSON or CSV export, a fortune file (with or without its .dat), plain text (a quote per line), CSV with a header row, or an Atom or RSS feed. Bytes that are not UTF-8 are read as Latin-1 (as old fortune files are written). The file is the whole list: importing it again changes nothing; quotes missing from a new version are removed. A malformed file changes nothing.",
     positionals: [Positional("FILE", completion: .file, help: "The file to read (a regular file, or - for standard input).")],
     options: [Options.name.option, Options.importFormat.option, Options.items.option, Options.fields.option, Options.split.option,
-              Options.authorPattern.option, Options.maxBytes.option])
+              Options.authorPattern.option, Options.maxBytes.option, Options.importLiked])
 
 let importCommand = Command(importSpec) { arguments, context in
         let file = try arguments.positionals(for: importSpec)[0]
+        if arguments.has(Options.importLiked) {
+            if arguments.has(Options.name) { throw UsageError(message: "--liked adds to your liked quotes: --name does not apply", command: "import") }
+            return try LikedTransfer.importFile(file, format: try ImportFormat.from(arguments), limit: try arguments.value(Options.maxBytes),
+                                                context: &context)
+        }
         let name = try arguments.value(Options.name)
         guard let source = SourceName.custom(name) else {
             throw UsageError(message: "'\(name)' is not a valid list name (letters, digits, '-', '_', '.'; at most 64)",
@@ -35,11 +40,15 @@ let importCommand = Command(importSpec) { arguments, context in
 let exportSpec = CommandSpec(
     name: Subcommand.export.rawValue,
     overview: "Write the store's quotes for other tools. fortune writes strfile's input: `quotectl export --format fortune > q && strfile q && fortune q`.",
-    options: [Options.exportSource.option, Options.format.option])
+    options: [Options.exportSource.option, Options.format.option, Options.exportLiked])
 
 let exportCommand = Command(exportSpec) { arguments, context in
         _ = try arguments.positionals(for: exportSpec)
         let format = try arguments.value(Options.format)
+        if arguments.has(Options.exportLiked) {
+            if arguments.has(Options.exportSource) { throw UsageError(message: "--liked exports your liked quotes: --source does not apply", command: "export") }
+            return LikedTransfer.export(format: format)
+        }
         let source = try sourceOption(arguments, Options.exportSource)
         let store = try context.store()
         let count = try Exporter(database: store.database).export(source: source, format: format, write: Output.write)

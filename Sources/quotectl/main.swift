@@ -5,6 +5,7 @@ import QuoteConfig
 import QuoteStore
 import QuoteSystem
 import QuoteText
+import QuoteUserState
 
 // quotectl: reads the quoted store. No Foundation, so it starts like a C program.
 
@@ -18,6 +19,7 @@ var helpWidth: Int { Terminal.isTerminal ? Terminal.columns : 80 }
 /// tenth of what `quotectl random` costs (docs/benchmarks.md).
 enum Subcommand: String, CaseIterable {
     case random, today, search, characters, deaths, markets, weather, `import`, export, forget, status, check, sync, config,
+         like, hide, unhide, liked,
          completion, manual, complete = "__complete"
 
     var command: Command {
@@ -36,6 +38,10 @@ enum Subcommand: String, CaseIterable {
         case .check: checkCommand
         case .sync: syncCommand
         case .config: configCommand
+        case .like: likeCommand
+        case .hide: hideCommand
+        case .unhide: unhideCommand
+        case .liked: likedCommand
         case .completion: completionCommand
         case .manual: manualCommand
         case .complete: completeCommand
@@ -140,6 +146,9 @@ func failure(_ error: any Error) -> ExitCode {
         return .configuration
     case let error as StoreError:
         Output.error(error.description)
+        return error.exitCode
+    case let error as UserStateError:
+        Output.error(error.message)
         return error.exitCode
     default:
         Output.error("\(error)")

@@ -31,10 +31,24 @@ import TestSupport
     }
 
     @Test func withAStoreALoginShellShowsAQuoteAndKeepsItsStatus() throws {
-        #expect(try BinaryRunner("quotectl", home: scratch.path).run(["random"]).status == 0)  // the user's own store
+        #expect(try BinaryRunner("quotectl", home: scratch.path).run(["status"]).status == 0)  // the user's own store
         let shell = try login()
         let lines = shell.stdout.split(separator: "\n")
         #expect(lines.count >= 2 && lines.last == "status=0", "\(shell.stdout)")
+    }
+
+    /// --once-per day: the day's second login shell shows nothing and keeps its status; a
+    /// last-shown time in the future (the clock went back) is no quote shown today.
+    @Test func aSecondLoginTheSameDayShowsNothing() throws {
+        #expect(try BinaryRunner("quotectl", home: scratch.path).run(["status"]).status == 0)
+        #expect(try login().stdout.split(separator: "\n").count >= 2)
+        let again = try login()
+        #expect(again.stdout == "status=0\n", "\(again.stdout)")
+        let shown = scratch.path + "/.local/state/quoted/shown"
+        let future = #"{"boot":null,"session":null,"source":"builtin","id":"x","text":"From tomorrow.","author":null,"lang":null,"time":4102444800}"#
+        try (future + "\n").write(toFile: shown, atomically: true, encoding: .utf8)
+        let afterClockWentBack = try login()
+        #expect(afterClockWentBack.stdout.split(separator: "\n").count >= 2, "\(afterClockWentBack.stdout)")
     }
 
     /// A store another process holds locked: the snippet gives up after its 2 s, quietly.

@@ -164,6 +164,30 @@ import TestSupport
         let picker = QuotePicker(database: store.database)
         let quote = try picker.today(now: 20_000 * 86_400 + 60, filter: QuoteFilter(source: "happiness"))
         #expect(quote?.upstreamID == "60")
+        // The source's own quote skipped (a user hid it): the day's pick in content-hash order.
+        let instead = try picker.today(now: 20_000 * 86_400 + 60, filter: QuoteFilter(source: "happiness")) { $0.upstreamID == "60" }
+        #expect(instead?.upstreamID == "61")
+    }
+
+    /// A skipped quote of the day gives way to the next in the same order: the same one all day,
+    /// every quote reached once each is skipped in turn, and none when every one is.
+    @Test func todaySkipsQuotesInTheDaysOrder() throws {
+        let store = try store()
+        let picker = QuotePicker(database: store.database)
+        let noon = 20_000 * 86_400 + 43_200
+        let filter = QuoteFilter(source: "builtin")
+        let total = try picker.count(filter)
+        var skipped = Set<String>()
+        var order: [String] = []
+        while let quote = try picker.today(now: noon, filter: filter, skipping: { skipped.contains($0.upstreamID) }) {
+            #expect(try picker.today(now: noon - 3_600, filter: filter, skipping: { skipped.contains($0.upstreamID) }) == quote)
+            #expect(!skipped.contains(quote.upstreamID))
+            order.append(quote.upstreamID)
+            skipped.insert(quote.upstreamID)
+            if order.count > total { break }
+        }
+        #expect(order.count == total && Set(order).count == total)
+        #expect(order.first == (try picker.today(now: noon, filter: filter))?.upstreamID)
     }
 
     @Test func searchFindsEnglishAndKoreanWordsBestFirst() throws {

@@ -20,29 +20,55 @@ public struct Exporter {
     @discardableResult
     public func export(source: String?, format: ExportFormat, write: (String) -> Void) throws(StoreError) -> Int {
         var count = 0
-        if format == .csv { write("source,id,text,author,category,lang,production,episode\n") }
-        if format == .json { write("[") }
-        if format == .atom { write(AtomExport.header(source: source, now: UnixTime.now())) }
+        write(Self.header(format, source: source))
         try picker.forEach(source: source) { quote in
-            switch format {
-            case .json:
-                write((count == 0 ? "\n" : ",\n") + quote.json)
-            case .csv:
-                let fields = [quote.source, quote.upstreamID, quote.text, quote.author ?? "", quote.category ?? "",
-                              quote.lang ?? "", quote.production ?? "", quote.episode.map(String.init) ?? ""]
-                write(fields.map { Self.csvField(TerminalSanitizer.clean($0)) }.joined(separator: ",") + "\n")
-            case .fortune:
-                write(Self.fortuneEntry(quote))
-            case .text:
-                write(Self.textLine(quote))
-            case .atom:
-                write(AtomExport.entry(quote))
-            }
+            write(Self.entry(quote, format: format, first: count == 0))
             count += 1
         }
-        if format == .json { write(count == 0 ? "]\n" : "\n]\n") }
-        if format == .atom { write(AtomExport.footer) }
+        write(Self.footer(format, empty: count == 0))
         return count
+    }
+
+    /// Writes `quotes` (quotes from elsewhere than the store: a user's liked ones) in `format`,
+    /// as the store's are written; `feedName` names an Atom export.
+    public static func export(_ quotes: [Quote], format: ExportFormat, feedName: String, write: (String) -> Void) {
+        write(header(format, source: feedName))
+        for (index, quote) in quotes.enumerated() { write(entry(quote, format: format, first: index == 0)) }
+        write(footer(format, empty: quotes.isEmpty))
+    }
+
+    static func header(_ format: ExportFormat, source: String?) -> String {
+        switch format {
+        case .csv: return "source,id,text,author,category,lang,production,episode\n"
+        case .json: return "["
+        case .atom: return AtomExport.header(source: source, now: UnixTime.now())
+        case .fortune, .text: return ""
+        }
+    }
+
+    static func entry(_ quote: Quote, format: ExportFormat, first: Bool) -> String {
+        switch format {
+        case .json:
+            return (first ? "\n" : ",\n") + quote.json
+        case .csv:
+            let fields = [quote.source, quote.upstreamID, quote.text, quote.author ?? "", quote.category ?? "",
+                          quote.lang ?? "", quote.production ?? "", quote.episode.map(String.init) ?? ""]
+            return fields.map { Self.csvField(TerminalSanitizer.clean($0)) }.joined(separator: ",") + "\n"
+        case .fortune:
+            return fortuneEntry(quote)
+        case .text:
+            return textLine(quote)
+        case .atom:
+            return AtomExport.entry(quote)
+        }
+    }
+
+    static func footer(_ format: ExportFormat, empty: Bool) -> String {
+        switch format {
+        case .json: return empty ? "]\n" : "\n]\n"
+        case .atom: return AtomExport.footer
+        case .csv, .fortune, .text: return ""
+        }
     }
 
     /// One CSV cell. A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is

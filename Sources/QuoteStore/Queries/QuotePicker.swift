@@ -101,10 +101,11 @@ public struct QuotePicker {
     /// another one tomorrow. A source that names its own quote of the day (happiness) is
     /// asked first; otherwise the day's hash is looked up in the content-hash
     /// index, so the choice survives quotes being added elsewhere in the store.
-    public func today(now: Int, filter: QuoteFilter = QuoteFilter()) throws(StoreError) -> Quote? {
+    public func today(now: Int, filter: QuoteFilter = QuoteFilter(),
+                      skipping skipped: (Quote) -> Bool = { _ in false }) throws(StoreError) -> Quote? {
         try database.storeOperation { () throws(DatabaseError) in
             // An upstream's day follows UTC (happiness changes its quote at 00:00 UTC).
-            if let source = filter.source, let quote = try dailyQuote(source: source, day: UnixTime.utcDay(now)) {
+            if let source = filter.source, let quote = try dailyQuote(source: source, day: UnixTime.utcDay(now)), !skipped(quote) {
                 return quote
             }
             let day = UnixTime.localDay(now)
@@ -116,15 +117,34 @@ public struct QuotePicker {
             let target = Int(truncatingIfNeeded: mixed ^ (mixed >> 31))
             let clause = try clause(filter)
             let first = clause.values.count + 1
+            // From the day's point on in content-hash order, then from the start: a skipped quote
+            // (one this user hid) gives way to the next of the same order, the same all day.
             for sql in [
-                "SELECT \(Quote.columns) FROM quotes WHERE (\(clause.sql)) AND content_hash >= ?\(first) ORDER BY content_hash, id LIMIT 1",
-                "SELECT \(Quote.columns) FROM quotes WHERE (\(clause.sql)) ORDER BY content_hash, id LIMIT 1",
+                "SELECT \(Quote.columns) FROM quotes WHERE (\(clause.sql)) AND content_hash >= ?\(first) ORDER BY content_hash, id",
+                "SELECT \(Quote.columns) FROM quotes WHERE (\(clause.sql)) AND content_hash < ?\(first) ORDER BY content_hash, id",
             ] {
                 let statement = try database.prepare(sql)
-                try statement.bind(clause.values + (sql.contains("?\(first)") ? [.integer(target)] : []))
-                if try statement.step() { return Quote(row: statement) }
+                try statement.bind(clause.values + [.integer(target)])
+                while try statement.step() {
+                    let quote = Quote(row: statement)
+                    if !skipped(quote) { return quote }
+                }
             }
             return nil
+        }
+    }
+
+    /// The quotes whose upstream id is `upstreamID` (of `source` only, when given): what a
+    /// user's ID names (`quotectl like 17`, `like builtin:17`).
+    public func quotes(upstreamID: String, source: String?) throws(StoreError) -> [Quote] {
+        try database.storeOperation { () throws(DatabaseError) in
+            let statement = try database.prepare(
+                "SELECT \(Quote.columns) FROM quotes WHERE upstream_id = ?1 AND (?2 IS NULL OR source = ?2) ORDER BY source LIMIT 16")
+            try statement.bind(upstreamID, at: 1)
+            try statement.bind(source, at: 2)
+            var found: [Quote] = []
+            while try statement.step() { found.append(Quote(row: statement)) }
+            return found
         }
     }
 

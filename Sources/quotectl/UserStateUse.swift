@@ -1,0 +1,47 @@
+import QuoteBase
+import QuoteModels
+import QuoteStore
+import QuoteUserState
+
+/// What the quote commands ask of this user's state, each failure said in one line on stderr.
+enum UserStateUse {
+    /// Remembers `quotes` as shown (for like and hide without an ID, and --once-per). A history
+    /// that cannot be written is said; the quotes stay printed and the exit status is kept.
+    static func rememberShown(_ quotes: [Quote]) {
+        do throws(UserStateError) {
+            try ShownQuotes.record(quotes)
+        } catch {
+            Output.flush()
+            Output.error(error.message + "; the quote is not remembered as shown")
+        }
+    }
+
+    /// The quotes this user hid; a file that could not be read whole is said, and what could be
+    /// read of it still holds.
+    static func hidden() -> KeptList {
+        let hidden = KeptList.hidden()
+        if let problem = hidden.problem { Output.error(problem.message + "; reading what could be read") }
+        return hidden
+    }
+
+    /// Nothing was drawn although quotes match: every one of them is hidden. Said so (exit 66),
+    /// rather than "no quote matches".
+    static func everyMatchHidden(_ filter: QuoteFilter, store: Store, hidden: KeptList) -> String? {
+        guard !hidden.isEmpty, let matches = try? QuotePicker(database: store.database).count(filter), matches > 0 else { return nil }
+        return "every quote that matches is one you hid (\(Plural.count(hidden.entries.count, "quote")) hidden; quotectl unhide ID shows one again)"
+    }
+
+    /// `--once-per PERIOD`: true when this user was shown a quote in the period already.
+    static func shownAlready(in period: OncePeriod?) -> Bool {
+        guard let period else { return false }
+        return period.includes(ShownQuotes.last(), now: UnixTime.now(), identity: .current())
+    }
+
+    /// `random --liked`: up to `count` of the liked quotes, in random order.
+    static func likedDraw(count: Int) throws -> [Quote] {
+        let liked = KeptList.liked()
+        if let problem = liked.problem { Output.error(problem.message + "; drawing among what could be read") }
+        guard !liked.isEmpty else { throw NoMatch(message: "no liked quotes yet: quotectl like keeps the last quote shown") }
+        return liked.entries.shuffled().prefix(count).map(\.quote)
+    }
+}
