@@ -100,6 +100,23 @@ enum Options {
     static let syncSource = Option.value("source", "NAME", repeatable: true, completion: .sourceName,
                                          help: "Only this source (repeatable); a sync already running for it is joined, not started twice.")
     static let noWait = Option.flag("no-wait", help: "Return once the daemon has started the syncs.")
+
+    // Following: bars that read a command's lines as they come.
+    static let followRange = 1...86_400
+    static let follow = Option.flag("follow",
+        help: "Keep running for a bar that reads lines as they come (waybar without interval, i3blocks interval=persist, polybar tail = true): "
+            + "a line now, then at each --every, at once when the store changes (a sync or an import commits) and on SIGUSR1 (quotectl next). "
+            + "Needs --oneline, --format or --json; i3blocks gets its full text only. Ends quietly when the bar closes the pipe, with exit 74 when the store is removed.")
+    static let randomEvery = every(default: 300, what: "a new quote")
+    static let statusEvery = every(default: 60, what: "the status again")
+
+    private static func every(default seconds: Int, what: String) -> TypedOption<Int> {
+        TypedOption<Int>(
+            { .value("every", "DURATION", help: $0) }, absent: .value(seconds), describedAs: ConfigText.duration(seconds),
+            expected: "a duration from \(ConfigText.durations(followRange)) (such as 30s, 5m, 1h)",
+            help: { "With --follow: \(what) this often (default \($0); from \(ConfigText.durations(followRange)))." },
+            parse: { text in ConfigValue.duration(text).flatMap { followRange.contains($0) ? $0 : nil } })
+    }
 }
 
 /// The languages quotes are told apart by (`--lang`).

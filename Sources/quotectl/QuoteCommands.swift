@@ -102,12 +102,18 @@ let randomSpec = CommandSpec(
                              help: "Pick among these sources, each with the share given (fortune's percentages).")],
     options: [Options.source.option, Options.author.option, Options.category.option, Options.lang.option, Options.character.option,
               Options.production.option, Options.maxLength.option, Options.short, Options.long, Options.count.option, Options.equal,
-              Options.unseen] + Options.quoteOutput)
+              Options.unseen] + Options.quoteOutput + [Options.follow, Options.randomEvery.option])
 
 let randomCommand = Command(randomSpec) { arguments, context in
     let request = try RandomRequest(arguments)
     let layout = try QuoteLayout.from(arguments, command: "random")
     let maxWidth = try maxWidthOption(arguments, layout: layout)
+    if let interval = try followInterval(arguments, Options.randomEvery, command: "random", lines: layout != .plain) {
+        guard request.count == 1 else {
+            throw UsageError(message: "--follow shows one quote at a time: not with --count", command: "random")
+        }
+        return try followRandom(request, layout: layout, maxWidth: maxWidth, interval: interval, store: context.store())
+    }
     let store = try context.store()
     var draw = RandomDraw(store: store)
     let quotes = try draw.quotes(for: request)

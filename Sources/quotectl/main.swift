@@ -18,7 +18,8 @@ var helpWidth: Int { Terminal.isTerminal ? Terminal.columns : 80 }
 /// tenth of what `quotectl random` costs (docs/benchmarks.md).
 enum Subcommand: String, CaseIterable {
     case random, today, search, characters, deaths, markets, weather, `import`, export, forget, status, check, sync, config,
-         completion, manual, complete = "__complete"
+         completion, manual, complete = "__complete",
+         next
 
     var command: Command {
         switch self {
@@ -39,6 +40,7 @@ enum Subcommand: String, CaseIterable {
         case .completion: completionCommand
         case .manual: manualCommand
         case .complete: completeCommand
+        case .next: nextCommand
         }
     }
 }
@@ -141,6 +143,9 @@ func failure(_ error: any Error) -> ExitCode {
     case let error as StoreError:
         Output.error(error.description)
         return error.exitCode
+    case let error as FileSystemError:
+        Output.error(error.description)
+        return .ioError
     default:
         Output.error("\(error)")
         return .software
