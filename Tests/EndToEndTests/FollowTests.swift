@@ -25,15 +25,22 @@ import TestSupport
         #expect(imported.status == 0, "\(imported.stderr)")
     }
 
+    /// A value threads share, behind a lock (a class: the reader threads keep it).
+    final class Shared<Value: Sendable>: Sendable {
+        let value: Mutex<Value>
+        init(_ initial: Value) { value = Mutex(initial) }
+    }
+
     /// A follower started as a bar starts it: its lines collected as they come.
     final class Follower: Sendable {
         let process = Process()
         let output = Pipe()
         let errors = Pipe()
-        private let collected = Mutex<[String]>([])
-        private let errorText = Mutex("")
+        private let collected = Shared<[String]>([])
+        private let errorText = Shared("")
 
-        init(_ runner: BinaryRunner, _ arguments: [String]) throws {
+        /// `collecting`: a thread reads its lines as they come (without one, the test reads, or closes, the pipe itself).
+        init(_ runner: BinaryRunner, _ arguments: [String], collecting: Bool = true) throws {
             process.executableURL = URL(fileURLWithPath: runner.path)
             process.arguments = arguments
             process.environment = runner.environment
@@ -41,7 +48,7 @@ import TestSupport
             process.standardError = errors
             try process.run()
             let reader = output.fileHandleForReading, collected = collected
-            Thread.detachNewThread {
+            if collecting { Thread.detachNewThread {
                 var pending = Data()
                 while true {
                     let chunk = reader.availableData
@@ -49,17 +56,17 @@ import TestSupport
                     pending += chunk
                     while let newline = pending.firstIndex(of: 10) {
                         let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                        collected.withLock { $0.append(line) }
+                        collected.value.withLock { $0.append(line) }
                         pending = Data(pending[(newline + 1)...])
                     }
                 }
-            }
+            } }
             let errorReader = errors.fileHandleForReading, errorText = errorText
-            Thread.detachNewThread { errorText.withLock { $0 = String(decoding: errorReader.readDataToEndOfFile(), as: UTF8.self) } }
+            Thread.detachNewThread { errorText.value.withLock { $0 = String(decoding: errorReader.readDataToEndOfFile(), as: UTF8.self) } }
         }
 
-        var lines: [String] { collected.withLock { $0 } }
-        var stderr: String { errorText.withLock { $0 } }
+        var lines: [String] { collected.value.withLock { $0 } }
+        var stderr: String { errorText.value.withLock { $0 } }
 
         func waitForLines(_ count: Int, patience: Duration = .seconds(10)) -> Bool {
             Waiting.blockingUntil(patience: patience) { lines.count >= count }
@@ -121,8 +128,10 @@ import TestSupport
     }
 
     @Test func aClosedPipeEndsItQuietly() throws {
-        let follower = try Follower(quotectl, ["random", "--follow", "--every", "1d", "--format", "waybar"])
-        #expect(follower.waitForLines(1))
+        let follower = try Follower(quotectl, ["random", "--follow", "--every", "1d", "--format", "waybar"], collecting: false)
+        defer { follower.stop() }
+        // The first line read, then the bar goes: no thread of the test's still holds the read end.
+        #expect(!follower.output.fileHandleForReading.availableData.isEmpty)
         try follower.output.fileHandleForReading.close()
         #expect(follower.waitForExit() == 0)
         #expect(Waiting.blockingUntil { follower.stderr.isEmpty }, "\(follower.stderr)")
