@@ -48,33 +48,32 @@ final class StoreWatch {
         return inotify.io
     }
 
-    /// When the follower must wake to confirm a write it saw (nil: nothing pending).
-    var confirmationDue: Duration? { pending ? quietUntil : nil }
+    /// When the follower must wake: the settle's end (to confirm a write, and to listen again).
+    var confirmationDue: Duration? { quietUntil }
 
-    /// Reads what inotify queued: a write to the store's files starts a settling wait; the store
-    /// removed, replaced or its folder gone throws `StoreGone`.
+    /// Reads what inotify queued (any file of the folder: SQLite's -shm, other programs' files)
+    /// and leaves inotify unread for `settle`, so a folder written thousands of times a second
+    /// wakes the follower a few times a second. A write to the store's files is confirmed once
+    /// settled; the store removed, replaced or its folder gone throws `StoreGone`.
     func readEvents(now: Duration) throws {
         let events = try inotify.drain()
-        var touched = false
         for event in events {
             if !event.changes.isDisjoint(with: [.folderGone, .watchEnded, .overflowed]) { try checkIdentity() }
             guard names.contains(event.name) else { continue }
-            touched = true
+            pending = true
             if event.name == base, !event.changes.isDisjoint(with: [.created, .deleted, .movedAway, .movedHere]) {
                 try checkIdentity()
             }
         }
-        if touched && !pending {
-            pending = true
-            quietUntil = now + Self.settle
-        }
+        if quietUntil == nil { quietUntil = now + Self.settle }
     }
 
     /// Once settled: whether another process committed since the last look.
     func committed(now: Duration) throws -> Bool {
-        guard pending, let quietUntil, now >= quietUntil else { return false }
-        pending = false
+        guard let quietUntil, now >= quietUntil else { return false }
         self.quietUntil = nil
+        guard pending else { return false }
+        pending = false
         try checkIdentity()
         let current = try StoreVersion(database: store.database).current()
         defer { version = current }
