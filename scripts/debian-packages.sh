@@ -13,8 +13,9 @@ test_packages=(libsqlite3-dev sqlite3 libcurl4-openssl-dev libsodium-dev libssl-
 # promtool and node_exporter, started as plain processes: their packages' services stay unused).
 ci_packages=("${test_packages[@]}" systemd-container dpkg-dev lintian nginx-light curl faketime prometheus prometheus-node-exporter)
 # The bars' end-to-end (scripts/e2e/bars.sh): the README's snippets in tmux, i3blocks and polybar
-# under Xvfb, its screenshot taken and checked with ImageMagick.
-ci_packages+=(tmux i3blocks polybar xvfb imagemagick)
+# under Xvfb (fonts-dejavu-core and fonts-nanum: the built-in quotes are English and Korean), its
+# screenshot taken and checked with ImageMagick.
+ci_packages+=(tmux i3blocks polybar xvfb imagemagick fonts-dejavu-core fonts-nanum)
 
 # Prints the packages of "$@" that are not installed.
 missing_packages() {

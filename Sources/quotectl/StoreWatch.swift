@@ -26,6 +26,8 @@ final class StoreWatch {
     /// A write was seen and is not confirmed yet; inotify is left unread until `quietUntil`.
     private var pending = false
     private var quietUntil: Duration?
+    /// inotify watches the folder (false: the folder could not be watched, and only the interval prints).
+    private let watching: Bool
     static let settle = Duration.milliseconds(250)
 
     init(store: Store) throws {
@@ -35,8 +37,15 @@ final class StoreWatch {
         base = path.split(separator: "/").last.map(String.init) ?? path
         names = [base, base + "-wal", base + "-journal"]
         inotify = try Inotify()
-        try inotify.watch(folder: Path.parent(of: path),
-                          for: [.modified, .closedAfterWriting, .created, .deleted, .movedAway, .movedHere, .folderGone])
+        do {
+            try inotify.watch(folder: Path.parent(of: path),
+                              for: [.modified, .closedAfterWriting, .created, .deleted, .movedAway, .movedHere, .folderGone])
+            watching = true
+        } catch {
+            // A folder this user may search but not list (inotify needs read access): follow by the interval alone.
+            Output.error("cannot watch \(error.path) (\(error.errno)): another process's commit shows at the next --every")
+            watching = false
+        }
         let status = try FileSystem.status(path)
         identity = (status.device, status.inode)
         version = try StoreVersion(database: store.database).current()
@@ -44,6 +53,7 @@ final class StoreWatch {
 
     /// inotify's descriptor when the follower should wait on it now (nil while settling).
     func descriptor(now: Duration) -> Descriptor? {
+        if !watching { return nil }
         if let quietUntil, now < quietUntil { return nil }
         return inotify.io
     }

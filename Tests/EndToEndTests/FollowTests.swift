@@ -162,4 +162,18 @@ import TestSupport
         let many = try quotectl.run(["random", "--follow", "-n", "2", "--oneline"])
         #expect(many.status == 64 && many.stderr.contains("not with --count"), "\(many.stderr)")
     }
+
+    /// Entries of followers that are gone (a dead pid, a pid now another program's) are not
+    /// signalled, and are removed; a file that is no follower's entry is left alone.
+    @Test func quotectlNextIgnoresAndRemovesStaleEntries() throws {
+        let folder = scratch.file("run/quoted/followers")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let reused = ProcessInfo.processInfo.processIdentifier  // alive, but it never registered: another start time
+        scratch.write("run/quoted/followers/\(reused)", "\(reused) 1\n")
+        scratch.write("run/quoted/followers/4194302", "4194302 12345\n")
+        scratch.write("run/quoted/followers/notes", "not an entry\n")
+        let next = try quotectl.run(["next"])
+        #expect(next.status == 69, "\(next.stdout)\(next.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["notes"])
+    }
 }
