@@ -11,7 +11,8 @@ func followInterval(_ arguments: Arguments, _ every: TypedOption<Int>, command: 
         return nil
     }
     guard lines else {
-        throw UsageError(message: "--follow writes a line per update: add --oneline, --format or --json", command: command)
+        let choices = command == "random" ? "--oneline, --format or --json" : "--format or --json"
+        throw UsageError(message: "--follow writes a line per update: add \(choices)", command: command)
     }
     return .seconds(try arguments.value(every))
 }

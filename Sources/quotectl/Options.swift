@@ -106,7 +106,7 @@ enum Options {
     static let follow = Option.flag("follow",
         help: "Keep running for a bar that reads lines as they come (waybar without interval, i3blocks interval=persist, polybar tail = true): "
             + "a line now, then at each --every, at once when the store changes (a sync or an import commits) and on SIGUSR1 (quotectl next). "
-            + "Needs --oneline, --format or --json; i3blocks gets its full text only. random: one quote a line, so not with --count; "
+            + "Needs --format or --json (or random's --oneline); i3blocks gets its full text only. random: one quote a line, so not with --count; "
             + "with --unseen each line is a quote not shown yet. Ends quietly when the bar closes the pipe, with exit 74 when the store is removed.")
     static let randomEvery = every(default: 300, what: "a new quote")
     static let statusEvery = every(default: 60, what: "the status again")
