@@ -176,4 +176,14 @@ import TestSupport
         #expect(next.status == 69, "\(next.stdout)\(next.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["notes"])
     }
+
+    @Test func aReplacedStoreEndsItWith74() throws {
+        let follower = try Follower(quotectl, ["random", "--follow", "--every", "1d", "--oneline"])
+        defer { follower.stop() }
+        #expect(follower.waitForLines(1))
+        let other = scratch.write("other.db", "not the store it reads")
+        #expect(rename(other, scratch.file("follow.db")) == 0)
+        #expect(follower.waitForExit() == 74)
+        #expect(Waiting.blockingUntil { follower.stderr.contains("was replaced by another file") }, "\(follower.stderr)")
+    }
 }
