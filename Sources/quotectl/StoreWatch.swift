@@ -68,6 +68,7 @@ final class StoreWatch {
     func readEvents(now: Duration) throws {
         let events = try inotify.drain()
         for event in events {
+            if event.changes.contains(.overflowed) { pending = true }  // events were lost: a commit may be among them
             if !event.changes.isDisjoint(with: [.folderGone, .watchEnded, .overflowed]) { try checkIdentity() }
             guard names.contains(event.name) else { continue }
             pending = true
