@@ -12,9 +12,11 @@ test_packages=(libsqlite3-dev sqlite3 libcurl4-openssl-dev libsodium-dev libssl-
 # feed's attack run (real nginx, faketime for the clock), and the metrics run (Prometheus, its
 # promtool and node_exporter, started as plain processes: their packages' services stay unused).
 ci_packages=("${test_packages[@]}" systemd-container dpkg-dev lintian nginx-light curl faketime prometheus prometheus-node-exporter)
-# The desktop end-to-end (scripts/e2e/desktop.sh): a screen (Xvfb), a session bus, a notification
-# server (dunst), notify-send, ImageMagick for the screenshot, and a Korean font (its Hangul quote).
-ci_packages+=(xvfb dbus dunst libnotify-bin imagemagick fonts-nanum)
+# The desktop end-to-ends: a screen (Xvfb), a session bus, a notification server (dunst),
+# notify-send and ImageMagick for the screenshots (scripts/e2e/desktop.sh); the README's bar
+# snippets in tmux, i3blocks and polybar (scripts/e2e/bars.sh); fonts for the built-in quotes,
+# English and Korean (without fonts-nanum the Hangul draws as boxes).
+ci_packages+=(xvfb dbus dunst libnotify-bin imagemagick tmux i3blocks polybar fonts-dejavu-core fonts-nanum)
 
 # Prints the packages of "$@" that are not installed.
 missing_packages() {

@@ -70,6 +70,14 @@ public final class Store {
         return Opened(database: database, turn: turn)
     }
 
+    /// From now on, this connection sees what other processes commit (a follower's `data_version`):
+    /// a store that had no WAL in use was opened for an immutable look (`Database.Mode.inspect`),
+    /// which never sees another commit, and is reopened under SQLite's locks.
+    public func seeOtherWriters() throws(StoreError) {
+        guard database.mode == .inspect else { return }
+        database = try Self.connection(path, mode: .readOnly, busyTimeoutMilliseconds: Self.defaultBusyTimeout)
+    }
+
     private static func connection(_ path: String, mode: Database.Mode, busyTimeoutMilliseconds: Int32) throws(StoreError) -> Database {
         do {
             return try Database(path: path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)

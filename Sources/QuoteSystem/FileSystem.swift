@@ -45,6 +45,9 @@ public struct FileStatus: Sendable, Equatable {
     public let modified: Int
     public let owner: uid_t
     public let group: gid_t
+    /// Which file this is (device and inode): a file replaced under the same name is another one.
+    public let device: UInt64
+    public let inode: UInt64
 
     public init(_ raw: stat) {
         kind = FileKind(mode: raw.st_mode)
@@ -53,6 +56,8 @@ public struct FileStatus: Sendable, Equatable {
         modified = Int(raw.st_mtim.tv_sec)
         owner = raw.st_uid
         group = raw.st_gid
+        device = UInt64(raw.st_dev)
+        inode = UInt64(raw.st_ino)
     }
 }
 

@@ -93,6 +93,7 @@ struct DesktopNotifier {
         let printing = [Options.json, Options.oneline].filter { arguments.has($0) }.map(\.spelling)
             + (arguments.value(Options.quoteFormat) != nil ? ["--format"] : [])
             + ((try arguments.value(Options.maxWidth)) != nil ? ["--max-width"] : [])
+            + (arguments.has(Options.follow) ? ["--follow"] : [])
         if let first = printing.first {
             throw UsageError(message: "--notify shows the quote as a notification: it takes no \(first)", command: command)
         }

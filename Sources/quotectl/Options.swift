@@ -114,6 +114,24 @@ enum Options {
         help: "Export the quotes you liked (from your own state, those gone from the store too) instead of the store's; their ids are written SOURCE:ID, which import --liked reads back.")
     static let importLiked = Option.flag("liked",
         help: "Add FILE's quotes to the quotes you liked instead of importing a list (no --name; the store is not written): an id written SOURCE:ID by export --liked keeps its source, any other quote is matched to the store's by its text.")
+
+    // Following: bars that read a command's lines as they come.
+    static let followRange = 1...86_400
+    static let follow = Option.flag("follow",
+        help: "Keep running for a bar that reads lines as they come (waybar without interval, i3blocks interval=persist, polybar tail = true): "
+            + "a line now, then at each --every, at once when the store changes (a sync or an import commits) and on SIGUSR1 (quotectl next). "
+            + "Needs --format or --json (or random's --oneline); i3blocks gets its full text only. random: one quote a line, so not with --count; "
+            + "with --unseen each line is a quote not shown yet. Ends quietly when the bar closes the pipe, with exit 74 when the store is removed.")
+    static let randomEvery = every(default: 300, what: "a new quote")
+    static let statusEvery = every(default: 60, what: "the status again")
+
+    private static func every(default seconds: Int, what: String) -> TypedOption<Int> {
+        TypedOption<Int>(
+            { .value("every", "DURATION", help: $0) }, absent: .value(seconds), describedAs: ConfigText.duration(seconds),
+            expected: "a duration from \(ConfigText.durations(followRange)) (such as 30s, 5m, 1h)",
+            help: { "With --follow: \(what) this often (default \($0); from \(ConfigText.durations(followRange)))." },
+            parse: { text in ConfigValue.duration(text).flatMap { followRange.contains($0) ? $0 : nil } })
+    }
 }
 
 /// The languages quotes are told apart by (`--lang`).

@@ -108,13 +108,23 @@ let randomSpec = CommandSpec(
                              help: "Pick among these sources, each with the share given (fortune's percentages).")],
     options: [Options.source.option, Options.author.option, Options.category.option, Options.lang.option, Options.character.option,
               Options.production.option, Options.maxLength.option, Options.short, Options.long, Options.count.option, Options.equal,
-              Options.unseen, Options.randomLiked, Options.oncePer.option] + Options.quoteOutput + [Options.notify])
+              Options.unseen, Options.randomLiked, Options.oncePer.option] + Options.quoteOutput
+              + [Options.notify, Options.follow, Options.randomEvery.option])
 
 let randomCommand = Command(randomSpec) { arguments, context in
     let request = try RandomRequest(arguments)
     if arguments.has(Options.notify) { return try notifyRandom(request, arguments, &context) }
     let layout = try QuoteLayout.from(arguments, command: "random")
     let maxWidth = try maxWidthOption(arguments, layout: layout)
+    if let interval = try followInterval(arguments, Options.randomEvery, command: "random", lines: layout != .plain) {
+        guard request.count == 1 else {
+            throw UsageError(message: "--follow shows one quote at a time: not with --count", command: "random")
+        }
+        if request.liked || request.oncePer != nil {
+            throw UsageError(message: "--follow draws from the store, line after line: not with --liked or --once-per", command: "random")
+        }
+        return try followRandom(request, layout: layout, maxWidth: maxWidth, interval: interval, store: context.store())
+    }
     // Shown already in the period: nothing, and success (a greeting says nothing twice).
     if UserStateUse.shownAlready(in: request.oncePer) { return .success }
     if request.liked {

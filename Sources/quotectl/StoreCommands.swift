@@ -63,7 +63,7 @@ let exportCommand = Command(exportSpec) { arguments, context in
 let statusSpec = CommandSpec(
     name: Subcommand.status.rawValue,
     overview: "Show what the store holds per source and what is known of each source's last sync.",
-    options: [Options.json, Options.statusFormat.option, Options.maxWidth.option])
+    options: [Options.json, Options.statusFormat.option, Options.maxWidth.option, Options.follow, Options.statusEvery.option])
 
 /// `status --format`: a template per source, or a bar's summary.
 enum StatusFormat {
@@ -94,29 +94,39 @@ let statusCommand = Command(statusSpec, pages: true) { arguments, context in
         _ = try arguments.positionals(for: statusSpec)
         let format = try StatusFormat.from(arguments)
         let maxWidth = try arguments.value(Options.maxWidth)
+        let json = arguments.has(Options.json)
+        let interval = try followInterval(arguments, Options.statusEvery, command: "status", lines: format != nil || json)
+        if case .prometheus? = format, interval != nil {
+            throw UsageError(message: "--follow does not apply to --format prometheus (a collector reads the daemon's textfile)", command: "status")
+        }
         let store = try context.store()
-        let now = UnixTime.now()
         let configuration = try context.configuration()
         if case .prometheus? = format {
             try printMetrics(store: store, configuration: configuration)
             return .success
         }
-        let report = try StatusReport(store: store, configuration: configuration, now: now)
-        if arguments.has(Options.json) {
-            for source in report.sources { Output.line(source.json(now: now)) }
-            Output.line(report.daemon.json)
+        guard format != nil || json else {
+            try StatusReport(store: store, configuration: configuration, now: UnixTime.now()).printTable()
             return .success
         }
-        switch format {
-        case .template(let template)?:
-            for source in report.sources { Output.line(StatusLayout.line(template, source: source, now: now)) }
-        case .prometheus?:
-            return .success
-        case .bar(let bar)?:
-            let syncing = Set((configuration ?? .defaults).enabledSources.map(\.name))
-            for line in StatusLayout.bar(bar, sources: report.sources, syncing: syncing, now: now, maxWidth: maxWidth) { Output.line(line) }
-        case nil:
-            report.printTable()
+        let lines = {
+            try statusLines(StatusReport(store: store, configuration: configuration, now: UnixTime.now()), format: format, maxWidth: maxWidth)
         }
+        if let interval { return try Follower(store: store, interval: interval, registers: false, render: lines).run() }
+        for line in try lines() { Output.line(line) }
         return .success
+}
+
+/// `status --json` or `--format` (not prometheus): the report's lines.
+func statusLines(_ report: StatusReport, format: StatusFormat?, maxWidth: Int?) -> [String] {
+    let now = report.now
+    switch format {
+    case .template(let template)?:
+        return report.sources.map { StatusLayout.line(template, source: $0, now: now) }
+    case .bar(let bar)?:
+        let syncing = Set((report.configuration ?? .defaults).enabledSources.map(\.name))
+        return StatusLayout.bar(bar, sources: report.sources, syncing: syncing, now: now, maxWidth: maxWidth)
+    case .prometheus?, nil:
+        return report.sources.map { $0.json(now: now) } + [report.daemon.json]
+    }
 }

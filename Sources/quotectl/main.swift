@@ -19,7 +19,7 @@ var helpWidth: Int { Terminal.isTerminal ? Terminal.columns : 80 }
 /// tenth of what `quotectl random` costs (docs/benchmarks.md).
 enum Subcommand: String, CaseIterable {
     case random, today, search, characters, deaths, markets, weather, `import`, export, forget, status, check, sync, config,
-         like, hide, unhide, liked,
+         like, hide, unhide, liked, next,
          completion, manual, complete = "__complete"
 
     var command: Command {
@@ -45,6 +45,7 @@ enum Subcommand: String, CaseIterable {
         case .completion: completionCommand
         case .manual: manualCommand
         case .complete: completeCommand
+        case .next: nextCommand
         }
     }
 }
@@ -150,6 +151,9 @@ func failure(_ error: any Error) -> ExitCode {
     case let error as UserStateError:
         Output.error(error.message)
         return error.exitCode
+    case let error as FileSystemError:
+        Output.error(error.description)
+        return .ioError
     default:
         Output.error("\(error)")
         return .software

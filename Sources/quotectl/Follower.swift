@@ -1,0 +1,107 @@
+import Glibc
+import QuoteBase
+import QuoteStore
+import QuoteSystem
+
+/// `--follow`: one store connection kept, a line (the lines of one update) written now, at each
+/// interval, at once when another process commits to the store and on SIGUSR1. At rest it sleeps
+/// in one poll(2) on the signal pipe, standard output (for the reader going away) and inotify,
+/// with the interval as timeout: no busy polling. Lines are written one update at a time, once
+/// standard output takes them, so a reader that never reads leaves it waiting, never queueing.
+struct Follower {
+    let store: Store
+    let interval: Duration
+    /// Registered for `quotectl next` (a quote follower; a status follower only reacts to SIGUSR1).
+    let registers: Bool
+    /// The lines of one update; `NoMatch` when nothing matches (at start: exit 66; later the bar keeps its line).
+    let render: () throws -> [String]
+
+    enum Ending {
+        /// The reader closed the pipe, or a signal asked to stop: exit 0 quietly.
+        case quietly
+    }
+
+    func run() throws -> ExitCode {
+        let signals = try CurrentProcess.signalPipe([ProcessSignal.another] + ProcessSignal.stopping)
+        let watch = try StoreWatch(store: store)
+        let registration = registers ? FollowerRegistry.register() : nil
+        defer { registration.map(FollowerRegistry.remove) }
+        do {
+            try loop(signals: signals, watch: watch)
+        } catch let gone as StoreWatch.StoreGone {
+            Output.error(gone.message + "; start the follower again once there is a store")
+            return .ioError
+        } catch is Ending {
+            return .success
+        }
+    }
+
+    private func loop(signals: Descriptor, watch: StoreWatch) throws -> Never {
+        let clock = SystemClock()
+        try update(signals: signals, first: true)
+        var nextLine = clock.now + interval
+        while true {
+            let now = clock.now
+            let wake = watch.confirmationDue.map { min($0, nextLine) } ?? nextLine
+            var entries = [pollfd(fd: signals.rawValue, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: Descriptor.standardOutput.rawValue, events: 0, revents: 0)]
+            if let inotify = watch.descriptor(now: now) { entries.append(pollfd(fd: inotify.rawValue, events: Int16(POLLIN), revents: 0)) }
+            _ = try Poll.once(&entries, milliseconds: clock.pollTimeout(until: wake))
+            if entries[1].revents & Int16(POLLERR | POLLHUP) != 0 { throw Ending.quietly }
+            var another = false
+            if entries[0].revents != 0 { another = try Self.readSignals(signals) }
+            if entries.count > 2, entries[2].revents != 0 { try watch.readEvents(now: clock.now) }
+            if try watch.committed(now: clock.now) { another = true }
+            if clock.now >= nextLine {
+                try watch.checkIdentity()
+                another = true
+            }
+            guard another else { continue }
+            try update(signals: signals, first: false)
+            nextLine = clock.now + interval
+        }
+    }
+
+    /// The signals that arrived: true for SIGUSR1 (another line); a stop signal ends the follower.
+    private static func readSignals(_ signals: Descriptor) throws(Ending) -> Bool {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        guard let count = try? signals.read(into: &bytes), count > 0 else { return false }
+        if bytes.prefix(count).contains(where: { ProcessSignal.stopping.contains(Int32($0)) }) { throw .quietly }
+        return true
+    }
+
+    /// Waits until standard output takes a line (or the reader goes, or a stop signal comes),
+    /// then renders the update and writes it whole.
+    private func update(signals: Descriptor, first: Bool) throws {
+        var entries = [pollfd(fd: Descriptor.standardOutput.rawValue, events: Int16(POLLOUT), revents: 0),
+                       pollfd(fd: signals.rawValue, events: Int16(POLLIN), revents: 0)]
+        while true {
+            _ = try Poll.once(&entries, milliseconds: -1)
+            if entries[0].revents & Int16(POLLERR | POLLHUP) != 0 { throw Ending.quietly }
+            if entries[0].revents & Int16(POLLOUT) != 0 { break }
+            // A SIGUSR1 while the reader does not read: the line written once it reads is new anyway.
+            if entries[1].revents != 0 { _ = try Self.readSignals(signals) }
+        }
+        let lines: [String]
+        do {
+            lines = try render()
+        } catch let nothing as NoMatch where !first {
+            // The store changed and nothing matches now: say so, keep the bar's last line, and keep following.
+            Output.error(nothing.message)
+            return
+        }
+        var text = ""
+        for line in lines { text += line + "\n" }
+        Output.flush()
+        do {
+            try Descriptor.standardOutput.writeAll(text)
+        } catch .brokenPipe {
+            throw Ending.quietly
+        } catch {
+            Output.error("cannot write to standard output: \(error)")
+            CurrentProcess.exit(ExitCode.ioError.rawValue)
+        }
+    }
+}
+
+extension Follower.Ending: Error {}
