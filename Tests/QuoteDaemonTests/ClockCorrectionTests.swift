@@ -20,7 +20,7 @@ final class SettableClock: Sendable {
 
 /// A sync made while the clock was wrong (a bad RTC, a restored VM snapshot, a Pi before NTP)
 /// must not strand its source once the clock is right again.
-@Suite(.timeLimit(.minutes(5))) struct ClockCorrectionTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct ClockCorrectionTests {
     let schedule = Schedule()
     let now = 1_800_000_000
     static let year = 365 * 86_400

@@ -11,7 +11,7 @@ import TestSupport
 /// The control socket under slow and greedy clients: trickling clients never lock out a
 /// well-behaved one, a flood of clients is answered in full, a wrong socket path never
 /// destroys what is there.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct ControlSocketPressureTests {
+@Suite(.offThePool, .serialized, .timeLimit(.minutes(5))) struct ControlSocketPressureTests {
     let temporary = TemporaryFolder("quoted-pressure")
     var folder: String { temporary.path }
     let server: ServingControlServer

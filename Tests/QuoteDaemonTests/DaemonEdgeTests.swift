@@ -31,7 +31,7 @@ final class SlowRunner: SyncRunner {
 
 /// The daemon's edges found on review: signals that cannot be heard, a sync asked for while
 /// stopping, a store that makes start-up wait, a stop that lets running syncs finish.
-@Suite(.timeLimit(.minutes(5))) struct DaemonEdgeTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct DaemonEdgeTests {
     let folder = TemporaryFolder("quoted-edges")
     /// One custom list (on a port nothing answers), the fixed sources off.
     static let oneList = """
@@ -88,7 +88,7 @@ final class SlowRunner: SyncRunner {
         try await daemon.prepare()
         let (started, _) = await daemon.syncNow(["custom.x"], wait: true)
         let ticket = try #require(started.first?.ticket)
-        let waiting = Task { await daemon.report(ticket) }
+        let waiting = Task(executorPreference: ownThreads) { await daemon.report(ticket) }
         #expect(await Waiting.until { await daemon.tickets[ticket]?.waiter != nil })
         waiting.cancel()
         let report = await waiting.value
@@ -98,7 +98,7 @@ final class SlowRunner: SyncRunner {
         // Already cancelled before it waits: the same.
         let (again, _) = await daemon.syncNow(["custom.x"], wait: true)
         let second = try #require(again.first?.ticket)
-        let early = Task {
+        let early = Task(executorPreference: ownThreads) {
             withUnsafeCurrentTask { $0?.cancel() }
             return await daemon.report(second)
         }
@@ -113,7 +113,7 @@ final class SlowRunner: SyncRunner {
         let daemon = try daemon(runner)
         try await daemon.prepare()
         let (signals, continuation) = AsyncStream<Int32>.makeStream()
-        let loop = Task { await daemon.run(signals: signals) }
+        let loop = Task(executorPreference: ownThreads) { await daemon.run(signals: signals) }
         let (started, _) = await daemon.syncNow(["custom.x"], wait: true)
         let ticket = try #require(started.first?.ticket)
         async let report = daemon.report(ticket)
@@ -132,7 +132,7 @@ final class SlowRunner: SyncRunner {
         let locker = try Database(path: folder.file("q.db"), mode: .readWrite)
         try locker.execute("BEGIN IMMEDIATE")
         let done = Mutex(false)
-        let preparing = Task {
+        let preparing = Task(executorPreference: ownThreads) {
             try await daemon.prepare()
             done.withLock { $0 = true }
         }

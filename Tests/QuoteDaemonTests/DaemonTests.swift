@@ -11,7 +11,7 @@ import Testing
 import TestSupport
 
 /// The daemon in-process, with an injected wall clock and syncs that run through the engine.
-@Suite(.timeLimit(.minutes(5))) struct DaemonTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct DaemonTests {
     let temporary = TemporaryFolder("quoted-daemon")
     var folder: String { temporary.path }
     var storePath: String { folder + "/quotes.db" }
@@ -81,7 +81,7 @@ import TestSupport
         guard case .success = await daemon.reload() else { Issue.record("the reload should have worked"); return }
         #expect((now...(now + 10)).contains(await nextDue(daemon)["custom.fresh"] ?? -1))
         // An on-demand sync runs it, and a second request while it runs joins it.
-        let loop = Task { await daemon.run() }
+        let loop = Task(executorPreference: ownThreads) { await daemon.run() }
         defer { loop.cancel() }
         let (started, unknown) = await daemon.syncNow(["custom.fresh", "custom.nope"], wait: true)
         #expect(unknown == ["custom.nope"])
@@ -134,7 +134,7 @@ struct ScriptedRunner: SyncRunner {
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct ProgressRelayTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct ProgressRelayTests {
     /// A client waiting on a sync hears its progress lines before its result.
     @Test func progressReachesTheClientBeforeTheResult() async throws {
         let folder = TemporaryFolder("quoted-relay")
@@ -143,7 +143,7 @@ struct ScriptedRunner: SyncRunner {
                             logger: Logger(level: .error), notifier: SystemdNotifier(socketPath: nil),
                             loadConfiguration: { configuration })
         try await daemon.prepare()
-        let loop = Task { await daemon.run() }
+        let loop = Task(executorPreference: ownThreads) { await daemon.run() }
         defer { loop.cancel() }
         var ends: [Int32] = [0, 0]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)

@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// Readings of the store's health taken off the daemon's actor, which come back in any order.
-@Suite struct HealthReadingTests {
+@Suite(.offThePool) struct HealthReadingTests {
     let folder = TemporaryFolder()
 
     func reading(syncs: Int, order: ReadingOrder, textfile: MetricsTextfile) -> HealthReading {

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// The journal's native protocol against a datagram socket the test binds in a folder of its own.
-@Suite(.timeLimit(.minutes(5))) struct JournalTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct JournalTests {
     final class Journal {
         let folder = TemporaryFolder("quoted-journal")
         let fd: Int32

@@ -5,7 +5,7 @@ import QuoteSystem
 import TestSupport
 
 /// The textfile's writer: a failure said once per run of failures, and its end said too.
-@Suite struct MetricsTextfileTests {
+@Suite(.offThePool) struct MetricsTextfileTests {
     struct DiskFull: Error, CustomStringConvertible { var description: String { "No space left on device" } }
 
     @Test func aFailingWriteIsSaidOnceUntilOneSucceeds() {

@@ -1,10 +1,11 @@
 import Synchronization
 import Foundation
 @testable import QuoteDaemon
+import TestSupport
 import Testing
 
 /// sd_notify against datagram sockets the test owns: a path and an abstract name.
-@Suite(.timeLimit(.minutes(5))) struct NotifierTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct NotifierTests {
     final class Listener {
         let fd: Int32
         let name: String

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// The scheduling policy under an injected clock (plain Unix seconds) and a seeded generator.
-@Suite struct ScheduleTests {
+@Suite(.offThePool) struct ScheduleTests {
     let schedule = Schedule()
     let now = 1_800_000_000
 

@@ -34,7 +34,7 @@ final class CountingRunner: SyncRunner {
 
 /// The scheduler on a clock the test moves: a source comes due after its interval, a stop
 /// waits its grace — hours and seconds crossed without waiting them out.
-@Suite(.timeLimit(.minutes(5))) struct SchedulerClockTests {
+@Suite(.offThePool, .timeLimit(.minutes(5))) struct SchedulerClockTests {
     let folder = TemporaryFolder("quoted-scheduler")
     let clock = ManualClock()
     let wall = WallTime(1_800_000_000)
@@ -72,7 +72,7 @@ final class CountingRunner: SyncRunner {
         let runner = CountingRunner()
         let daemon = try daemon(runner)
         try await daemon.prepare()
-        let loop = Task { await daemon.run() }
+        let loop = Task(executorPreference: ownThreads) { await daemon.run() }
         defer { loop.cancel() }
         await untilTheFirstSync(runner)
         #expect(runner.started == 1, "never synced at start-up")
@@ -95,7 +95,7 @@ final class CountingRunner: SyncRunner {
         try await daemon.prepare()
         let (signals, continuation) = AsyncStream<Int32>.makeStream()
         let ended = Atomic(false)
-        let loop = Task {
+        let loop = Task(executorPreference: ownThreads) {
             let stop = await daemon.run(signals: signals)
             ended.store(true, ordering: .releasing)
             return stop

@@ -2,6 +2,7 @@ import Foundation
 import QuoteControl
 @testable import QuoteDaemon
 import QuoteSystem
+import TestSupport
 
 extension ControlServer {
     /// A server that will answer with `handler` once started (`start()` serves it from a
@@ -21,7 +22,7 @@ struct ServingControlServer: Sendable {
     func start() throws {
         try server.start()
         let server = self.server, handler = self.handler
-        Task { await server.serve(handler) }
+        Task(executorPreference: ownThreads) { await server.serve(handler) }
     }
 
     func stop() { server.stop() }

@@ -8,7 +8,7 @@ import TestSupport
 
 /// A reload and `[metrics] textfile`: the same path keeps its writer, another is checked and
 /// written at once, a missing folder refuses the reload, and a removed key stops the writing.
-@Suite struct TextfileReloadTests {
+@Suite(.offThePool) struct TextfileReloadTests {
     let temporary = TemporaryFolder("quoted-textfile-reload")
     var folder: String { temporary.path }
 

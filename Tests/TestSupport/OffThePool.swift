@@ -39,6 +39,12 @@ extension Trait where Self == OffThePool {
     public static var computing: OffThePool { OffThePool(niceness: 19) }
 }
 
+/// The executor `.offThePool` runs a test's jobs on, for the tasks a test starts itself (a
+/// server's loop, a daemon's `run`): an unstructured `Task {}` does not inherit its test's
+/// preference, and on the cooperative pool its jobs queued behind every other test's (CI: a
+/// control server's answer waited 57 s there, past its client's 30 s).
+public let ownThreads: any TaskExecutor = ThreadPerJobExecutor.normal
+
 /// A task executor that runs every job on a new thread (BlockingWork's): a job that blocks for
 /// seconds blocks nothing else.
 final class ThreadPerJobExecutor: TaskExecutor {
