@@ -73,9 +73,23 @@ public final class Store {
     /// From now on, this connection sees what other processes commit (a follower's `data_version`):
     /// a store that had no WAL in use was opened for an immutable look (`Database.Mode.inspect`),
     /// which never sees another commit, and is reopened under SQLite's locks.
-    public func seeOtherWriters() throws(StoreError) {
-        guard database.mode == .inspect else { return }
-        database = try Self.connection(path, mode: .readOnly, busyTimeoutMilliseconds: Self.defaultBusyTimeout)
+    ///
+    /// False when that cannot be: the system store between syncs has no -shm, and a user in group
+    /// quoted may read its folder but not create one there, so SQLite cannot share the daemon's
+    /// locks. The connection stays an immutable look, which `lookAgain()` renews.
+    @discardableResult
+    public func seeOtherWriters() throws(StoreError) -> Bool {
+        guard database.mode == .inspect else { return true }
+        guard let shared = try? Self.connection(path, mode: .readOnly, busyTimeoutMilliseconds: Self.defaultBusyTimeout),
+              (try? StoreVersion(database: shared).current()) != nil else { return false }
+        database = shared
+        return true
+    }
+
+    /// A new immutable look at the store, for a reader that cannot share its writers' locks: what
+    /// the last writer left in the file (a writer's last connection copies its WAL back on closing).
+    public func lookAgain() throws(StoreError) {
+        database = try Self.connection(path, mode: .inspect, busyTimeoutMilliseconds: Self.defaultBusyTimeout)
     }
 
     private static func connection(_ path: String, mode: Database.Mode, busyTimeoutMilliseconds: Int32) throws(StoreError) -> Database {

@@ -65,7 +65,7 @@ struct DesktopNotifier {
             return .unavailable
         }
         // Which bus it was: a stale DBUS_SESSION_BUS_ADDRESS (an old session's, in tmux) is a common cause.
-        let bus = Environment.variable("DBUS_SESSION_BUS_ADDRESS").map { " on \($0)" } ?? ""
+        let bus = Environment.variable("DBUS_SESSION_BUS_ADDRESS").map { " on " + TerminalSanitizer.oneLine($0) } ?? ""
         switch outcome {
         case .finished(.exited(0), _):
             return .success
@@ -93,7 +93,7 @@ struct DesktopNotifier {
         let printing = [Options.json, Options.oneline].filter { arguments.has($0) }.map(\.spelling)
             + (arguments.value(Options.quoteFormat) != nil ? ["--format"] : [])
             + ((try arguments.value(Options.maxWidth)) != nil ? ["--max-width"] : [])
-            + (arguments.has(Options.follow) ? ["--follow"] : [])
+            + (arguments.has(Options.follow) ? ["--follow"] : []) + (arguments.has(Options.randomEvery) ? ["--every"] : [])
         if let first = printing.first {
             throw UsageError(message: "--notify shows the quote as a notification: it takes no \(first)", command: command)
         }

@@ -22,9 +22,11 @@ func followInterval(_ arguments: Arguments, _ every: TypedOption<Int>, command: 
 func followRandom(_ request: RandomRequest, layout: QuoteLayout, maxWidth: Int?, interval: Duration, store: Store) throws -> ExitCode {
     let follower = Follower(store: store, interval: interval, registers: true) {
         // The hidden list is read again for each line: a click on "hide" then "next" takes effect at once.
-        var draw = RandomDraw(store: store, hidden: UserStateUse.hidden())
+        let hidden = UserStateUse.hidden()
+        var draw = RandomDraw(store: store, hidden: hidden)
         guard let quote = try draw.quotes(for: request).first else {
-            throw NoMatch(message: nothingMatches(request.filter, store: store))
+            throw NoMatch(message: UserStateUse.everyMatchHidden(request.filter, store: store, hidden: hidden)
+                          ?? nothingMatches(request.filter, store: store))
         }
         // What the bar shows is what `like` and `hide` take without an ID.
         UserStateUse.rememberShown([quote])

@@ -89,6 +89,10 @@ struct Follower {
             // The store changed and nothing matches now: say so, keep the bar's last line, and keep following.
             Output.error(nothing.message)
             return
+        } catch let failure as StoreError where !first && failure.exitCode == .temporaryFailure {
+            // A writer held the store past the busy timeout: the bar keeps its line until the next update.
+            Output.error(failure.description)
+            return
         }
         var text = ""
         for line in lines { text += line + "\n" }

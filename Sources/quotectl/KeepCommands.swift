@@ -22,6 +22,8 @@ let likeCommand = Command(likeSpec) { arguments, context in
         Output.line("already liked: " + ChosenQuote.describe(chosen))
         return .success
     }
+    // Both lists written, or neither: a hidden list that cannot be written leaves the like unsaved.
+    if hidden.contains(chosen.key) { try hidden.checkWritable() }
     try liked.save()
     // A quote liked is wanted again: it is hidden no longer.
     if hidden.remove(chosen.key) != nil { try hidden.save() }

@@ -112,7 +112,13 @@ let statusCommand = Command(statusSpec, pages: true) { arguments, context in
         let lines = {
             try statusLines(StatusReport(store: store, configuration: configuration, now: UnixTime.now()), format: format, maxWidth: maxWidth)
         }
-        if let interval { return try Follower(store: store, interval: interval, registers: false, render: lines).run() }
+        if let interval {
+            // i3blocks in persist mode takes every line as the block's full text: the short text would replace it.
+            var persist = false
+            if case .bar(.i3blocks)? = format { persist = true }
+            let render = { persist ? Array(try lines().prefix(1)) : try lines() }
+            return try Follower(store: store, interval: interval, registers: false, render: render).run()
+        }
         for line in try lines() { Output.line(line) }
         return .success
 }

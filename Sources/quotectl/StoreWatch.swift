@@ -23,6 +23,9 @@ final class StoreWatch {
     private let names: Set<String>
     private let identity: (device: UInt64, inode: UInt64)
     private var version: Int
+    /// The connection sees other processes' commits (`data_version`); false: an immutable look,
+    /// renewed when the store's own file was written (`Store.lookAgain`).
+    private let seesCommits: Bool
     /// A write was seen and is not confirmed yet; inotify is left unread until `quietUntil`.
     private var pending = false
     private var quietUntil: Duration?
@@ -33,7 +36,7 @@ final class StoreWatch {
     init(store: Store) throws {
         path = store.path
         self.store = store
-        try store.seeOtherWriters()
+        seesCommits = try store.seeOtherWriters()
         base = path.split(separator: "/").last.map(String.init) ?? path
         names = [base, base + "-wal", base + "-journal"]
         inotify = try Inotify()
@@ -48,7 +51,7 @@ final class StoreWatch {
         }
         let status = try FileSystem.status(path)
         identity = (status.device, status.inode)
-        version = try StoreVersion(database: store.database).current()
+        version = seesCommits ? try StoreVersion(database: store.database).current() : 0
     }
 
     /// inotify's descriptor when the follower should wait on it now (nil while settling).
@@ -71,6 +74,8 @@ final class StoreWatch {
             if event.changes.contains(.overflowed) { pending = true }  // events were lost: a commit may be among them
             if !event.changes.isDisjoint(with: [.folderGone, .watchEnded, .overflowed]) { try checkIdentity() }
             guard names.contains(event.name) else { continue }
+            // An immutable look reads the store's file alone: its WAL's writes show once copied back.
+            if !seesCommits, event.name != base { continue }
             pending = true
             if event.name == base, !event.changes.isDisjoint(with: [.created, .deleted, .movedAway, .movedHere]) {
                 try checkIdentity()
@@ -86,6 +91,10 @@ final class StoreWatch {
         guard pending else { return false }
         pending = false
         try checkIdentity()
+        guard seesCommits else {
+            try store.lookAgain()
+            return true
+        }
         let current = try StoreVersion(database: store.database).current()
         defer { version = current }
         return current != version

@@ -34,7 +34,10 @@ enum UserStateUse {
     /// `--once-per PERIOD`: true when this user was shown a quote in the period already.
     static func shownAlready(in period: OncePeriod?) -> Bool {
         guard let period else { return false }
-        return period.includes(ShownQuotes.last(), now: UnixTime.now(), identity: .current())
+        // Every kept line, not the last alone: a bar's follower in another session records a
+        // quote every few minutes, and this session's greeting must still count.
+        let now = UnixTime.now(), identity = SessionIdentity.current()
+        return ShownQuotes.history().contains { period.includes($0, now: now, identity: identity) }
     }
 
     /// `random --liked`: up to `count` of the liked quotes, in random order.
@@ -42,6 +45,10 @@ enum UserStateUse {
         let liked = KeptList.liked()
         if let problem = liked.problem { Output.error(problem.message + "; drawing among what could be read") }
         guard !liked.isEmpty else { throw NoMatch(message: "no liked quotes yet: quotectl like keeps the last quote shown") }
-        return liked.entries.shuffled().prefix(count).map(\.quote)
+        // A quote both liked and hidden (an import --liked of one hidden since) stays hidden.
+        let hidden = Self.hidden()
+        let drawable = liked.entries.filter { !hidden.contains($0.key) }
+        guard !drawable.isEmpty else { throw NoMatch(message: "every quote you liked is one you hid (quotectl unhide ID shows one again)") }
+        return drawable.shuffled().prefix(count).map(\.quote)
     }
 }

@@ -128,7 +128,7 @@ func subcommandIndex(in words: [String]) -> Int? {
     if arguments.has(Options.help) { Output.write(HelpText.command(command.spec, in: program, width: helpWidth)); return .success }
     if arguments.has(Options.version) { Output.line("quotectl \(version)"); return .success }
     Style.configure(try arguments.value(Options.color))
-    if command.pages, !arguments.has(Options.noPager), let started = Pager.start() { Pager.current.withLock { $0 = started } }
+    if command.pages, !arguments.has(Options.noPager), !arguments.has(Options.follow), let started = Pager.start() { Pager.current.withLock { $0 = started } }
     var context = Context(configOption: arguments.value(Options.config), dbOption: arguments.value(Options.db))
     context.noCreate = arguments.has(Options.noCreate)
     return try command.run(arguments, &context)

@@ -40,9 +40,10 @@ import TestSupport
         private let errorText = Shared("")
 
         /// `collecting`: a thread reads its lines as they come (without one, the test reads, or closes, the pipe itself).
-        init(_ runner: BinaryRunner, _ arguments: [String], collecting: Bool = true) throws {
-            process.executableURL = URL(fileURLWithPath: runner.path)
-            process.arguments = arguments
+        /// `through`: a program that runs quotectl (setpriv, to follow as another user).
+        init(_ runner: BinaryRunner, _ arguments: [String], collecting: Bool = true, through: [String] = []) throws {
+            process.executableURL = URL(fileURLWithPath: through.first ?? runner.path)
+            process.arguments = through.isEmpty ? arguments : Array(through.dropFirst()) + [runner.path] + arguments
             process.environment = runner.environment
             process.standardOutput = output
             process.standardError = errors
@@ -119,6 +120,33 @@ import TestSupport
         #expect(status.waitForLines(1) && status.lines[0].hasPrefix("{\"text\": \"quotes: "), "\(status.lines)")
         try importList("third", text: "Fortune favours the bold.")
         #expect(status.waitForLines(2), "status follows commits too")
+    }
+
+    /// The system store as a user in group quoted sees it between syncs: a folder the user may
+    /// read but not write, and no -shm, so SQLite cannot share the writers' locks. The follower
+    /// keeps an immutable look and renews it when the store's file is written.
+    @Test(.enabled(if: getuid() == 0, "needs root, to follow as another user"))
+    func aUserWhoCannotWriteBesideTheStoreStillSeesCommits() throws {
+        let store = scratch.file("follow.db")
+        // As a store that no process has open since its WAL was copied back looks (an empty WAL
+        // taken away loses nothing).
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: store + "-wal")[.size] as? Int) ?? 0
+        #expect(walSize == 0, "the import left its WAL copied back")
+        try? FileManager.default.removeItem(atPath: store + "-wal")
+        try? FileManager.default.removeItem(atPath: store + "-shm")
+        let own = scratch.file("nobody")
+        try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+        chmod(scratch.path, 0o755)
+        chmod(store, 0o644)
+        var nobody = quotectl
+        for name in ["HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR", "XDG_DATA_HOME", "XDG_CONFIG_HOME"] { nobody.environment[name] = own }
+        let follower = try Follower(nobody, ["--no-create", "random", "--follow", "--every", "1d", "--oneline"],
+                                    through: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
+        defer { follower.stop() }
+        #expect(follower.waitForLines(1), "\(follower.stderr)")
+        try importList("second", text: "The obstacle is the way.")
+        #expect(follower.waitForLines(2), "the import's commit reaches a follower that cannot share SQLite's locks: \(follower.stderr)")
+        #expect(follower.process.isRunning)
     }
 
     @Test func aLineAtEachInterval() throws {

@@ -70,8 +70,10 @@ tmux -L "outer-$$" kill-server 2>/dev/null || true
 # ---- waybar's module: its exec and on-click, run through sh as waybar runs them.
 snippet "// waybar (~/.config/waybar/config)" | tail -n +2 > "$work/waybar-member"
 waybar_field() { python3 -c 'import json, sys; print(json.loads("{" + open(sys.argv[1]).read() + "}")["custom/quote"].get(sys.argv[2], ""))' "$work/waybar-member" "$1"; }
-check "waybar's module follows (no interval, exec with --follow, on-click quotectl next)" \
-    test -z "$(waybar_field interval)" -a -n "$(waybar_field exec | grep -e --follow)" -a "$(waybar_field on-click)" = "quotectl next"
+waybar_follows() {
+    [ -z "$(waybar_field interval)" ] && waybar_field exec | grep -q -e --follow && [ "$(waybar_field on-click)" = "quotectl next" ]
+}
+check "waybar's module follows (no interval, exec with --follow, on-click quotectl next)" waybar_follows
 sh -c "$(waybar_field exec)" > "$work/waybar.out" 2> "$work/waybar.err" &
 pids+=($!)
 check "waybar: a JSON object at once" wait_until 3 more_lines "$work/waybar.out" 0
@@ -86,7 +88,8 @@ snippet "# i3blocks (~/.config/i3blocks/config)" > "$work/i3blocks.conf"
 check "the i3blocks snippet is persistent and follows" grep -q -x 'interval=persist' "$work/i3blocks.conf"
 mkfifo "$work/clicks"
 i3blocks -c "$work/i3blocks.conf" < "$work/clicks" > "$work/i3blocks.out" 2> "$work/i3blocks.err" &
-pids+=($!)
+i3blocks_pid=$!
+pids+=("$i3blocks_pid")
 exec 3> "$work/clicks"
 echo '[' >&3
 i3blocks_quotes() { grep -c '"name":"quote"' "$work/i3blocks.out" || true; }
@@ -96,10 +99,29 @@ grep '"name":"quote"' "$work/i3blocks.out" | tail -n 1 | sed 's/^/       i3block
 before=$(i3blocks_quotes)
 quotectl import "$work/second.json" --name second > /dev/null
 check "i3blocks: a sync (another process's commit) reaches the bar within 1 s" wait_until 1 has_quotes "$before"
-before=$(i3blocks_quotes)
+# Every i3blocks line carries every block (the click redraws ↻'s too): the follower's own writes
+# (/proc/PID/io's wchar) tell that it printed another quote.
+follower_under() {
+    local child
+    for child in $(pgrep -P "$1"); do
+        if [ "$(cat "/proc/$child/comm")" = quotectl ]; then echo "$child"; else follower_under "$child"; fi
+    done
+}
+i3blocks_follower=$(follower_under "$i3blocks_pid" | head -n 1)
+written() { awk '/^wchar/ { print $2 }' "/proc/$i3blocks_follower/io"; }
+wrote_more() { [ "$(written)" -gt "$1" ]; }
+check "i3blocks runs the follower (pid ${i3blocks_follower:-none})" test -n "$i3blocks_follower"
+before=$(written)
 echo '{"name":"quote-next","instance":"","button":1,"x":1,"y":1}' >&3
-check "i3blocks: a click on ↻ (quotectl next) shows another quote within 1 s" wait_until 1 has_quotes "$before"
+check "i3blocks: a click on ↻ (quotectl next) makes the follower print another quote within 1 s" wait_until 1 wrote_more "$before"
 exec 3>&-
+
+# ---- the followers so far end, so that polybar's is the only one.
+kill "${pids[@]}" 2>/dev/null || true
+pids=()
+for entry in "$XDG_RUNTIME_DIR"/quoted/followers/*; do [ -e "$entry" ] && kill "$(basename "$entry")" 2>/dev/null; done
+no_followers() { [ -z "$(ls "$XDG_RUNTIME_DIR/quoted/followers" 2>/dev/null)" ]; }
+check "the earlier followers ended and took their entries with them" wait_until 5 no_followers
 
 # ---- polybar under Xvfb, with the README's module in a bar of its own.
 Xvfb -displayfd 4 -screen 0 1000x60x24 -nolisten tcp 4> "$work/display" 2> "$work/xvfb.err" &
@@ -130,7 +152,7 @@ pids=()
 quotectl random --follow --every 1d --oneline > "$work/rest.out" &
 rest=$!
 pids+=("$rest")
-wait_until 3 more_lines "$work/rest.out" 0
+check "a follower at rest printed its first line" wait_until 3 more_lines "$work/rest.out" 0
 cpu_ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
 start=$(cpu_ticks "$rest")
 sleep 60
@@ -144,15 +166,15 @@ quotectl random --follow --every 1s --format waybar > "$work/full" &
 stuck=$!
 pids+=("$stuck")
 registered() { [ -e "$XDG_RUNTIME_DIR/quoted/followers/$stuck" ]; }
-wait_until 3 registered  # its SIGUSR1 handler is in place once it has registered
+check "the follower on a full pipe registered (its SIGUSR1 handler in place)" wait_until 3 registered
 rss() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status"; }
 for _ in $(seq 400); do kill -USR1 "$stuck"; sleep 0.005; done
 first=$(rss "$stuck")
 end=$((SECONDS + 10))
 while [ "$SECONDS" -lt "$end" ]; do kill -USR1 "$stuck"; sleep 0.01; done
 last=$(rss "$stuck")
-check "a full pipe: the follower is alive and its RSS stays (${first} kB, then ${last} kB after 10 s)" \
-    test -d "/proc/$stuck" -a "$last" -le $((first + 64))
+rss_stayed() { [ -d "/proc/$stuck" ] && [ "$last" -le $((first + 64)) ]; }
+check "a full pipe: the follower is alive and its RSS stays (${first} kB, then ${last} kB after 10 s)" rss_stayed
 exec 5<&-
 
 echo "bars: $passed passed, $failed failed"

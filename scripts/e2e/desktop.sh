@@ -31,7 +31,11 @@ owned() {
         org.freedesktop.DBus.NameHasOwner string:org.freedesktop.Notifications 2>/dev/null | grep -q 'boolean true'
 }
 korean() { "$bin/quotectl" --db "$work/quotes.db" random --source custom.ko --notify; }
-notify_today() { [ -z "$("$bin/quotectl" --db "$work/quotes.db" today --source custom.l --notify)" ]; }
+notify_today() {
+    local out
+    out=$("$bin/quotectl" --db "$work/quotes.db" today --source custom.l --notify) || return 1  # its exit status counts
+    [ -z "$out" ]
+}
 app_name() { grep -A1 'member=Notify' "$work/monitor.log" | grep -qxF '   string "quoted"'; }
 not_blank() { [ "$(identify -format %k "$1")" -gt 2 ]; }
 stop_session() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
