@@ -119,7 +119,9 @@ exec 3>&-
 # ---- the followers so far end, so that polybar's is the only one.
 kill "${pids[@]}" 2>/dev/null || true
 pids=()
-for entry in "$XDG_RUNTIME_DIR"/quoted/followers/*; do [ -e "$entry" ] && kill "$(basename "$entry")" 2>/dev/null; done
+for entry in "$XDG_RUNTIME_DIR"/quoted/followers/*; do
+    if [ -e "$entry" ]; then kill "$(basename "$entry")" 2>/dev/null || true; fi
+done
 no_followers() { [ -z "$(ls "$XDG_RUNTIME_DIR/quoted/followers" 2>/dev/null)" ]; }
 check "the earlier followers ended and took their entries with them" wait_until 5 no_followers
 
