@@ -40,7 +40,7 @@ public struct DesktopNotification: Equatable, Sendable {
         let author = author.map { Self.capped(TerminalSanitizer.clean($0).flattened, to: Self.summaryLimit) } ?? ""
         let trimmed = author.trimmingSpaces
         summary = trimmed.isEmpty ? occasion.untitled : trimmed
-        body = Self.escapeMarkup(Self.capped(TerminalSanitizer.clean(text), to: Self.bodyLimit))
+        body = Markup.escape(Self.capped(TerminalSanitizer.clean(text), to: Self.bodyLimit))
         self.language = language.flatMap(Self.languageTag)
     }
 
@@ -50,23 +50,6 @@ public struct DesktopNotification: Equatable, Sendable {
         var arguments = ["--app-name=\(Self.appName)", "--urgency=low"]
         if let language { arguments.append("--hint=string:\(Self.languageHint):\(language)") }
         return arguments + ["--", summary, body]
-    }
-
-    /// `&`, `<` and `>` as entities: what the servers' markup parser (GMarkup, Pango) reads
-    /// back as the characters. An `&amp;` already in a quote is text and becomes `&amp;amp;`.
-    public static func escapeMarkup(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E }) else { return text }
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count + 16)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            default: escaped.unicodeScalars.append(character)
-            }
-        }
-        return escaped
     }
 
     /// At most `limit` characters (grapheme clusters: a Hangul syllable or an emoji is never cut).

@@ -73,15 +73,7 @@ struct Follower {
     /// Waits until standard output takes a line (or the reader goes, or a stop signal comes),
     /// then renders the update and writes it whole.
     private func update(signals: Descriptor, first: Bool) throws {
-        var entries = [pollfd(fd: Descriptor.standardOutput.rawValue, events: Int16(POLLOUT), revents: 0),
-                       pollfd(fd: signals.rawValue, events: Int16(POLLIN), revents: 0)]
-        while true {
-            _ = try Poll.once(&entries, milliseconds: -1)
-            if entries[0].revents & Int16(POLLERR | POLLHUP) != 0 { throw Ending.quietly }
-            if entries[0].revents & Int16(POLLOUT) != 0 { break }
-            // A SIGUSR1 while the reader does not read: the line written once it reads is new anyway.
-            if entries[1].revents != 0 { _ = try Self.readSignals(signals) }
-        }
+        try Self.waitUntilWritable(signals: signals)
         let lines: [String]
         do {
             lines = try render()
@@ -97,13 +89,36 @@ struct Follower {
         var text = ""
         for line in lines { text += line + "\n" }
         Output.flush()
-        do {
-            try Descriptor.standardOutput.writeAll(text)
-        } catch .brokenPipe {
-            throw Ending.quietly
-        } catch {
-            Output.error("cannot write to standard output: \(error)")
-            CurrentProcess.exit(ExitCode.ioError.rawValue)
+        // A page at a time, each once the pipe has room for it: a waybar line carries the whole
+        // quote as its tooltip, and a write larger than the room left would block where no stop
+        // signal reaches it (the signal pipe's handlers restart interrupted calls).
+        let bytes = Array(text.utf8)
+        var start = 0
+        while start < bytes.count {
+            if start > 0 { try Self.waitUntilWritable(signals: signals) }
+            let end = min(bytes.count, start + Int(PIPE_BUF))
+            do {
+                try Descriptor.standardOutput.writeAll(Array(bytes[start..<end]))
+            } catch .brokenPipe {
+                throw Ending.quietly
+            } catch {
+                Output.error("cannot write to standard output: \(error)")
+                CurrentProcess.exit(ExitCode.ioError.rawValue)
+            }
+            start = end
+        }
+    }
+
+    /// Returns once standard output has room for a page; the reader going away or a stop signal ends the follower.
+    private static func waitUntilWritable(signals: Descriptor) throws {
+        var entries = [pollfd(fd: Descriptor.standardOutput.rawValue, events: Int16(POLLOUT), revents: 0),
+                       pollfd(fd: signals.rawValue, events: Int16(POLLIN), revents: 0)]
+        while true {
+            _ = try Poll.once(&entries, milliseconds: -1)
+            if entries[0].revents & Int16(POLLERR | POLLHUP) != 0 { throw Ending.quietly }
+            if entries[0].revents & Int16(POLLOUT) != 0 { return }
+            // A SIGUSR1 while the reader does not read: the line written once it reads is new anyway.
+            if entries[1].revents != 0 { _ = try readSignals(signals) }
         }
     }
 }

@@ -145,7 +145,5 @@ enum Waybar {
         String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
     }
 
-    static func markup(_ text: String) -> String {
-        text.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;").replacingAll(">", with: "&gt;")
-    }
+    static func markup(_ text: String) -> String { Markup.escape(text) }
 }

@@ -14,10 +14,10 @@ import Testing
     }
 
     @Test func anEntityAlreadyInTheTextStaysText() {
-        #expect(DesktopNotification.escapeMarkup("fish &amp; chips") == "fish &amp;amp; chips")
-        #expect(DesktopNotification.escapeMarkup("&#60;") == "&amp;#60;")
-        #expect(DesktopNotification.escapeMarkup("plain") == "plain")
-        #expect(DesktopNotification.escapeMarkup("") == "")
+        #expect(Markup.escape("fish &amp; chips") == "fish &amp;amp; chips")
+        #expect(Markup.escape("&#60;") == "&amp;#60;")
+        #expect(Markup.escape("plain") == "plain")
+        #expect(Markup.escape("") == "")
     }
 
     @Test func noAuthorGivesTheOccasionAsSummary() {
