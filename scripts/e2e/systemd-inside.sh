@@ -110,10 +110,13 @@ CONF
 check "systemd-analyze verify prints nothing (but man's own failure in an empty /etc)" \
     bash -c '[ -z "$(systemd-analyze verify quoted.service 2>&1 | grep -v "^quoted.service: Command .man [a-z.]*([1-8]). failed")" ]'
 # The daily notification's user units as install.sh put them (a user manager runs them in the
-# package's end-to-end); verify exits 0 on unknown keys, so its output is what is checked.
-check "systemd-analyze verify --user quoted-notify.timer and .service print nothing (but man's failure)" bash -c \
-    '[ -z "$(XDG_RUNTIME_DIR=$(mktemp -d) systemd-analyze verify --user /etc/systemd/user/quoted-notify.timer /etc/systemd/user/quoted-notify.service 2>&1 \
-        | grep -v "^quoted-notify\.[a-z]*: Command .man [a-z.]*([1-8]). failed")" ]'
+# package's end-to-end); verify exits 0 on unknown keys, so its output is what is checked. A
+# user manager's environment generators run too, and gnupg's needs awk, an /etc/alternatives
+# link an empty /etc lacks: their lines are other packages' failures, not our units'.
+user_verify=$(XDG_RUNTIME_DIR=$(mktemp -d) systemd-analyze verify --user /etc/systemd/user/quoted-notify.timer /etc/systemd/user/quoted-notify.service 2>&1 \
+    | grep -v -e "^quoted-notify\.[a-z]*: Command .man [a-z.]*([1-8]). failed" -e "^/usr/lib/systemd/user-environment-generators/" || true)
+check "systemd-analyze verify --user quoted-notify.timer and .service print nothing (but man's failure)${user_verify:+: $user_verify}" \
+    test -z "$user_verify"
 # (No awk here: --volatile=yes leaves /etc empty, and awk is an /etc/alternatives link.)
 score=$(systemd-analyze security quoted.service 2>/dev/null | grep -o 'Overall exposure level for quoted.service: [0-9.]*' | grep -o '[0-9.]*$')
 check "systemd-analyze security exposure <= 1.5 (is ${score:-unknown})" python3 -c "import sys; sys.exit(0 if '$score' and float('$score') <= 1.5 else 1)"
