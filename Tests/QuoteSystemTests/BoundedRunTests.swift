@@ -1,5 +1,7 @@
 import Glibc
 import QuoteSystem
+import Foundation
+import TestSupport
 import Testing
 
 /// Subprocess.runBounded: a child's end with the start of its stderr, or the deadline — after
@@ -36,10 +38,19 @@ import Testing
     }
 
     @Test func aGrandchildKeepingStderrOpenDoesNotHoldTheEnd() async throws {
-        // The grandchild's stderr is the pipe; it outlives the child by two seconds at most.
+        // The grandchild's stderr is the pipe, held for 30 s: the end comes with the child's, so
+        // the grandchild is still there to be stopped afterwards (a wait for the pipe's end would
+        // have outlived it).
+        let folder = TemporaryFolder()
+        let pidFile = folder.file("grandchild")
         let outcome = try await BlockingWork.perform { () throws(Errno) in
-            try Subprocess.runBounded("/bin/sh", arguments: ["sh", "-c", "sleep 2 & echo said >&2; exit 4"], timeout: .seconds(60))
+            try Subprocess.runBounded("/bin/sh", arguments: ["sh", "-c", "sleep 30 & echo $! > \"$0\"; echo said >&2; exit 4", pidFile],
+                                      timeout: .seconds(60))
         }
         #expect(outcome == .finished(.exited(4), errorText: "said\n"))
+        let grandchild = (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap { pid_t($0.split(separator: "\n").first ?? "") }
+        let pid = try #require(grandchild)
+        #expect(kill(pid, 0) == 0, "the grandchild was still running when the child's end was reported")
+        kill(pid, SIGKILL)
     }
 }
