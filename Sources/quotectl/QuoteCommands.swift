@@ -160,11 +160,14 @@ func notifyRandom(_ request: RandomRequest, _ arguments: Arguments, _ context: i
         let store = try context.store()
         let hidden = UserStateUse.hidden()
         var draw = RandomDraw(store: store, hidden: hidden)
+        draw.savesSeen = false
         guard let drawn = try draw.quotes(for: request).first else {
             Output.error(UserStateUse.everyMatchHidden(request.filter, store: store, hidden: hidden) ?? nothingMatches(request.filter, store: store))
             return .noInput
         }
-        quote = drawn
+        let status = shown(notifier.show(drawn, occasion: .randomQuote), drawn)
+        if status == .success { draw.drawnSeen?.save() }
+        return status
     }
     return shown(notifier.show(quote, occasion: .randomQuote), quote)
 }

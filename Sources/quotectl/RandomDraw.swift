@@ -14,6 +14,11 @@ struct RandomDraw {
     /// The quotes drawn so far, and their ids (a quote is shown once per answer).
     private var quotes: [Quote] = []
     private var chosen = Set<Int>()
+    /// False: `--unseen`'s history is left for the caller to save (`drawnSeen`), once the quotes
+    /// were really shown (a notification that no server showed leaves its quote unseen).
+    var savesSeen = true
+    /// The `--unseen` history with this draw's quotes in it, when `savesSeen` is false.
+    private(set) var drawnSeen: SeenQuotes?
 
     /// `hidden`: by default this user's hidden quotes, so that every mode drawing through here
     /// (random, a notification, a bar's follower) passes over them.
@@ -48,7 +53,7 @@ struct RandomDraw {
         }
         if var state = seen, !quotes.isEmpty {
             for quote in quotes { state.insert(quote) }
-            state.save()
+            if savesSeen { state.save() } else { drawnSeen = state }
         }
         return quotes
     }

@@ -84,6 +84,22 @@ import TestSupport
         #expect(hung.stderr.contains("no notification server answered") && hung.stderr.contains("within 5 s"), "\(hung.stderr)")
     }
 
+    /// `--unseen` counts a quote as seen once a notification showed it: one no server showed stays unseen.
+    @Test func aQuoteNoNotificationShowedStaysUnseen() throws {
+        try prepare(notifySend: "exit 1")
+        let stateFolder = scratch.file(".local/state/quoted")
+        func seenFiles() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: stateFolder)) ?? []).filter { $0.hasPrefix("seen-") }
+        }
+        let failed = try quotectl().run(["--db", store, "random", "--unseen", "--notify"], timeout: 10)
+        #expect(failed.status == 69, "\(failed.stderr)")
+        #expect(seenFiles().isEmpty, "a quote no notification showed was kept as seen")
+        try prepare()
+        let shown = try quotectl().run(["--db", store, "random", "--unseen", "--notify"], timeout: 10)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(seenFiles().count == 1, "the shown quote is kept as seen, under \(stateFolder)")
+    }
+
     @Test func notifyTakesNoOutputLayoutNorCount() throws {
         try prepare()
         for extra in [["--json"], ["--oneline"], ["--format", "waybar"], ["--format", "{text}"]] {
