@@ -42,6 +42,11 @@ public struct KeptQuote: Equatable, Sendable {
     /// A line of a state file read back; nil when it is not one (the caller names the line).
     public init?(jsonLine line: Substring) {
         guard let value = try? JSONParser.parse(String(line)), let object = value.object else { return nil }
+        self.init(object: object)
+    }
+
+    /// The members of a state file's line, parsed once (a shown line carries more of them).
+    init?(object: JSONObject) {
         func member(_ name: String) -> JSONValue? { object.members.first { $0.key == name }?.value }
         func optional(_ name: String) -> String?? {
             guard let found = member(name), !found.isNull else { return .some(nil) }

@@ -22,7 +22,7 @@ public struct ShownQuote: Equatable, Sendable {
     }
 
     init?(jsonLine line: Substring) {
-        guard let kept = KeptQuote(jsonLine: line), let object = (try? JSONParser.parse(String(line)))?.object else { return nil }
+        guard let object = (try? JSONParser.parse(String(line)))?.object, let kept = KeptQuote(object: object) else { return nil }
         func member(_ name: String) -> String? { object.members.first { $0.key == name }?.value.string.flatMap(SessionIdentity.idText) }
         self.init(kept: kept, identity: SessionIdentity(boot: member("boot"), session: member("session")))
     }

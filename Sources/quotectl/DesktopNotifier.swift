@@ -24,7 +24,7 @@ struct DesktopNotifier {
     /// counts a quote as seen): a cron job or an ssh session fails at once, not at a deadline.
     static func locate() throws(Unavailable) -> DesktopNotifier {
         try requireSessionBus()
-        guard let executable = findInPath(program) else {
+        guard let executable = programInPath(program) else {
             throw Unavailable(message: "\(program) not found in PATH: apt install libnotify-bin")
         }
         return DesktopNotifier(executable: executable)
@@ -39,17 +39,6 @@ struct DesktopNotifier {
            (try? FileSystem.status(Path.join(runtime, "bus")))?.kind == .socket { return }
         throw Unavailable(message: "no session bus: DBUS_SESSION_BUS_ADDRESS is not set and there is no $XDG_RUNTIME_DIR/bus socket "
                           + "(run it in the desktop session, or as a systemd --user unit)")
-    }
-
-    /// The first executable `name` in PATH's absolute folders (a relative entry would run
-    /// whatever the current folder holds).
-    static func findInPath(_ name: String) -> String? {
-        let folders = (Environment.variable("PATH") ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
-        for folder in folders where folder.hasPrefix("/") {
-            let candidate = Path.join(String(folder), name)
-            if (try? FileSystem.status(candidate))?.kind == .regular, FileSystem.isAccessible(candidate, for: .execute) { return candidate }
-        }
-        return nil
     }
 
     /// Shows `quote`; success, or one line and exit 69 when the notification was not shown.

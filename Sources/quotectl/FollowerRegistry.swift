@@ -67,8 +67,7 @@ enum FollowerRegistry {
         let words = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
         guard words.count == 2, Int32(words[0]) == pid, let recorded = UInt64(words[1]) else { return false }
         // SIGUSR1 ends most programs: only a quotectl is ever signalled, whatever an entry says.
-        guard let name = try? FileReader.read("/proc/\(pid)/comm", limit: 64),
-              String(decoding: name, as: UTF8.self).split(separator: "\n").first == "quotectl" else { return false }
+        guard ProcessLock.processName(pid) == "quotectl" else { return false }
         return startTime(of: pid) == recorded
     }
 

@@ -79,14 +79,8 @@ func controlFailureText(_ failure: ControlClient.Failure) -> String {
 /// No daemon answers: become `quoted sync --once` (the binary beside quotectl, else
 /// from PATH). quotectl itself never links the networking code.
 func runSyncOnce(sources: [String], context: inout Context) -> ExitCode {
-    var candidates: [String] = []
-    if let own = CurrentProcess.executablePath() {
-        candidates.append(Path.join(Path.parent(of: own), "quoted"))
-    }
-    for folder in (Environment.variable("PATH") ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
-        candidates.append(Path.join(String(folder), "quoted"))
-    }
-    guard let quoted = candidates.first(where: { FileSystem.isAccessible($0, for: .execute) }) else {
+    let beside = CurrentProcess.executablePath().map { Path.join(Path.parent(of: $0), "quoted") }
+    guard let quoted = beside.flatMap({ FileSystem.isAccessible($0, for: .execute) ? $0 : nil }) ?? programInPath("quoted") else {
         Output.error("daemon not running, and no quoted binary beside quotectl or in PATH to sync with")
         return .unavailable
     }
