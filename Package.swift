@@ -23,6 +23,14 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["migration-embedder"]
         ),
+        // Compiles po/*.po with msgfmt at build time, so a program run from the build speaks
+        // this checkout's catalogs; an installed one reads /usr/share/locale (Locations).
+        .executableTarget(name: "catalog-compiler"),
+        .plugin(
+            name: "CompileCatalogs",
+            capability: .buildTool(),
+            dependencies: ["catalog-compiler"]
+        ),
         // Linux calls Swift's Glibc module leaves out (they need _GNU_SOURCE): SO_PEERCRED,
         // accept4, pipe2, the signal pipe, the terminal's size. Used through QuoteSystem.
         .target(name: "CSystem"),
@@ -32,7 +40,7 @@ let package = Package(
         // What every module needs and none owns: environment, paths and the ONE search order
         // for the store, configuration and socket, capped file reads, exit codes, the version,
         // URL facts, Unix time. Over QuoteSystem: no Foundation.
-        .target(name: "QuoteBase", dependencies: ["QuoteSystem"]),
+        .target(name: "QuoteBase", dependencies: ["QuoteSystem"], plugins: ["CompileCatalogs"]),
         // Text tools every module may need and none owns: strict JSON (whole and streamed) and its
         // writer, terminal sanitising, display width, table layout, case folding. No SQLite.
         .target(name: "QuoteText", dependencies: ["QuoteBase"]),

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <libintl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -99,4 +100,17 @@ int quoted_available_processors(void) {
 
 int quoted_pidfd_open(pid_t pid) {
     return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+void quoted_bind_catalog(const char *domain, const char *folder) {
+    bindtextdomain(domain, folder);
+    bind_textdomain_codeset(domain, "UTF-8");
+}
+
+const char *quoted_translate(const char *domain, const char *message) {
+    return dgettext(domain, message);
+}
+
+const char *quoted_translate_plural(const char *domain, const char *singular, const char *plural, unsigned long count) {
+    return dngettext(domain, singular, plural, count);
 }

@@ -63,6 +63,20 @@ public enum Locations {
         return candidates
     }
 
+    /// Where the message catalogs are (LL/LC_MESSAGES/quoted.mo): the ones this build compiled
+    /// when the program runs from its checkout's .build, else share/locale beside the program's
+    /// bin (/usr/bin/quotectl: /usr/share/locale; /usr/local/bin: /usr/local/share/locale).
+    public static func catalogs() -> String {
+        let program = CurrentProcess.executablePath() ?? ""
+        if let built = builtCatalogFolder, let build = built.firstRange(of: "/.build/"),
+           program.hasPrefix(built[..<build.upperBound]) {
+            return built
+        }
+        let bin = Path.parent(of: program)
+        guard program.hasPrefix("/"), bin.hasSuffix("/bin") else { return "/usr/share/locale" }
+        return Path.join(String(bin.dropLast(4)), "share/locale")
+    }
+
     static func dataHome() -> String {
         Environment.absolutePath("XDG_DATA_HOME") ?? Path.join(Environment.home(), ".local/share")
     }

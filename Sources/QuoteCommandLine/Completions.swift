@@ -1,3 +1,4 @@
+import QuoteBase
 /// Shell completions from the specs: subcommands, each command's options, and values by kind
 /// (files, fixed choices, and words asked of `<program> __complete KIND`: source names, list
 /// names, characters …). Each follows its shell's own rules: bash quotes what it inserts and
@@ -136,7 +137,7 @@ public enum Completions {
     }
 
     static func zshSpec(_ option: Option, program: String) -> String {
-        let help = zshQuote(String(option.help.prefix(70)))
+        let help = zshQuote(String(option.help.english.prefix(70)))
         let names = option.short.map { "{-\($0),\(option.spelling)}" } ?? option.spelling
         let value = option.valueName.map { ":\(zshQuote($0)):\(zshAction(option.completion, program: program))" } ?? ""
         let many = option.repeatable ? "*" : ""
@@ -174,6 +175,6 @@ public enum Completions {
             case .none: line += " -x"
             }
         }
-        return line + " -d '\(fishQuote(String(option.help.prefix(70))))'\n"
+        return line + " -d '\(fishQuote(String(option.help.english.prefix(70))))'\n"
     }
 }

@@ -1,28 +1,29 @@
+import QuoteBase
 /// `--help`, from the specs: an overview, a usage line, the options (each with its short
 /// alias and value name), and for the program the list of subcommands — wrapped between words
 /// at `width` (a terminal's columns; 80 when piped), never mid-word.
 public enum HelpText {
     public static func program(_ program: ProgramSpec, width: Int = 80) -> String {
-        var text = paragraph("OVERVIEW: \(program.overview)", width: width, indent: 10)
-        text += "\n" + paragraph("USAGE: \(program.name) [<options>] <subcommand> [<arguments>]", width: width, indent: 7) + "\nOPTIONS:\n"
-        for option in program.globalOptions where !option.hidden { text += row(option.syntax, option.help, width: width) }
-        text += "\nSUBCOMMANDS:\n"
+        var text = paragraph(tr("OVERVIEW: \(program.overview.text)"), width: width, indent: 10)
+        text += "\n" + paragraph(tr("USAGE: \(program.name) [<options>] <subcommand> [<arguments>]"), width: width, indent: 7) + "\n" + tr("OPTIONS:") + "\n"
+        for option in program.globalOptions where !option.hidden { text += row(option.syntax, option.help.text, width: width) }
+        text += "\n" + tr("SUBCOMMANDS:") + "\n"
         for command in program.visibleCommands {
-            text += row(command.name + (command.name == program.defaultCommand ? " (default)" : ""), command.summary + ".", width: width)
+            text += row(command.name + (command.name == program.defaultCommand ? " " + tr("(default)") : ""), command.summary + ".", width: width)
         }
-        text += "\n" + paragraph("  See '\(program.name) <subcommand> --help' for detailed help, or 'man \(program.name)'.", width: width, indent: 2)
+        text += "\n" + paragraph("  " + tr("See '\(program.name) <subcommand> --help' for detailed help, or 'man \(program.name)'."), width: width, indent: 2)
         return text
     }
 
     public static func command(_ command: CommandSpec, in program: ProgramSpec, width: Int = 80) -> String {
-        var text = paragraph("OVERVIEW: \(command.overview)", width: width, indent: 10)
-        text += "\n" + paragraph("USAGE: \(program.name) \(command.usage)", width: width, indent: 7)
+        var text = paragraph(tr("OVERVIEW: \(command.overview.text)"), width: width, indent: 10)
+        text += "\n" + paragraph(tr("USAGE: \(program.name) \(command.usage)"), width: width, indent: 7)
         if !command.positionals.isEmpty {
-            text += "\nARGUMENTS:\n"
-            for positional in command.positionals { text += row(positional.name, positional.help, width: width) }
+            text += "\n" + tr("ARGUMENTS:") + "\n"
+            for positional in command.positionals { text += row(positional.name, positional.help.text, width: width) }
         }
-        text += "\nOPTIONS:\n"
-        for option in command.options + program.globalOptions where !option.hidden { text += row(option.syntax, option.help, width: width) }
+        text += "\n" + tr("OPTIONS:") + "\n"
+        for option in command.options + program.globalOptions where !option.hidden { text += row(option.syntax, option.help.text, width: width) }
         return text
     }
 

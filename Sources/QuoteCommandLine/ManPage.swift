@@ -25,7 +25,7 @@ public struct ManPage {
     /// arguments and options), then the extra sections in order.
     public static func forProgram(_ program: ProgramSpec, section: Int, description: [String],
                                   extra: [(title: String, body: String)]) -> ManPage {
-        var page = ManPage(name: program.name, section: section, summary: program.overview,
+        var page = ManPage(name: program.name, section: section, summary: program.overview.text,
                            synopsis: ["[options] command [arguments]"], description: description)
         var options = ""
         for option in program.globalOptions where !option.hidden { options += item(option) }
@@ -33,9 +33,9 @@ public struct ManPage {
         var commands = ""
         for command in program.visibleCommands {
             commands += ".SS \(escape(command.name))\n"
-            commands += ".B \(escape(program.name)) \(escape(command.usage))\n.PP\n\(escape(command.overview))\n"
+            commands += ".B \(escape(program.name)) \(escape(command.usage))\n.PP\n\(escape(command.overview.text))\n"
             for positional in command.positionals {
-                commands += ".TP\n.I \(escape(positional.name))\n\(escape(positional.help))\n"
+                commands += ".TP\n.I \(escape(positional.name))\n\(escape(positional.help.text))\n"
             }
             for option in command.options where !option.hidden { commands += item(option) }
         }
@@ -49,7 +49,7 @@ public struct ManPage {
         var tag = option.short.map { "\\fB\\-\($0)\\fR, " } ?? ""
         tag += "\\fB\\-\\-\(escape(option.long))\\fR"
         if let value = option.valueName { tag += " \\fI\(escape(value))\\fR" }
-        return ".TP\n" + tag + "\n" + escape(option.help + (option.repeatable ? " May be given more than once." : "")) + "\n"
+        return ".TP\n" + tag + "\n" + escape(option.help.text + (option.repeatable ? " " + tr("May be given more than once.") : "")) + "\n"
     }
 
     public var rendered: String {

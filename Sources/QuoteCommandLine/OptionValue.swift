@@ -1,3 +1,4 @@
+import QuoteBase
 /// An option's value that is one of a fixed set (`--lang ko|en`, `--format json|csv|fortune`):
 /// the type holds the choices, and the option's completion, placeholder and the message for a
 /// wrong value are derived from it — no list of choices is spelled twice.
@@ -25,7 +26,7 @@ extension OptionValue {
 extension Option {
     /// An option whose value is one of `type`'s cases.
     @inlinable public static func choice<Value: OptionValue>(_ long: String, _ type: Value.Type, short: Character? = nil,
-                                                  hidden: Bool = false, required: Bool = false, help: String) -> Option {
+                                                  hidden: Bool = false, required: Bool = false, help: Message) -> Option {
         .value(long, type.placeholder, short: short, completion: .choices(type.names), hidden: hidden,
                required: required, help: help)
     }

@@ -1,3 +1,4 @@
+import QuoteBase
 /// The command line, declared once. Each option and argument is ONE value of these types;
 /// parsing, usage lines, `--help`, the man pages, the shell completions and "did you mean"
 /// are all derived from them.
@@ -25,7 +26,7 @@ public struct Option: Sendable, Hashable {
     public let short: Character?
     public let kind: Kind
     public let repeatable: Bool
-    public let help: String
+    public let help: Message
     public let completion: Completion
     /// Parsed and honoured, but left out of help, manuals and completions.
     public let hidden: Bool
@@ -33,12 +34,12 @@ public struct Option: Sendable, Hashable {
     /// reading it (`TypedOption`) says it is missing.
     public var required = false
 
-    public static func flag(_ long: String, short: Character? = nil, hidden: Bool = false, help: String) -> Option {
+    public static func flag(_ long: String, short: Character? = nil, hidden: Bool = false, help: Message) -> Option {
         Option(long: long, short: short, kind: .flag, repeatable: false, help: help, completion: .none, hidden: hidden)
     }
 
     public static func value(_ long: String, _ valueName: String, short: Character? = nil, repeatable: Bool = false,
-                             completion: Completion = .none, hidden: Bool = false, required: Bool = false, help: String) -> Option {
+                             completion: Completion = .none, hidden: Bool = false, required: Bool = false, help: Message) -> Option {
         var option = Option(long: long, short: short, kind: .value(name: valueName), repeatable: repeatable, help: help,
                             completion: completion, hidden: hidden)
         option.required = required
@@ -66,11 +67,11 @@ public struct Option: Sendable, Hashable {
 /// A positional argument.
 public struct Positional: Sendable, Hashable {
     public let name: String
-    public let help: String
+    public let help: Message
     public let optional: Bool
     public let completion: Option.Completion
 
-    public init(_ name: String, optional: Bool = false, completion: Option.Completion = .none, help: String) {
+    public init(_ name: String, optional: Bool = false, completion: Option.Completion = .none, help: Message) {
         self.name = name
         self.help = help
         self.optional = optional
@@ -82,12 +83,12 @@ public struct Positional: Sendable, Hashable {
 public struct CommandSpec: Sendable {
     public let name: String
     /// One sentence for the list of subcommands, then more for its own help.
-    public let overview: String
+    public let overview: Message
     public let positionals: [Positional]
     public let options: [Option]
     public let hidden: Bool
 
-    public init(name: String, overview: String, positionals: [Positional] = [], options: [Option], hidden: Bool = false) {
+    public init(name: String, overview: Message, positionals: [Positional] = [], options: [Option], hidden: Bool = false) {
         self.name = name
         self.overview = overview
         self.positionals = positionals
@@ -102,6 +103,7 @@ public struct CommandSpec: Sendable {
 
     /// The first sentence of the overview (a period inside a word, as in custom.NAME, does not end it).
     public var summary: String {
+        let overview = overview.text
         var previous: Character?
         for index in overview.indices {
             if previous == ".", overview[index] == " " { return String(overview[..<overview.index(before: index)]) }
@@ -114,13 +116,13 @@ public struct CommandSpec: Sendable {
 /// A whole program: its global options and its subcommands.
 public struct ProgramSpec: Sendable {
     public let name: String
-    public let overview: String
+    public let overview: Message
     public let globalOptions: [Option]
     public let commands: [CommandSpec]
     /// The subcommand run when none is named (quoted runs the daemon), if any.
     public let defaultCommand: String?
 
-    public init(name: String, overview: String, globalOptions: [Option], commands: [CommandSpec], defaultCommand: String? = nil) {
+    public init(name: String, overview: Message, globalOptions: [Option], commands: [CommandSpec], defaultCommand: String? = nil) {
         self.name = name
         self.overview = overview
         self.globalOptions = globalOptions

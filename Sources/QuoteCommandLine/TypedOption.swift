@@ -1,3 +1,4 @@
+import QuoteBase
 /// An option declared with the type of its value and its default, once: the value is parsed
 /// and checked where it is read (`arguments.value(Options.limit)` is an `Int`), and the help's
 /// "(default …)" is written from the same default the code falls back on, so the two cannot
@@ -23,8 +24,8 @@ public struct TypedOption<Value: Sendable>: Sendable {
     let parse: @Sendable (String) -> Value?
 
     /// `help` receives the default as the help shows it (`describedAs`), to place where it reads well.
-    public init(_ option: (_ help: String) -> Option, absent: Absent, describedAs defaultText: String? = nil,
-                expected: @autoclosure @escaping @Sendable () -> String, help: (_ defaultText: String) -> String,
+    public init(_ option: (_ help: Message) -> Option, absent: Absent, describedAs defaultText: String? = nil,
+                expected: @autoclosure @escaping @Sendable () -> String, help: (_ defaultText: String) -> Message,
                 parse: @escaping @Sendable (String) -> Value?) {
         self.option = option(help(defaultText ?? ""))
         self.absent = absent
@@ -42,28 +43,28 @@ public struct TypedOption<Value: Sendable>: Sendable {
 extension TypedOption {
     /// An option taking any text, nil when not given.
     public static func text(_ long: String, _ valueName: String, short: Character? = nil, completion: Option.Completion = .none,
-                            hidden: Bool = false, help: String) -> TypedOption<String?> where Value == String? {
+                            hidden: Bool = false, help: Message) -> TypedOption<String?> where Value == String? {
         TypedOption<String?>({ .value(long, valueName, short: short, completion: completion, hidden: hidden, help: $0) },
                              absent: .value(nil), expected: "text", help: { _ in help }, parse: { $0 })
     }
 
     /// An option taking any text that the command cannot run without.
     public static func requiredText(_ long: String, _ valueName: String, short: Character? = nil,
-                                    completion: Option.Completion = .none, help: String) -> TypedOption<String> where Value == String {
+                                    completion: Option.Completion = .none, help: Message) -> TypedOption<String> where Value == String {
         TypedOption<String>({ .value(long, valueName, short: short, completion: completion, required: true, help: $0) },
                             absent: .missing, expected: "text", help: { _ in help }, parse: { $0 })
     }
 
     /// A positive whole number, nil when not given.
     public static func positiveInt(_ long: String, _ valueName: String = "N", short: Character? = nil,
-                                   help: String) -> TypedOption<Int?> where Value == Int? {
+                                   help: Message) -> TypedOption<Int?> where Value == Int? {
         TypedOption<Int?>({ .value(long, valueName, short: short, help: $0) }, absent: .value(nil),
                           expected: positiveWholeNumber, help: { _ in help }, parse: { text in positive(text).map { .some($0) } })
     }
 
     /// A positive whole number with a default; `help` is given the default to name.
     public static func positiveInt(_ long: String, _ valueName: String = "N", short: Character? = nil, default value: Int,
-                                   help: (_ defaultText: String) -> String) -> TypedOption<Int> where Value == Int {
+                                   help: (_ defaultText: String) -> Message) -> TypedOption<Int> where Value == Int {
         TypedOption<Int>({ .value(long, valueName, short: short, help: $0) }, absent: .value(value), describedAs: String(value),
                          expected: positiveWholeNumber, help: help, parse: positive)
     }
@@ -72,7 +73,7 @@ extension TypedOption {
 extension TypedOption where Value == Int {
     /// A positive whole number with a default its help does not name.
     public static func positiveInt(_ long: String, _ valueName: String = "N", short: Character? = nil, default value: Int,
-                                   help: String) -> TypedOption<Int> {
+                                   help: Message) -> TypedOption<Int> {
         positiveInt(long, valueName, short: short, default: value, help: { _ in help })
     }
 }
@@ -87,19 +88,19 @@ private func positive(_ text: String) -> Int? {
 extension TypedOption where Value: OptionValue {
     /// One of `Value`'s cases, with a default (named by its case's name to `help`).
     @inlinable public static func choice(_ long: String, short: Character? = nil, hidden: Bool = false, default value: Value,
-                                         help: (_ defaultText: String) -> String) -> TypedOption<Value> {
+                                         help: (_ defaultText: String) -> Message) -> TypedOption<Value> {
         TypedOption<Value>({ .choice(long, Value.self, short: short, hidden: hidden, help: $0) }, absent: .value(value),
                            describedAs: value.rawValue, expected: Value.choicesText, help: help, parse: Value.named)
     }
 
     /// One of `Value`'s cases, with a default its help does not name.
     @inlinable public static func choice(_ long: String, short: Character? = nil, hidden: Bool = false, default value: Value,
-                                         help: String) -> TypedOption<Value> {
+                                         help: Message) -> TypedOption<Value> {
         choice(long, short: short, hidden: hidden, default: value, help: { _ in help })
     }
 
     /// One of `Value`'s cases, which the command cannot run without.
-    @inlinable public static func requiredChoice(_ long: String, short: Character? = nil, help: String) -> TypedOption<Value> {
+    @inlinable public static func requiredChoice(_ long: String, short: Character? = nil, help: Message) -> TypedOption<Value> {
         TypedOption<Value>({ .choice(long, Value.self, short: short, required: true, help: $0) }, absent: .missing,
                            expected: Value.choicesText, help: { _ in help }, parse: Value.named)
     }
@@ -108,7 +109,7 @@ extension TypedOption where Value: OptionValue {
 extension TypedOption {
     /// One of `Choice`'s cases, nil when not given.
     @inlinable public static func choice<Choice: OptionValue>(_ long: String, short: Character? = nil, hidden: Bool = false,
-                                                              help: String) -> TypedOption<Choice?> where Value == Choice? {
+                                                              help: Message) -> TypedOption<Choice?> where Value == Choice? {
         TypedOption<Choice?>({ .choice(long, Choice.self, short: short, hidden: hidden, help: $0) }, absent: .value(nil),
                              expected: Choice.choicesText, help: { _ in help }, parse: { Choice.named($0).map { .some($0) } })
     }

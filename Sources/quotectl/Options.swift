@@ -45,17 +45,14 @@ enum Options {
     static let limit = TypedOption.positiveInt("limit", default: 10, help: { "At most N results (default \($0))." })
     static let quoteFormat = TypedOption.text(
         "format", "TEMPLATE|BAR",
-        help: "A template such as '{text} — {author}' (fields: \(FieldTemplate<QuoteField>.fieldList); {{ and }} are literal braces), "
-            + "or what a bar reads: waybar (JSON), i3blocks (full and short text), polybar or tmux (one line). One line per quote.")
+        help: "A template such as '{text} — {author}' (fields: \(FieldTemplate<QuoteField>.fieldList); {{ and }} are literal braces), or what a bar reads: waybar (JSON), i3blocks (full and short text), polybar or tmux (one line). One line per quote.")
     static let oneline = Option.flag("oneline", help: "Each quote on one line: its text, a dash, its author.")
     static let maxWidth = TypedOption.positiveInt("max-width",
                                                    help: "With --oneline or --format: at most N columns, shortened at a word with '…'.")
     static let quoteOutput = [json, oneline, quoteFormat.option, maxWidth.option]
     static let statusFormat = TypedOption.text(
         "format", "TEMPLATE|BAR|prometheus",
-        help: "A line per source through a template such as '{source}: {state}' (fields: \(FieldTemplate<StatusField>.fieldList)), "
-            + "the store's freshness for a bar: waybar (JSON with class fresh, stale or failing), i3blocks, polybar or tmux, "
-            + "or prometheus: the metrics the daemon's [metrics] textfile holds, in Prometheus' text format (with the daemon's own when it answers).")
+        help: "A line per source through a template such as '{source}: {state}' (fields: \(FieldTemplate<StatusField>.fieldList)), the store's freshness for a bar: waybar (JSON with class fresh, stale or failing), i3blocks, polybar or tmux, or prometheus: the metrics the daemon's [metrics] textfile holds, in Prometheus' text format (with the daemon's own when it answers).")
     static let staleAfterIntervals = TypedOption<Int>(
         { .value("stale-after-intervals", "N", help: $0) }, absent: .value(CheckSettings.defaultStaleAfterIntervals),
         describedAs: String(CheckSettings.defaultStaleAfterIntervals),
@@ -71,8 +68,7 @@ enum Options {
     static let todaySource = TypedOption.text("source", "NAME", completion: .sourceName,
                                                help: "The quote of the day from NAME; for happiness, the upstream's own quote of the day once synced.")
     static let notify = Option.flag("notify",
-                                    help: "Show the quote as a desktop notification (through notify-send, package libnotify-bin) instead of printing it. "
-                                        + "Needs the desktop's session bus; exit 69 when there is none or no notification server answers within 5 seconds.")
+                                    help: "Show the quote as a desktop notification (through notify-send, package libnotify-bin) instead of printing it. Needs the desktop's session bus; exit 69 when there is none or no notification server answers within 5 seconds.")
 
     // Lists.
     static let quoteCurrency: TypedOption<QuoteCurrency?> = .choice("quote", help: "Only pairs quoted in this currency.")
@@ -83,16 +79,12 @@ enum Options {
     static let maxBytes = TypedOption<Int>(
         { .value("max-bytes", "SIZE", help: $0) }, absent: .value(importDefaultLimit), describedAs: ConfigText.size(importDefaultLimit),
         expected: "a size from \(ConfigText.sizes(ConfigLimits.maxBytes)) (such as 64M)",
-        help: { "Refuse a file larger than this (default \($0), at most \(ConfigText.size(ConfigLimits.maxBytes.upperBound))): "
-            + "reading stops at the cap." },
+        help: { "Refuse a file larger than this (default \($0), at most \(ConfigText.size(ConfigLimits.maxBytes.upperBound))): reading stops at the cap." },
         parse: { text in ConfigValue.size(text).flatMap { ConfigLimits.maxBytes.contains($0) ? $0 : nil } })
     static let format = TypedOption<ExportFormat>.requiredChoice(
         "format", help: "json (an array of objects), csv (with a header row; a cell a spreadsheet would take for a formula gets a leading ', which import takes off again), fortune (quotes separated by % lines), text (a quote per line: its text, a dash, its author) or atom (an Atom 1.0 feed, an entry a quote). Every format reads back with import.")
     static let importFormat = TypedOption.choice("format", default: ListFormat.Kind.auto, help: {
-        "What FILE is: json (the custom-list format, or quotectl's JSON export), fortune (records between % lines, "
-            + "an indented '-- author' last line), text (a quote per line, with an optional ' — author'), csv (a header row "
-            + "naming the text or quote, author, id and category columns), atom or rss (a feed, an entry a quote), or \($0) "
-            + "(the default: by the file's name and first bytes). Bytes that are not UTF-8 are read as Latin-1." })
+        "What FILE is: json (the custom-list format, or quotectl's JSON export), fortune (records between % lines, an indented '-- author' last line), text (a quote per line, with an optional ' — author'), csv (a header row naming the text or quote, author, id and category columns), atom or rss (a feed, an entry a quote), or \($0) (the default: by the file's name and first bytes). Bytes that are not UTF-8 are read as Latin-1." })
     static let items = TypedOption.text("items", "POINTER", help: "json: where the list is, a JSON Pointer (RFC 6901) such as /results; a lone object there is a list of one (the default: the whole file).")
     static let fields = TypedOption.text("fields", "MAP", help: "json and csv: which member or column holds each field, such as 'text:q, author:a' (fields id, text, author, category; a member starting with / is a JSON Pointer inside the item). Without an id, each quote's id is derived from its text.")
     static let split = TypedOption.choice("split", default: ListFormat.Split.line, help: { "text: a quote per line, or per paragraph (blank-line separated); the default is \($0)." })
@@ -118,10 +110,7 @@ enum Options {
     // Following: bars that read a command's lines as they come.
     static let followRange = 1...86_400
     static let follow = Option.flag("follow",
-        help: "Keep running for a bar that reads lines as they come (waybar without interval, i3blocks interval=persist, polybar tail = true): "
-            + "a line now, then at each --every, at once when the store changes (a sync or an import commits) and on SIGUSR1 (quotectl next). "
-            + "Needs --format or --json (or random's --oneline); i3blocks gets its full text only. random: one quote a line, so not with --count; "
-            + "with --unseen each line is a quote not shown yet. Ends quietly when the bar closes the pipe, with exit 74 when the store is removed.")
+        help: "Keep running for a bar that reads lines as they come (waybar without interval, i3blocks interval=persist, polybar tail = true): a line now, then at each --every, at once when the store changes (a sync or an import commits) and on SIGUSR1 (quotectl next). Needs --format or --json (or random's --oneline); i3blocks gets its full text only. random: one quote a line, so not with --count; with --unseen each line is a quote not shown yet. Ends quietly when the bar closes the pipe, with exit 74 when the store is removed.")
     static let randomEvery = every(default: 300, what: "a new quote")
     static let statusEvery = every(default: 60, what: "the status again")
 

@@ -64,6 +64,8 @@ func usageFailure(_ error: UsageError) -> ExitCode {
 
 @MainActor func runMain() -> ExitCode {
     CurrentProcess.ignoreBrokenPipe()
+    // The user's language for every message, help text and table (machine output stays as it is).
+    MessageCatalog.open(domain: "quoted", folder: { Locations.catalogs() })
     let words = Environment.arguments()
     guard let commandIndex = subcommandIndex(in: words) else { return runWithoutSubcommand(words) }
     let name = words[commandIndex]

@@ -13,7 +13,7 @@ import Testing
         var offenders: [String] = []
         let files = SourceTree.swiftFiles()
         #expect(files.count > 50)
-        for file in files where !file.hasPrefix("QuoteStore/") && !file.hasPrefix("migration-embedder/") {
+        for file in files where !file.hasPrefix("QuoteStore/") && !file.hasPrefix("migration-embedder/") && !file.hasPrefix("catalog-compiler/") {
             for (number, line) in try SourceTree.codeLines(file) {
                 let range = NSRange(line.startIndex..., in: line)
                 if Self.sql.firstMatch(in: line, range: range) != nil { offenders.append("Sources/\(file):\(number): \(line)") }

@@ -44,4 +44,11 @@ int quoted_available_processors(void);
    close-on-exec; -1 with errno set (ENOSYS on an older kernel). */
 int quoted_pidfd_open(pid_t pid);
 
+/* glibc's gettext, which Swift's Glibc module leaves out (libintl.h): the catalog of `domain`
+   in `folder` (bindtextdomain, its text as UTF-8 whatever the locale's charset), and a message
+   looked up in it: the translation, or `message` itself (the same pointer) when it has none. */
+void quoted_bind_catalog(const char *domain, const char *folder);
+const char *quoted_translate(const char *domain, const char *message);
+const char *quoted_translate_plural(const char *domain, const char *singular, const char *plural, unsigned long count);
+
 #endif

@@ -1,0 +1,143 @@
+import QuoteSystem
+
+/// A sentence for people, written in English where it is used: `tr("cannot read \(path): \(reason)")`.
+/// Its English is gettext's key (msgid), each value a positional placeholder (`cannot read
+/// %1$s: %2$s`), so a translation may put them in another order (Korean puts the object before
+/// the verb). scripts/po/extract.py reads the same literals out of the sources into po/quoted.pot.
+public struct Message: Sendable, Hashable, ExpressibleByStringInterpolation {
+    enum Part: Sendable, Hashable {
+        case literal(String)
+        case value(String)
+    }
+
+    let parts: [Part]
+
+    public init(stringLiteral value: String) {
+        parts = [.literal(value)]
+    }
+
+    public init(stringInterpolation: StringInterpolation) {
+        parts = stringInterpolation.parts
+    }
+
+    public struct StringInterpolation: StringInterpolationProtocol {
+        var parts: [Part] = []
+
+        public init(literalCapacity: Int, interpolationCount: Int) {
+            parts.reserveCapacity(interpolationCount * 2 + 1)
+        }
+
+        public mutating func appendLiteral(_ literal: String) {
+            if !literal.isEmpty { parts.append(.literal(literal)) }
+        }
+
+        public mutating func appendInterpolation<Value>(_ value: Value) {
+            parts.append(.value(String(describing: value)))
+        }
+
+        /// An optional has no one English reading: say what nil reads as before interpolating.
+        @available(*, unavailable, message: "unwrap it: say what nil reads as")
+        public mutating func appendInterpolation<Value>(_ value: Value?) {}
+    }
+
+    /// Two pieces read as one sentence (a long message split over lines); values keep their order.
+    public static func + (lhs: Message, rhs: Message) -> Message {
+        Message(parts: lhs.parts + rhs.parts)
+    }
+
+    private init(parts: [Part]) {
+        self.parts = parts
+    }
+
+    var values: [String] {
+        parts.compactMap { if case .value(let text) = $0 { text } else { nil } }
+    }
+
+    /// The English, as written.
+    public var english: String {
+        parts.reduce(into: "") { text, part in
+            switch part {
+            case .literal(let literal): text += literal
+            case .value(let value): text += value
+            }
+        }
+    }
+
+    /// The catalog's key: the English with `%1$s`, `%2$s`… for the values and, when there are
+    /// values, `%` written `%%` (a message without values is its English, `%` and all).
+    public var key: String {
+        guard parts.contains(where: { if case .value = $0 { true } else { false } }) else { return english }
+        var key = ""
+        var number = 0
+        for part in parts {
+            switch part {
+            case .literal(let literal):
+                for character in literal { key += character == "%" ? "%%" : String(character) }
+            case .value:
+                number += 1
+                key += "%\(number)$s"
+            }
+        }
+        return key
+    }
+
+    /// In the user's language when the catalog has it, else the English.
+    public var text: String {
+        guard MessageCatalog.isActive, let translation = MessageCatalog.translation(of: key) else { return english }
+        return Message.fill(translation, with: values) ?? english
+    }
+
+    /// `template` with its `%N$s` replaced by `values[N-1]` and `%%` by `%`, or nil when it
+    /// names a value there is not, or holds any other `%` (a broken translation reads English).
+    static func fill(_ template: String, with values: [String]) -> String? {
+        guard !values.isEmpty else { return template }
+        var result = ""
+        var scalars = template.unicodeScalars[...]
+        while let percent = scalars.firstIndex(of: "%") {
+            result.unicodeScalars.append(contentsOf: scalars[..<percent])
+            scalars = scalars[scalars.index(after: percent)...]
+            if scalars.first == "%" {
+                result += "%"
+                scalars = scalars.dropFirst()
+                continue
+            }
+            let digits = scalars.prefix { $0.properties.numericType != nil && $0.isASCII }
+            scalars = scalars.dropFirst(digits.count)
+            guard !digits.isEmpty, digits.count < 4, scalars.starts(with: "$s".unicodeScalars),
+                  let number = Int(String(String.UnicodeScalarView(digits))), (1...values.count).contains(number)
+            else { return nil }
+            scalars = scalars.dropFirst(2)
+            result += values[number - 1]
+        }
+        result.unicodeScalars.append(contentsOf: scalars)
+        return result
+    }
+}
+
+/// The message in the user's language (gettext's `_()`).
+public func tr(_ message: Message) -> String {
+    message.text
+}
+
+/// A message with a count, in the form the language takes for it (ngettext): English has
+/// "1 quote" and "2 quotes", Korean one form for every count.
+public func trn(_ count: Int, _ singular: Message, _ plural: Message) -> String {
+    let chosen = count == 1 ? singular : plural
+    guard MessageCatalog.isActive,
+          let translation = MessageCatalog.translation(singular: singular.key, plural: plural.key, count: count)
+    else { return chosen.english }
+    return Message.fill(translation, with: chosen.values) ?? chosen.english
+}
+
+/// English declared elsewhere and shown later (an option's help in its spec), in the user's
+/// language. Its literal is marked for the catalog where it is declared (`help:`, `overview:`).
+public func tr(declared english: String) -> String {
+    guard MessageCatalog.isActive, let translation = MessageCatalog.translation(of: english) else { return english }
+    return translation
+}
+
+/// English kept for later and marked for the catalog (gettext's `N_()`): a table's heading
+/// declared in a list, shown through `tr(declared:)`.
+public func declared(_ english: String) -> String {
+    english
+}

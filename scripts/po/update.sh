@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Brings the catalogs up to date with the sources: po/quoted.pot from scripts/po/extract.py,
+# then each po/LL.po merged with it (msgmerge: new messages come in untranslated, changed ones
+# fuzzy, gone ones commented out). Translations written elsewhere (po/parts/*.po) are taken in
+# first. Needs gettext (msgmerge, msgcat).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+python3 scripts/po/extract.py
+for catalog in po/*.po; do
+    shopt -s nullglob
+    parts=(po/parts/*.po)
+    if [ ${#parts[@]} -gt 0 ]; then
+        msgcat --use-first -o "$catalog.new" "$catalog" "${parts[@]}"
+        mv "$catalog.new" "$catalog"
+    fi
+    msgmerge --quiet --update --backup=none --no-fuzzy-matching --sort-by-file "$catalog" po/quoted.pot
+    msgattrib --no-obsolete -o "$catalog" "$catalog"
+    printf '%s: ' "$catalog"
+    msgfmt --check --statistics -o /dev/null "$catalog"
+done
