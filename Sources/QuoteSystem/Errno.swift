@@ -13,7 +13,13 @@ public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertib
     /// "Permission denied".
     public var description: String { Self.describe(code) }
 
-    public static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+    /// In the user's language where a program opened its catalog (glibc's own libc.mo, as
+    /// coreutils shows it): the locale is set before the words are asked for, whichever comes first,
+    /// so one run never mixes the two. The daemon opens none: the journal reads English.
+    public static func describe(_ code: Int32) -> String {
+        _ = MessageCatalog.isActive
+        return String(cString: strerror(code))
+    }
 
     public static let interrupted = Errno(EINTR)
     public static let wouldBlock = Errno(EAGAIN)
