@@ -75,7 +75,7 @@ func usageFailure(_ error: UsageError) -> ExitCode {
     }
     guard let command = Subcommand(rawValue: name)?.command else {
         let known = program.visibleCommands.map(\.name)
-        return usageFailure(UsageError(message: "unknown subcommand '\(name)'" + Suggestion.didYouMean(name, among: known), command: nil))
+        return usageFailure(UsageError(message: tr("unknown subcommand '\(name)'") + Suggestion.didYouMean(name, among: known), command: nil))
     }
     var rest = words
     rest.remove(at: commandIndex)
@@ -109,7 +109,7 @@ func subcommandIndex(in words: [String]) -> Int? {
         let arguments = try Arguments(words, options: Options.global, command: nil)
         if arguments.has(Options.version) { Output.line("quotectl \(version)"); return .success }
         Output.write(HelpText.program(program, width: helpWidth))
-        return arguments.has(Options.help) ? .success : usageFailure(UsageError(message: "missing subcommand", command: nil))
+        return arguments.has(Options.help) ? .success : usageFailure(UsageError(message: tr("missing subcommand"), command: nil))
     } catch {
         return usageFailure(error)
     }
