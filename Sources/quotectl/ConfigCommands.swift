@@ -53,7 +53,8 @@ let configCommand = Command(configSpec) { arguments, _ in
             let when = source.kind == .happiness ? tr("daily, after 00:00 UTC") : tr("every \(durationText(source.interval))")
             table.add([source.name, source.enabled ? tr("enabled") : tr("disabled"), when, TerminalSanitizer.clean(origin)])
         }
-        for line in table.lines() { Output.line("  " + line) }
+        // Indented by two: the table gets the terminal's width less those.
+        for line in table.rendered(width: Terminal.isTerminal ? max(20, Terminal.columns - 2) : nil).lines { Output.line("  " + line) }
         return .success
 }
 
