@@ -64,10 +64,14 @@ func usageFailure(_ error: UsageError) -> ExitCode {
 
 @MainActor func runMain() -> ExitCode {
     CurrentProcess.ignoreBrokenPipe()
-    // The user's language for every message, help text and table (machine output stays as it is).
-    MessageCatalog.open(domain: "quoted", folder: { Locations.catalogs() })
     let words = Environment.arguments()
-    guard let commandIndex = subcommandIndex(in: words) else { return runWithoutSubcommand(words) }
+    let commandIndex = subcommandIndex(in: words)
+    // The user's language for every message, help text and table (machine output stays as it
+    // is) — except `check`'s run: a Nagios plugin's line, usage errors included, is English
+    // for the monitoring system (its --help is for a person).
+    let nagios = commandIndex.map { words[$0] == Subcommand.check.rawValue } == true && !words.contains { $0 == "--help" || $0 == "-h" }
+    if !nagios { MessageCatalog.open(domain: "quoted", folder: { Locations.catalogs() }) }
+    guard let commandIndex else { return runWithoutSubcommand(words) }
     let name = words[commandIndex]
     if name == "help" {
         printHelp(topic: words.dropFirst(commandIndex + 1).first)

@@ -146,6 +146,8 @@ struct KoreanEndToEndTests {
             ["status", "--format", "waybar"], ["status", "--format", "tmux"], ["status", "--format", "prometheus"],
             ["export", "--format", "csv"], ["export", "--format", "fortune"], ["export", "--format", "text"],
             ["export", "--format", "json"], ["liked", "--json"], ["check"],
+            // A Nagios plugin's usage error is its UNKNOWN line: English too.
+            ["check", "--critical-after", "1s"], ["check", "--bogus"],
             ["completion", "bash"], ["__complete", "sources"],
         ]
         for command in commands {
@@ -157,6 +159,7 @@ struct KoreanEndToEndTests {
             if command.first == "random" { sorted = { $0.split(separator: "\n").sorted().joined(separator: "\n") } }
             #expect(sorted(korean.stdout) == sorted(english.stdout), "\(command)")
             #expect(korean.status == english.status, "\(command)")
+            if command.first == "check" { #expect(korean.stderr == english.stderr, "\(command)") }
             if command.first != "random" && command.first != "liked" { #expect(!english.stdout.isEmpty, "\(command)") }
         }
     }
