@@ -36,30 +36,75 @@ public enum UnixTime {
             + " \(pad(Int(parts.tm_hour))):\(pad(Int(parts.tm_min))):\(pad(Int(parts.tm_sec)))Z"
     }
 
-    /// "2026-11-30 21:04 KST": local time (TZ) for people; JSON keeps epoch seconds.
+    /// "2026-11-30 21:04 KST": local time (TZ) for people, laid out as the user's language
+    /// writes a date (Korean "2026년 11월 30일 21:04 KST"); JSON keeps epoch seconds.
     public static func localTimestamp(_ seconds: Int) -> String {
         var t = time_t(seconds)
         var parts = tm()
         localtime_r(&t, &parts)
         let zone = parts.tm_zone.map { String(cString: $0) } ?? ""
-        return "\(parts.tm_year + 1900)-\(pad(Int(parts.tm_mon) + 1))-\(pad(Int(parts.tm_mday))) "
-            + "\(pad(Int(parts.tm_hour))):\(pad(Int(parts.tm_min)))" + (zone.isEmpty ? "" : " " + zone)
+        // TRANSLATORS: a strftime(3) format for a local date and time in status and lists (the
+        // time zone's name follows it): %Y year, %m month, %-m month without a leading zero,
+        // %d day, %-d day without a leading zero, %H hour (00-23), %M minutes.
+        let layout = tr("%Y-%m-%d %H:%M")
+        let text = formatted(parts, layout) ?? formatted(parts, "%Y-%m-%d %H:%M") ?? ""
+        return text + (zone.isEmpty ? "" : " " + zone)
     }
 
-    /// "3 h ago", "2 d ago", "in 5 min".
+    /// `parts` through strftime(3), or nil when the format gives nothing (empty, or too long).
+    private static func formatted(_ parts: tm, _ format: String) -> String? {
+        var parts = parts
+        var buffer = [CChar](repeating: 0, count: 256)
+        let length = strftime(&buffer, buffer.count, format, &parts)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// "3 h ago", "2 d ago", "in 5 min": English always (the sync engine's stored results and
+    /// the --format fields of scripts read it; people's text takes `relativeForPeople`).
     public static func relative(_ seconds: Int, now: Int = now()) -> String {
+        let (amount, unit, past) = distance(seconds, now: now)
+        let text = "\(amount) \(unit.rawValue)"
+        return past ? "\(text) ago" : "in \(text)"
+    }
+
+    /// "3 h ago", "in 5 min" in the user's language (Korean "3시간 전", "5분 후"), for status
+    /// tables and notes a person reads.
+    public static func relativeForPeople(_ seconds: Int, now: Int = now()) -> String {
+        let (count, unit, past) = distance(seconds, now: now)
+        let amount: String
+        switch unit {
+        // TRANSLATORS: a number of seconds, as in "5 s ago".
+        case .seconds: amount = tr("\(count) s")
+        // TRANSLATORS: a number of minutes, as in "3 min ago".
+        case .minutes: amount = tr("\(count) min")
+        // TRANSLATORS: a number of hours, as in "3 h ago".
+        case .hours: amount = tr("\(count) h")
+        // TRANSLATORS: a number of days, as in "2 d ago".
+        case .days: amount = tr("\(count) d")
+        }
+        // TRANSLATORS: a time in the past; the value is an amount such as "3 min".
+        if past { return tr("\(amount) ago") }
+        // TRANSLATORS: a time in the future; the value is an amount such as "3 min".
+        return tr("in \(amount)")
+    }
+
+    enum Unit: String {
+        case seconds = "s", minutes = "min", hours = "h", days = "d"
+    }
+
+    /// How far `seconds` is from `now`, in the largest unit that reads well, and whether it is past.
+    private static func distance(_ seconds: Int, now: Int) -> (Int, Unit, Bool) {
         // Times come from stores and feeds: a hostile one (Int.min) must not trap the subtraction.
         let difference = now.subtractingReportingOverflow(seconds)
         let delta = difference.overflow ? (seconds > now ? Int.min + 1 : Int.max) : max(difference.partialValue, Int.min + 1)
         let magnitude = abs(delta)
-        let amount: String
         switch magnitude {
-        case ..<60: amount = "\(magnitude) s"
-        case ..<3_600: amount = "\(magnitude / 60) min"
-        case ..<172_800: amount = "\(magnitude / 3_600) h"
-        default: amount = "\(magnitude / 86_400) d"
+        case ..<60: return (magnitude, .seconds, delta >= 0)
+        case ..<3_600: return (magnitude / 60, .minutes, delta >= 0)
+        case ..<172_800: return (magnitude / 3_600, .hours, delta >= 0)
+        default: return (magnitude / 86_400, .days, delta >= 0)
         }
-        return delta >= 0 ? "\(amount) ago" : "in \(amount)"
     }
 
     private static func pad(_ value: Int) -> String {

@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteCommandLine
 import QuoteModels
 import QuoteStore
@@ -10,12 +11,12 @@ enum ChosenQuote {
     static func resolve(_ arguments: Arguments, spec: CommandSpec, context: inout Context, kept lists: [KeptList]) throws -> KeptQuote {
         guard let given = try arguments.positionals(for: spec).first else {
             guard let last = ShownQuotes.last() else {
-                throw NoMatch(message: "no quote shown yet: run quotectl random (or today) first, or give an ID")
+                throw NoMatch(message: tr("no quote shown yet: run quotectl random (or today) first, or give an ID"))
             }
             return last.kept
         }
         guard let (source, upstreamID) = QuoteKey.parse(given) else {
-            throw UsageError(message: "'\(shown(given))' is not a quote ID: give the id that --json prints, or SOURCE:ID as liked --json prints it",
+            throw UsageError(message: tr("'\(shown(given))' is not a quote ID: give the id that --json prints, or SOURCE:ID as liked --json prints it"),
                              command: spec.name)
         }
         var found: [KeptQuote] = []
@@ -31,11 +32,11 @@ enum ChosenQuote {
             where !found.contains(where: { $0.key == QuoteKey(quote) }) {
                 found.append(KeptQuote(quote, time: 0))
             }
-            if found.isEmpty { throw NoMatch(message: "no quote with ID '\(shown(given))' in the store at \(store.path)") }
+            if found.isEmpty { throw NoMatch(message: tr("no quote with ID '\(shown(given))' in the store at \(store.path)")) }
         }
         guard found.count == 1 else {
             let sources = found.map(\.key.source).joined(separator: ", ")
-            throw UsageError(message: "ID '\(upstreamID)' names quotes of several sources (\(sources)): give SOURCE:\(upstreamID)",
+            throw UsageError(message: tr("ID '\(upstreamID)' names quotes of several sources (\(sources)): give SOURCE:\(upstreamID)"),
                              command: spec.name)
         }
         return found[0]

@@ -74,8 +74,8 @@ struct Context {
         // (/tmp/quote.db for quotes.db) is an error, never a new store with the starter set.
         // The default locations are still created on first use; writers may create one.
         if access == .read, !Locations.storeNeedsConfiguration(option: dbOption) || noCreate, !Path.exists(path) {
-            throw StoreError.missing(path: path, reason: noCreate ? "no store there, and --no-create"
-                                     : "no such file; reading commands never create a store (quotectl import or quoted sync make one)")
+            throw StoreError.missing(path: path, reason: noCreate ? tr("no store there, and --no-create")
+                                     : tr("no such file; reading commands never create a store (quotectl import or quoted sync make one)"))
         }
         if access == .write { WriterTurn.configure(waiting: { Output.standardError("quotectl: \($0)\n") }) }
         let store = try Store(path: path, access: access)

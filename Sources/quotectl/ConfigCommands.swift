@@ -13,11 +13,11 @@ let configSpec = CommandSpec(
 
 let configCommand = Command(configSpec) { arguments, _ in
         let action = try arguments.positionals(for: configSpec)[0]
-        guard action == "check" else { throw UsageError(message: "unknown action '\(action)' (config check)", command: "config") }
+        guard action == "check" else { throw UsageError(message: tr("unknown action '\(action)' (config check)"), command: "config") }
         let option = arguments.value(Options.config)
         guard let location = Locations.configuration(option: option) else {
-            Output.safeLine("No configuration file (looked for " + Locations.configurationCandidates().joined(separator: " and ")
-                            + "); built-in defaults apply.")
+            let looked = Locations.configurationCandidates().joined(separator: tr(" and "))
+            Output.safeLine(tr("No configuration file (looked for \(looked)); built-in defaults apply."))
             return .success
         }
         let configuration: Configuration
@@ -27,26 +27,34 @@ let configCommand = Command(configSpec) { arguments, _ in
             Output.error(error.description)
             return .configuration
         }
-        for warning in configuration.warnings { Output.error("warning: \(warning)") }
-        Output.safeLine("\(location.path): OK")
+        for warning in configuration.warnings { Output.error(tr("warning: \(warning)")) }
+        Output.safeLine(tr("\(location.path): OK"))
         if let publish = configuration.publish {
-            Output.safeLine("  a hub: publishes the feed '\(publish.name ?? "(this host's name)")' to \(publish.dir)"
-                            + (publish.signingKeys.isEmpty ? ", unsigned" : ", signed with " + publish.signingKeys.joined(separator: " and "))
-                            + ", each manifest valid for \(ConfigText.duration(publish.validFor))")
+            let name = publish.name ?? tr("(this host's name)")
+            let valid = ConfigText.duration(publish.validFor)
+            let keys = publish.signingKeys.joined(separator: tr(" and "))
+            Output.safeLine("  " + (publish.signingKeys.isEmpty
+                ? tr("a hub: publishes the feed '\(name)' to \(publish.dir), unsigned, each manifest valid for \(valid)")
+                : tr("a hub: publishes the feed '\(name)' to \(publish.dir), signed with \(keys), each manifest valid for \(valid)")))
         }
         if let fleet = configuration.fleet {
-            Output.safeLine("  a spoke: every source the feed at \(URLText.redacted(fleet.hub)) lists comes from there"
-                            + (fleet.hubKeys.isEmpty ? " (unsigned: a loopback hub)" : " (its signature checked with " + fleet.hubKeys.joined(separator: " or ") + ")"))
+            let hub = URLText.redacted(fleet.hub)
+            // TRANSLATORS: joins the names of the hub's keys: "a.pub or b.pub".
+            let keys = fleet.hubKeys.joined(separator: tr(" or "))
+            Output.safeLine("  " + (fleet.hubKeys.isEmpty
+                ? tr("a spoke: every source the feed at \(hub) lists comes from there (unsigned: a loopback hub)")
+                : tr("a spoke: every source the feed at \(hub) lists comes from there (its signature checked with \(keys))")))
         }
-        var table = Table([.init("SOURCE"), .init("STATE"), .init("WHEN", .wrap), .init("FROM", .wrap)])
+        var table = Table([.init(tr("SOURCE")), .init(tr("STATE")), .init(tr("WHEN"), .wrap), .init(tr("FROM"), .wrap)])
         for source in configuration.sources {
             // On a spoke a source without a url of its own comes from the hub (when the feed lists it).
-            let origin = configuration.fleet != nil && !source.urlIsOwn ? "the hub's feed" : URLText.redacted(source.url)
+            let origin = configuration.fleet != nil && !source.urlIsOwn ? tr("the hub's feed") : URLText.redacted(source.url)
             // happiness follows its upstream's day, whatever the interval says.
-            let when = source.kind == .happiness ? "daily, after 00:00 UTC" : "every " + durationText(source.interval)
-            table.add([source.name, source.enabled ? "enabled" : "disabled", when, TerminalSanitizer.clean(origin)])
+            let when = source.kind == .happiness ? tr("daily, after 00:00 UTC") : tr("every \(durationText(source.interval))")
+            table.add([source.name, source.enabled ? tr("enabled") : tr("disabled"), when, TerminalSanitizer.clean(origin)])
         }
-        for line in table.lines() { Output.line("  " + line) }
+        // Indented by two: the table gets the terminal's width less those.
+        for line in table.rendered(width: Terminal.isTerminal ? max(20, Terminal.columns - 2) : nil).lines { Output.line("  " + line) }
         return .success
 }
 
@@ -70,20 +78,23 @@ let forgetSpec = CommandSpec(
 let forgetCommand = Command(forgetSpec) { arguments, context in
         let given = try arguments.positionals(for: forgetSpec)[0]
         guard let source = SourceName.custom(named: given) else {
-            throw UsageError(message: "'\(given)' is not a custom list name (only custom lists can be forgotten)", command: "forget")
+            throw UsageError(message: tr("'\(given)' is not a custom list name (only custom lists can be forgotten)"), command: "forget")
         }
         let store = try context.store(.write)
         let known = try QuoteWriter(database: store.database).hasSource(source)
         guard known else {
-            Output.error("the store has no list \(source)")
+            Output.error(tr("the store has no list \(source)"))
             return .noInput
         }
         let removed = try store.database.transaction { () throws(StoreError) in try QuoteWriter(database: store.database).forget(source: source) }
-        Output.line("\(source): forgot \(counted(removed, "quote"))")
+        Output.line(trn(removed, "\(source): forgot \(removed) quote", "\(source): forgot \(removed) quotes"))
         // Forgotten, but still configured: the next sync brings it back. Say so.
         if let configuration = try? context.configuration(), configuration.customListNames.contains(source) {
-            Output.error("warning: \(source) is still in \(configuration.file ?? "the configuration"); the next sync brings it back "
-                         + "(remove [source.\(source)] to forget it for good)")
+            let file = configuration.file ?? tr("the configuration")
+            Output.error(tr("""
+                warning: \(source) is still in \(file); the next sync brings it back \
+                (remove [source.\(source)] to forget it for good)
+                """))
         }
         return .success
 }

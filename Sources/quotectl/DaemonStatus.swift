@@ -27,8 +27,10 @@ struct DaemonStatus {
             while let reply = try client.nextReply(), reply.kind != "end" {
                 if reply.kind == "error" {
                     // The daemon answered: it runs, even when it refuses this user.
+                    // English on purpose: the control protocol's word for a refused peer.
                     if reply.text.hasPrefix("permission denied") {
                         status.running = true
+                        // English on purpose: the control protocol's word for a refused peer.
                         status.refused = String(reply.text.dropFirst("permission denied".count).drop { $0 == ":" || $0 == " " })
                     } else {
                         status.problem = reply.text
@@ -63,16 +65,17 @@ struct DaemonStatus {
 
     var summary: String {
         guard running else {
-            return "Daemon: " + (problem.map { "not reachable (\($0))" } ?? "not running")
+            return problem.map { tr("Daemon: not reachable (\($0))") } ?? tr("Daemon: not running")
         }
         let process = pid.map { " (pid \($0))" } ?? ""
         if let refused {
-            return "Daemon: running\(process), but this user may not talk to it (\(TerminalSanitizer.clean(refused)))"
+            let reason = TerminalSanitizer.clean(refused)
+            return tr("Daemon: running\(process), but this user may not talk to it (\(reason))")
         }
-        if let problem { return "Daemon: running\(process), but \(problem)" }
-        var text = "Daemon: running, pid \(pid.map(String.init) ?? "?")"
-        if let uptime { text += ", up " + durationText(uptime) }
-        if !syncing.isEmpty { text += "; syncing " + syncing.joined(separator: ", ") }
+        if let problem { return tr("Daemon: running\(process), but \(problem)") }
+        let shownPID = pid.map(String.init) ?? "?"
+        var text = uptime.map { tr("Daemon: running, pid \(shownPID), up \(durationText($0))") } ?? tr("Daemon: running, pid \(shownPID)")
+        if !syncing.isEmpty { text += tr("; syncing \(syncing.joined(separator: ", "))") }
         return text
     }
 
@@ -82,6 +85,7 @@ struct DaemonStatus {
         object.add("running", running)
         object.add("pid", pid)
         object.add("uptime", uptime)
+        // English on purpose: --json, the control protocol's words.
         object.add("error", problem ?? refused.map { "permission denied: " + $0 })
         return object.result
     }

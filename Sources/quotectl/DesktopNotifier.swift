@@ -25,7 +25,7 @@ struct DesktopNotifier {
     static func locate() throws(Unavailable) -> DesktopNotifier {
         try requireSessionBus()
         guard let executable = programInPath(program) else {
-            throw Unavailable(message: "\(program) not found in PATH: apt install libnotify-bin")
+            throw Unavailable(message: tr("\(program) not found in PATH: apt install libnotify-bin"))
         }
         return DesktopNotifier(executable: executable)
     }
@@ -37,8 +37,10 @@ struct DesktopNotifier {
         if let address = Environment.variable("DBUS_SESSION_BUS_ADDRESS"), !address.isEmpty { return }
         if let runtime = Environment.absolutePath("XDG_RUNTIME_DIR"),
            (try? FileSystem.status(Path.join(runtime, "bus")))?.kind == .socket { return }
-        throw Unavailable(message: "no session bus: DBUS_SESSION_BUS_ADDRESS is not set and there is no $XDG_RUNTIME_DIR/bus socket "
-                          + "(run it in the desktop session, or as a systemd --user unit)")
+        throw Unavailable(message: tr("""
+            no session bus: DBUS_SESSION_BUS_ADDRESS is not set and there is no $XDG_RUNTIME_DIR/bus socket \
+            (run it in the desktop session, or as a systemd --user unit)
+            """))
     }
 
     /// Shows `quote`; success, or one line and exit 69 when the notification was not shown.
@@ -50,30 +52,33 @@ struct DesktopNotifier {
             outcome = try Subprocess.runBounded(executable, arguments: [Self.program] + notification.notifySendArguments,
                                                 timeout: Self.answerDeadline)
         } catch {
-            Output.error("cannot run \(executable): \(error)")
+            Output.error(tr("cannot run \(executable): \(error)"))
             return .unavailable
         }
         // Which bus it was: a stale DBUS_SESSION_BUS_ADDRESS (an old session's, in tmux) is a common cause.
-        let bus = Environment.variable("DBUS_SESSION_BUS_ADDRESS").map { " on " + TerminalSanitizer.oneLine($0) } ?? ""
+        let bus = Environment.variable("DBUS_SESSION_BUS_ADDRESS").map { TerminalSanitizer.oneLine($0) }
         switch outcome {
         case .finished(.exited(0), _):
             return .success
         case .finished(let termination, let errorText):
             let said = errorText.split(whereSeparator: \.isNewline).first.map { ": " + $0 } ?? ""
-            Output.error("the notification was not shown\(bus): \(executable) \(Self.describe(termination))\(said)")
+            let how = Self.describe(termination)
+            Output.error(bus.map { tr("the notification was not shown on \($0): \(executable) \(how)\(said)") }
+                         ?? tr("the notification was not shown: \(executable) \(how)\(said)"))
             return .unavailable
         case .timedOut:
-            Output.error("no notification server answered\(bus) within \(Self.answerDeadline.components.seconds) s "
-                         + "(org.freedesktop.Notifications): \(executable) stopped")
+            let seconds = Self.answerDeadline.components.seconds
+            Output.error(bus.map { tr("no notification server answered on \($0) within \(seconds) s (org.freedesktop.Notifications): \(executable) stopped") }
+                         ?? tr("no notification server answered within \(seconds) s (org.freedesktop.Notifications): \(executable) stopped"))
             return .unavailable
         }
     }
 
     private static func describe(_ termination: Subprocess.Termination) -> String {
         switch termination {
-        case .exited(let status): return "exited with status \(status)"
-        case .signalled(let signal): return "was killed by signal \(signal)"
-        case .unknown(let reason): return "ended, how unknown (\(reason))"
+        case .exited(let status): return tr("exited with status \(status)")
+        case .signalled(let signal): return tr("was killed by signal \(signal)")
+        case .unknown(let reason): return tr("ended, how unknown (\(reason))")
         }
     }
 
@@ -84,7 +89,7 @@ struct DesktopNotifier {
             + ((try arguments.value(Options.maxWidth)) != nil ? ["--max-width"] : [])
             + (arguments.has(Options.follow) ? ["--follow"] : []) + (arguments.has(Options.randomEvery) ? ["--every"] : [])
         if let first = printing.first {
-            throw UsageError(message: "--notify shows the quote as a notification: it takes no \(first)", command: command)
+            throw UsageError(message: tr("--notify shows the quote as a notification: it takes no \(first)"), command: command)
         }
     }
 }

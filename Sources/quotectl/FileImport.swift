@@ -67,10 +67,11 @@ struct FileImport {
         case .imported(let changes, let quotes):
             return .imported(changes, quotes: quotes)
         case .refused(let problems):
-            let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
-            return .nothingImported(NothingImported(file, "\(problems.first.map(String.init(describing:)) ?? "a bad record")\(more)"))
+            let first = problems.first.map(String.init(describing:)) ?? tr("a bad record")
+            let reason = problems.count > 1 ? tr("\(first) (and \(problems.count - 1) more)") : first
+            return .nothingImported(NothingImported(file, reason))
         case .empty:
-            return .nothingImported(NothingImported(file, "no quotes in it", removing: name))
+            return .nothingImported(NothingImported(file, tr("no quotes in it"), removing: name))
         }
     }
 }
@@ -82,13 +83,14 @@ struct NothingImported {
 
     /// The file could not be read: the error names the file itself.
     init(_ error: FileError) {
-        message = "\(error); nothing imported"
+        message = tr("\(error); nothing imported")
         exitCode = error.exitCode
     }
 
     /// The file is no list; `removing` a list's name when the user may have meant to empty it.
     init(_ file: String, _ reason: String, removing name: String? = nil) {
-        message = "\(file): \(reason); nothing imported" + (name.map { " (quotectl forget \($0) removes a list)" } ?? "")
+        message = name.map { tr("\(file): \(reason); nothing imported (quotectl forget \($0) removes a list)") }
+            ?? tr("\(file): \(reason); nothing imported")
         exitCode = .dataError
     }
 }

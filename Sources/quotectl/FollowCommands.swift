@@ -7,12 +7,12 @@ import QuoteStore
 /// not), with `--every` alone and a follower whose output is not lines refused.
 func followInterval(_ arguments: Arguments, _ every: TypedOption<Int>, command: String, lines: Bool) throws(UsageError) -> Duration? {
     guard arguments.has(Options.follow) else {
-        if arguments.has(every) { throw UsageError(message: "--every needs --follow", command: command) }
+        if arguments.has(every) { throw UsageError(message: tr("--every needs --follow"), command: command) }
         return nil
     }
     guard lines else {
-        let choices = command == "random" ? "--oneline, --format or --json" : "--format or --json"
-        throw UsageError(message: "--follow writes a line per update: add \(choices)", command: command)
+        throw UsageError(message: command == "random" ? tr("--follow writes a line per update: add --oneline, --format or --json")
+                         : tr("--follow writes a line per update: add --format or --json"), command: command)
     }
     return .seconds(try arguments.value(every))
 }

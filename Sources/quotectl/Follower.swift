@@ -29,7 +29,7 @@ struct Follower {
         do {
             try loop(signals: signals, watch: watch)
         } catch let gone as StoreWatch.StoreGone {
-            Output.error(gone.message + "; start the follower again once there is a store")
+            Output.error(tr("\(gone.message); start the follower again once there is a store"))
             return .ioError
         } catch is Ending {
             return .success
@@ -102,7 +102,7 @@ struct Follower {
             } catch .brokenPipe {
                 throw Ending.quietly
             } catch {
-                Output.error("cannot write to standard output: \(error)")
+                Output.error(tr("cannot write to standard output: \(error)"))
                 CurrentProcess.exit(ExitCode.ioError.rawValue)
             }
             start = end

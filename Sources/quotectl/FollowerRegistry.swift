@@ -24,7 +24,7 @@ enum FollowerRegistry {
         let pid = CurrentProcess.id
         let folder = self.folder
         guard let started = startTime(of: pid) else {
-            Output.error("cannot register for quotectl next: /proc/\(pid)/stat unreadable (SIGUSR1 still shows another quote)")
+            Output.error(tr("cannot register for quotectl next: /proc/\(pid)/stat unreadable (SIGUSR1 still shows another quote)"))
             return nil
         }
         do {
@@ -34,7 +34,7 @@ enum FollowerRegistry {
             try file.commit(as: String(pid), syncingFolder: false, syncingFile: false)
             return Entry(path: Path.join(folder, String(pid)))
         } catch {
-            Output.error("cannot register in \(folder) for quotectl next: \(error) (SIGUSR1 still shows another quote)")
+            Output.error(tr("cannot register in \(folder) for quotectl next: \(error) (SIGUSR1 still shows another quote)"))
             return nil
         }
     }
@@ -85,9 +85,11 @@ enum FollowerRegistry {
 
 let nextSpec = CommandSpec(
     name: Subcommand.next.rawValue,
-    overview: "Show another quote in every bar that follows: SIGUSR1 to each of this user's 'quotectl random --follow' "
-        + "(each registers under $XDG_RUNTIME_DIR/quoted/followers). For a bar's click; the same as "
-        + "pkill -USR1 -xf 'quotectl random --follow …' with the command line spelled exactly. Exit 69 when none follows.",
+    overview: """
+        Show another quote in every bar that follows: SIGUSR1 to each of this user's 'quotectl random --follow' \
+        (each registers under $XDG_RUNTIME_DIR/quoted/followers). For a bar's click; the same as \
+        pkill -USR1 -xf 'quotectl random --follow …' with the command line spelled exactly. Exit 69 when none follows.
+        """,
     options: [])
 
 let nextCommand = Command(nextSpec) { arguments, _ in
@@ -98,14 +100,16 @@ let nextCommand = Command(nextSpec) { arguments, _ in
             try ProcessSignal.send(ProcessSignal.another, to: pid)
             asked += 1
         } catch {
-            Output.error("cannot signal follower \(pid): \(error)")
+            Output.error(tr("cannot signal follower \(pid): \(error)"))
         }
     }
     guard asked > 0 else {
-        Output.error("no 'quotectl random --follow' runs for this user (none registered in \(FollowerRegistry.folder)); "
-                     + "a bar that runs quotectl random on an interval shows another quote at its next run")
+        Output.error(tr("""
+            no 'quotectl random --follow' runs for this user (none registered in \(FollowerRegistry.folder)); \
+            a bar that runs quotectl random on an interval shows another quote at its next run
+            """))
         return .unavailable
     }
-    Output.line("asked \(asked) follower\(asked == 1 ? "" : "s") for another quote")
+    Output.line(trn(asked, "asked \(asked) follower for another quote", "asked \(asked) followers for another quote"))
     return .success
 }

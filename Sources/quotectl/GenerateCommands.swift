@@ -14,7 +14,7 @@ let completeCommand = Command(completeSpec) { arguments, context in
     let kind = try arguments.positionals(for: completeSpec)[0]
     let kinds = ["sources", "lists", "characters", "productions", "categories"]
     guard kinds.contains(kind) else {
-        throw UsageError(message: "unknown kind '\(kind)' (\(kinds.joined(separator: ", ")))", command: "__complete")
+        throw UsageError(message: tr("unknown kind '\(kind)' (\(kinds.joined(separator: ", ")))"), command: "__complete")
     }
     // Only a store that is already there: completing a word must never create one.
     let store = (try? context.storePath()).flatMap { Path.exists($0) ? try? Store(path: $0, access: .read) : nil }
@@ -53,7 +53,7 @@ let completionCommand = Command(completionSpec) { arguments, _ in
     case "zsh": Output.write(Completions.zsh(program))
     case "fish": Output.write(Completions.fish(program))
     default:
-        throw UsageError(message: "unknown shell '\(shell)' (bash, zsh, fish)" + Suggestion.didYouMean(shell, among: ["bash", "zsh", "fish"]),
+        throw UsageError(message: tr("unknown shell '\(shell)' (bash, zsh, fish)") + Suggestion.didYouMean(shell, among: ["bash", "zsh", "fish"]),
                          command: "completion")
     }
     return .success

@@ -27,6 +27,7 @@ let checkCommand = Command(checkSpec, onUsageError: checkUsageFailure) { argumen
     do {
         let path = try context.storePath()
         // A monitoring system must never be the one that made an empty store appear.
+        // English on purpose: a Nagios plugin's output, read by the monitoring system.
         guard Path.exists(path) else { return checkUnknown("no store at \(path)") }
         let store = try context.store(.read)
         let sources = try HealthQuery(database: store.database).snapshot(HealthScope(configuration)).sources

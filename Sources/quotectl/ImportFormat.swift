@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteCommandLine
 import QuoteModels
 import QuoteText
@@ -46,7 +47,8 @@ enum ImportFormat {
         for (option, key) in options where arguments.has(option) {
             guard let formats = ListFormat.keyFormats[key], !formats.contains(kind) else { continue }
             let names = ListFormat.Kind.allCases.filter(formats.contains).map(\.rawValue)
-            throw usage("--\(option.long) applies only to --format \(names.joined(separator: ", ")) (not \(kind.rawValue))")
+            let spelled = "--" + option.long
+            throw usage(tr("\(spelled) applies only to --format \(names.joined(separator: ", ")) (not \(kind.rawValue))"))
         }
     }
 

@@ -19,7 +19,7 @@ let likeCommand = Command(likeSpec) { arguments, context in
     var liked = KeptList.liked(), hidden = KeptList.hidden()
     let chosen = try ChosenQuote.resolve(arguments, spec: likeSpec, context: &context, kept: [liked, hidden])
     guard liked.add(KeptQuote(key: chosen.key, text: chosen.text, author: chosen.author, lang: chosen.lang, time: UnixTime.now())) else {
-        Output.line("already liked: " + ChosenQuote.describe(chosen))
+        Output.line(tr("already liked: \(ChosenQuote.describe(chosen))"))
         return .success
     }
     // Both lists written, or neither: a hidden list that cannot be written leaves the like unsaved.
@@ -27,7 +27,7 @@ let likeCommand = Command(likeSpec) { arguments, context in
     try liked.save()
     // A quote liked is wanted again: it is hidden no longer.
     if hidden.remove(chosen.key) != nil { try hidden.save() }
-    Output.line("liked: " + ChosenQuote.describe(chosen))
+    Output.line(tr("liked: \(ChosenQuote.describe(chosen))"))
     return .success
 }
 
@@ -42,7 +42,7 @@ let hideCommand = Command(hideSpec) { arguments, context in
     var liked = KeptList.liked(), hidden = KeptList.hidden()
     let chosen = try ChosenQuote.resolve(arguments, spec: hideSpec, context: &context, kept: [liked, hidden])
     guard hidden.add(KeptQuote(key: chosen.key, text: chosen.text, author: chosen.author, lang: chosen.lang, time: UnixTime.now())) else {
-        Output.line("already hidden: " + ChosenQuote.describe(chosen))
+        Output.line(tr("already hidden: \(ChosenQuote.describe(chosen))"))
         return .success
     }
     // Liked and hidden exclude each other: the likes are written first, and a likes file that
@@ -51,8 +51,9 @@ let hideCommand = Command(hideSpec) { arguments, context in
     let wasLiked = liked.remove(chosen.key) != nil
     if wasLiked { try liked.save() }
     try hidden.save()
-    Output.line("hidden: " + ChosenQuote.describe(chosen) + (wasLiked ? " (no longer liked)" : "")
-                + "; quotectl unhide \(TerminalSanitizer.oneLine(chosen.key.description)) brings it back")
+    let described = ChosenQuote.describe(chosen), key = TerminalSanitizer.oneLine(chosen.key.description)
+    Output.line(wasLiked ? tr("hidden: \(described) (no longer liked); quotectl unhide \(key) brings it back")
+                : tr("hidden: \(described); quotectl unhide \(key) brings it back"))
     return .success
 }
 
@@ -67,11 +68,11 @@ let unhideCommand = Command(unhideSpec) { arguments, context in
     var hidden = KeptList.hidden()
     let chosen = try ChosenQuote.resolve(arguments, spec: unhideSpec, context: &context, kept: [hidden, KeptList.liked()])
     guard hidden.remove(chosen.key) != nil else {
-        Output.line("not hidden: " + ChosenQuote.describe(chosen))
+        Output.line(tr("not hidden: \(ChosenQuote.describe(chosen))"))
         return .success
     }
     try hidden.save()
-    Output.line("shown again: " + ChosenQuote.describe(chosen))
+    Output.line(tr("shown again: \(ChosenQuote.describe(chosen))"))
     return .success
 }
 
@@ -84,11 +85,11 @@ let likedCommand = Command(likedSpec, pages: true) { arguments, context in
     _ = try arguments.positionals(for: likedSpec)
     let liked = KeptList.liked()
     if let problem = liked.problem {
-        Output.error(problem.message + (liked.isEmpty ? "" : "; showing what could be read"))
+        Output.error(liked.isEmpty ? problem.message : tr("\(problem.message); showing what could be read"))
         if liked.isEmpty { return .ioError }
     }
     guard !liked.isEmpty else {
-        Output.error("no liked quotes yet: quotectl like keeps the last quote shown")
+        Output.error(tr("no liked quotes yet: quotectl like keeps the last quote shown"))
         return .noInput
     }
     // Whether each is still in the store (unknown when there is no store to ask).
@@ -100,7 +101,7 @@ let likedCommand = Command(likedSpec, pages: true) { arguments, context in
             Output.line(likedJSON(kept, inStore: inStore))
         } else {
             Output.line("\(TerminalSanitizer.oneLine(kept.key.description))  " + ChosenQuote.describe(kept)
-                        + (inStore == false ? Style.dim("  (no longer in the store)") : ""))
+                        + (inStore == false ? Style.dim("  " + tr("(no longer in the store)")) : ""))
         }
     }
     return .success

@@ -12,9 +12,9 @@ enum LikedTransfer {
     /// Writes the liked quotes; their ids are SOURCE:ID, so that reading them back keeps their source.
     static func export(format: ExportFormat) -> ExitCode {
         let liked = KeptList.liked()
-        if let problem = liked.problem { Output.error(problem.message + "; exporting what could be read") }
+        if let problem = liked.problem { Output.error(tr("\(problem.message); exporting what could be read")) }
         guard !liked.isEmpty else {
-            Output.error("no liked quotes to export (quotectl like keeps the last quote shown)")
+            Output.error(tr("no liked quotes to export (quotectl like keeps the last quote shown)"))
             return .noInput
         }
         let quotes = liked.entries.map { kept in
@@ -41,14 +41,14 @@ enum LikedTransfer {
             while let chunk = try chunks.next() { try chunk.withUnsafeBytes { try reader.feed($0, take) } }
             try reader.finish(take)
         } catch let error as FileError {
-            Output.error("\(error); no quote liked")
+            Output.error(tr("\(error); no quote liked"))
             return error.exitCode
         } catch let error as ListFailure {
-            Output.error("\(file): \(error); no quote liked")
+            Output.error(tr("\(file): \(error); no quote liked"))
             return .dataError
         }
         guard !read.isEmpty else {
-            Output.error("\(file): no quotes in it; no quote liked")
+            Output.error(tr("\(file): no quotes in it; no quote liked"))
             return .dataError
         }
         let keys = try self.keys(of: read, context: &context)
@@ -60,8 +60,12 @@ enum LikedTransfer {
         for (quote, key) in zip(read, keys)
         where liked.add(KeptQuote(key: key, text: quote.text, author: quote.author, lang: quote.lang, time: now)) { added += 1 }
         if added > 0 { try liked.save() }
-        Output.line("liked: \(Plural.count(added, "quote")) added from \(file) (\(read.count - added) liked already"
-                    + (skipped > 0 ? ", \(skipped) unreadable records skipped" : "") + ")")
+        let already = read.count - added
+        Output.line(skipped > 0
+            ? trn(added, "liked: \(added) quote added from \(file) (\(already) liked already, \(skipped) unreadable records skipped)",
+                  "liked: \(added) quotes added from \(file) (\(already) liked already, \(skipped) unreadable records skipped)")
+            : trn(added, "liked: \(added) quote added from \(file) (\(already) liked already)",
+                  "liked: \(added) quotes added from \(file) (\(already) liked already)"))
         return .success
     }
 

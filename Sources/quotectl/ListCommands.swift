@@ -31,32 +31,35 @@ let charactersSpec = CommandSpec(
 
 let charactersCommand = Command(charactersSpec, pages: true) { arguments, context in
         guard arguments.positionals.count <= 1 else {
-            throw UsageError(message: "unexpected argument '\(arguments.positionals[1])'", command: "characters")
+            throw UsageError(message: tr("unexpected argument '\(arguments.positionals[1])'"), command: "characters")
         }
         let name = arguments.positionals.first
         let store = try context.store()
         let characters = try Listings(database: store.database).characters(matching: name)
         if characters.isEmpty, let name {
-            Output.error("no character matches \"\(name)\"")
+            Output.error(tr("no character matches \"\(name)\""))
             return .noInput
         }
         return printList(characters, json: arguments.has(Options.json),
-                  empty: "no characters stored yet (they come with the breakingbad source: quotectl sync --now --source breakingbad)",
+                  empty: tr("no characters stored yet (they come with the breakingbad source: quotectl sync --now --source breakingbad)"),
                   jsonLine: \.json) { character in
             var lines = [character.name + (character.fullName.map { $0 != character.name ? " (\($0))" : "" } ?? "")]
-            if let status = character.status { lines.append("  status: \(status)") }
-            if let actor = character.portrayedBy { lines.append("  portrayed by: \(actor)") }
-            if let birthday = character.birthday { lines.append("  birthday: \(birthday)") }
+            if let status = character.status { lines.append("  " + tr("status: \(status)")) }
+            if let actor = character.portrayedBy { lines.append("  " + tr("portrayed by: \(actor)")) }
+            if let birthday = character.birthday { lines.append("  " + tr("birthday: \(birthday)")) }
             let occupations = listText(character.occupations)
-            if !occupations.isEmpty { lines.append("  occupations: \(occupations)") }
+            if !occupations.isEmpty { lines.append("  " + tr("occupations: \(occupations)")) }
             let aliases = listText(character.aliases)
-            if !aliases.isEmpty { lines.append("  aliases: \(aliases)") }
-            lines.append("  quotes stored: \(character.quoteCount)")
+            if !aliases.isEmpty { lines.append("  " + tr("aliases: \(aliases)")) }
+            lines.append("  " + tr("quotes stored: \(character.quoteCount)"))
             if let death = character.death {
-                var line = "  death: " + (death.cause ?? "unknown cause")
-                if let production = death.production { line += " (\(production)" + (death.episode.map { ", episode \($0))" } ?? ")") }
+                let cause = death.cause ?? tr("unknown cause")
+                var line = "  " + tr("death: \(cause)")
+                if let production = death.production {
+                    line += death.episode.map { tr(" (\(production), episode \($0))") } ?? " (\(production))"
+                }
                 lines.append(line)
-                if let words = death.lastWords { lines.append("  last words: \(words)") }
+                if let words = death.lastWords { lines.append("  " + tr("last words: \(words)")) }
             }
             return lines.flatMap { wrappedForTerminal($0, indent: 2) }.joined(separator: "\n")
         }
@@ -69,11 +72,12 @@ let deathsCommand = Command(deathsSpec, pages: true) { arguments, context in
         let store = try context.store()
         let deaths = try Listings(database: store.database).deaths()
         return printList(deaths, json: arguments.has(Options.json),
-                  empty: "no deaths stored yet (they come with the breakingbad source: quotectl sync --now --source breakingbad)",
+                  empty: tr("no deaths stored yet (they come with the breakingbad source: quotectl sync --now --source breakingbad)"),
                   jsonLine: \.json) { death in
-            var line = death.character + ": " + (death.cause ?? "unknown cause")
+            var line = death.character + ": " + (death.cause ?? tr("unknown cause"))
             let responsible = listText(death.responsible)
-            if !responsible.isEmpty { line += " — by \(responsible)" }
+            // TRANSLATORS: after a death's cause, who caused it.
+            if !responsible.isEmpty { line += tr(" — by \(responsible)") }
             if let production = death.production { line += " [\(production)" + (death.episode.map { " \($0)]" } ?? "]") }
             return line
         }
@@ -92,8 +96,8 @@ let marketsCommand = Command(marketsSpec, pages: true) { arguments, context in
         if markets.isEmpty {
             let filters = (quote.map { ["--quote \($0)"] } ?? []) + (arguments.has(Options.warning) ? ["--warning"] : [])
             let all = filters.isEmpty ? markets : try Listings(database: store.database).markets(quoteCurrency: nil, warningOnly: false)
-            Output.error(all.isEmpty ? "no markets stored (they come with the upbit source: quotectl sync --now --source upbit)"
-                         : "no market matches " + filters.joined(separator: " "))
+            Output.error(all.isEmpty ? tr("no markets stored (they come with the upbit source: quotectl sync --now --source upbit)")
+                         : tr("no market matches \(filters.joined(separator: " "))"))
             return .noInput
         }
         if arguments.has(Options.json) {
@@ -102,12 +106,12 @@ let marketsCommand = Command(marketsSpec, pages: true) { arguments, context in
         }
         // The pair and its flags must stay whole; the names wrap, and go (English first) when
         // even that does not fit.
-        var table = Table([.init("MARKET"), .init("KOREAN", .optional(rank: 2)), .init("ENGLISH", .optional(rank: 1)), .init("FLAGS", .wrap)])
+        var table = Table([.init(tr("MARKET")), .init(tr("KOREAN"), .optional(rank: 2)), .init(tr("ENGLISH"), .optional(rank: 1)), .init(tr("FLAGS"), .wrap)])
         for market in markets {
             var flags: [String] = []
-            if market.warning { flags.append("warning") }
+            if market.warning { flags.append(tr("warning")) }
             let caution = listText(market.caution)
-            if !caution.isEmpty { flags.append("caution: \(caution)") }
+            if !caution.isEmpty { flags.append(tr("caution: \(caution)")) }
             table.add([market.market, TerminalSanitizer.clean(market.koreanName ?? ""),
                        TerminalSanitizer.clean(market.englishName ?? ""), flags.joined(separator: "; ")])
         }
@@ -122,15 +126,18 @@ let weatherCommand = Command(weatherSpec) { arguments, context in
         let store = try context.store()
         let observations = try Listings(database: store.database).weather()
         return printList(observations, json: arguments.has(Options.json),
-                  empty: "no weather stored (the weather source is off until it has an OpenWeatherMap key: see man quoted.conf)",
+                  empty: tr("no weather stored (the weather source is off until it has an OpenWeatherMap key: see man quoted.conf)"),
                   jsonLine: \.json) { observation in
             let unit = observation.units == "metric" ? "°C" : observation.units == "imperial" ? "°F" : " K"
             var line = (observation.place ?? "\(observation.lat), \(observation.lon)")
             if let country = observation.country { line += ", \(country)" }
             line += ": " + (observation.description ?? observation.condition ?? "")
             if let temp = observation.temp { line += ", \(temp)\(unit)" }
-            if let humidity = observation.humidity { line += ", humidity \(humidity)%" }
-            if let wind = observation.windSpeed { line += ", wind \(wind) " + (observation.units == "imperial" ? "mph" : "m/s") }
+            if let humidity = observation.humidity { line += tr(", humidity \(humidity)%") }
+            if let wind = observation.windSpeed {
+                let speed = "\(wind) " + (observation.units == "imperial" ? "mph" : "m/s")
+                line += tr(", wind \(speed)")
+            }
             return line + " (\(UnixTime.localTimestamp(observation.observedAt)))"
         }
 }

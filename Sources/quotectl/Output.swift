@@ -42,7 +42,7 @@ enum Output {
         guard let failure else { return }
         // The reader went away (quotectl export | head): stop quietly, as cat does.
         if failure == .brokenPipe { CurrentProcess.exit(0) }
-        error("cannot write to standard output: \(failure)")
+        error(tr("cannot write to standard output: \(failure)"))
         CurrentProcess.exit(ExitCode.ioError.rawValue)
     }
 

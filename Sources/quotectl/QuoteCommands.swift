@@ -23,8 +23,8 @@ func printQuote(_ quote: Quote, json: Bool) {
     if let author = quote.author { attribution.append(author) }
     var context: [String] = []
     if let production = quote.production { context.append(production) }
-    if let episode = quote.episode { context.append("episode \(episode)") }
-    if let published = quote.published.flatMap(UTCTimestamp.format) { context.append("published " + published) }
+    if let episode = quote.episode { context.append(tr("episode \(episode)")) }
+    if let published = quote.published.flatMap(UTCTimestamp.format) { context.append(tr("published \(published)")) }
     if !context.isEmpty { attribution.append("(" + context.joined(separator: ", ") + ")") }
     if !attribution.isEmpty { Output.line(Style.dim("    — " + TerminalSanitizer.clean(attribution.joined(separator: " ")))) }
 }
@@ -34,7 +34,7 @@ func sourceOption(_ arguments: Arguments, _ option: TypedOption<String?>) throws
     guard let source = arguments.value(option) else { return nil }
     guard SourceName.isValidFilter(source) else {
         let known = SourceName.fixed + ["custom"]
-        throw UsageError(message: "unknown source '\(source)' (builtin, happiness, breakingbad, upbit, weather, custom, custom.NAME)"
+        throw UsageError(message: tr("unknown source '\(source)' (builtin, happiness, breakingbad, upbit, weather, custom, custom.NAME)")
                          + Suggestion.didYouMean(source, among: known), command: arguments.command)
     }
     return source
@@ -68,21 +68,22 @@ func printQuotes(_ quotes: [Quote], layout: QuoteLayout, maxWidth: Int?) {
 /// Why nothing was found, and — when the source has nothing in the store at all — how to get
 /// some, as the lists say it (the same exit 66 everywhere).
 func nothingMatches(_ filter: QuoteFilter, store: Store) -> String {
-    if filter.isEmpty { return "the store at \(store.path) holds no quotes (quotectl sync --now fetches some)" }
-    var message = "no quote matches \(describe(filter))"
+    if filter.isEmpty { return tr("the store at \(store.path) holds no quotes (quotectl sync --now fetches some)") }
+    let described = describe(filter)
     if let source = filter.source, source != SourceName.builtin,
        (try? QuotePicker(database: store.database).count(QuoteFilter(source: source))) == 0 {
-        message += " (nothing from \(source) in the store yet: quotectl sync --now"
-            + (source == "custom" ? "" : " --source \(source)") + " fetches it)"
+        return source == "custom"
+            ? tr("no quote matches \(described) (nothing from \(source) in the store yet: quotectl sync --now fetches it)")
+            : tr("no quote matches \(described) (nothing from \(source) in the store yet: quotectl sync --now --source \(source) fetches it)")
     }
-    return message
+    return tr("no quote matches \(described)")
 }
 
 /// `--max-width N` (with a one-line layout only: a person's quote wraps to the terminal).
 func maxWidthOption(_ arguments: Arguments, layout: QuoteLayout) throws(UsageError) -> Int? {
     guard let width = try arguments.value(Options.maxWidth) else { return nil }
     if layout == .plain || layout == .json {
-        throw UsageError(message: "--max-width needs --oneline or --format", command: arguments.command)
+        throw UsageError(message: tr("--max-width needs --oneline or --format"), command: arguments.command)
     }
     return width
 }
@@ -97,7 +98,7 @@ func describe(_ filter: QuoteFilter) -> String {
     if let character = filter.character { parts.append("--character \"\(character)\"") }
     if let production = filter.production { parts.append("--production \"\(production)\"") }
     if let maxLength = filter.maxLength { parts.append("--max-length \(maxLength)") }
-    if let minLength = filter.minLength { parts.append("--long (more than \(minLength - 1) characters)") }
+    if let minLength = filter.minLength { parts.append(tr("--long (more than \(minLength - 1) characters)")) }
     return parts.joined(separator: " ")
 }
 
@@ -118,10 +119,10 @@ let randomCommand = Command(randomSpec) { arguments, context in
     let maxWidth = try maxWidthOption(arguments, layout: layout)
     if let interval = try followInterval(arguments, Options.randomEvery, command: "random", lines: layout != .plain) {
         guard request.count == 1 else {
-            throw UsageError(message: "--follow shows one quote at a time: not with --count", command: "random")
+            throw UsageError(message: tr("--follow shows one quote at a time: not with --count"), command: "random")
         }
         if request.liked || request.oncePer != nil {
-            throw UsageError(message: "--follow draws from the store, line after line: not with --liked or --once-per", command: "random")
+            throw UsageError(message: tr("--follow draws from the store, line after line: not with --liked or --once-per"), command: "random")
         }
         return try followRandom(request, layout: layout, maxWidth: maxWidth, interval: interval, store: context.store())
     }
@@ -149,7 +150,7 @@ let randomCommand = Command(randomSpec) { arguments, context in
 /// `random --notify`: one quote, drawn only once the bus and notify-send are known to be there.
 func notifyRandom(_ request: RandomRequest, _ arguments: Arguments, _ context: inout Context) throws -> ExitCode {
     try DesktopNotifier.checkAlone(arguments, command: "random")
-    if request.count > 1 { throw UsageError(message: "--notify shows one quote: it takes no --count", command: "random") }
+    if request.count > 1 { throw UsageError(message: tr("--notify shows one quote: it takes no --count"), command: "random") }
     let notifier: DesktopNotifier
     do { notifier = try DesktopNotifier.locate() } catch { Output.error(error.message); return .unavailable }
     if UserStateUse.shownAlready(in: request.oncePer) { return .success }
@@ -189,21 +190,21 @@ struct SourceShares {
         for word in words {
             if word.hasSuffix("%") {
                 guard pending == nil, let number = Double(word.dropLast()), number.isFinite, number >= 0, number <= 100 else {
-                    throw UsageError(message: "'\(word)' is not a share: write N% before a source (0% to 100%)", command: "random")
+                    throw UsageError(message: tr("'\(word)' is not a share: write N% before a source (0% to 100%)"), command: "random")
                 }
                 pending = number
                 continue
             }
             guard SourceName.isValidFilter(word) else {
-                throw UsageError(message: "unknown source '\(word)'" + Suggestion.didYouMean(word, among: SourceName.fixed + ["custom"]),
+                throw UsageError(message: tr("unknown source '\(word)'") + Suggestion.didYouMean(word, among: SourceName.fixed + ["custom"]),
                                  command: "random")
             }
             shares.entries.append((word, pending))
             pending = nil
         }
-        if pending != nil { throw UsageError(message: "a share at the end names no source", command: "random") }
+        if pending != nil { throw UsageError(message: tr("a share at the end names no source"), command: "random") }
         let total = shares.entries.compactMap(\.percent).reduce(0, +)
-        if total > 100.000001 { throw UsageError(message: "the shares add up to \(total)%, more than 100%", command: "random") }
+        if total > 100.000001 { throw UsageError(message: tr("the shares add up to \(total)%, more than 100%"), command: "random") }
         return shares
     }
 
@@ -219,7 +220,7 @@ struct SourceShares {
         for entry in entries {
             let matches = entry.source == SourceKind.custom.rawValue
                 ? available.filter { $0.key.hasPrefix("custom.") }.values.reduce(0, +) : available[entry.source] ?? 0
-            guard matches > 0 else { throw NoMatch(message: "no quote from \(entry.source) matches") }
+            guard matches > 0 else { throw NoMatch(message: tr("no quote from \(entry.source) matches")) }
             weights.append((entry.source, entry.percent ?? (unshared > 0 ? max(0, 100 - given) / Double(unshared) : 0)))
         }
         return weights.filter { $0.1 > 0 }
@@ -288,7 +289,7 @@ let searchSpec = CommandSpec(
     options: [Options.limit.option, Options.json])
 
 let searchCommand = Command(searchSpec, pages: true) { arguments, context in
-        guard !arguments.positionals.isEmpty else { throw UsageError(message: "missing TEXT", command: "search") }
+        guard !arguments.positionals.isEmpty else { throw UsageError(message: tr("missing TEXT"), command: "search") }
         let text = arguments.positionals.joined(separator: " ")
         let limit = try arguments.value(Options.limit)
         let store = try context.store()
@@ -297,7 +298,7 @@ let searchCommand = Command(searchSpec, pages: true) { arguments, context in
         if results.isEmpty {
             // The words as typed, cut short: a message is one line, whatever was pasted.
             let shown = text.count > 80 ? text.prefix(79) + "…" : Substring(text)
-            Output.error("no quote matches \"\(shown)\"")
+            Output.error(tr("no quote matches \"\(shown)\""))
             return .noInput
         }
         let json = arguments.has(Options.json)
@@ -309,10 +310,12 @@ let searchCommand = Command(searchSpec, pages: true) { arguments, context in
         if found.matches > results.count {
             Output.flush()
             if found.ranked {
-                Output.standardError("quotectl: showing \(results.count) of \(found.matches) matches; --limit N shows more\n")
+                Output.standardError("quotectl: " + tr("showing \(results.count) of \(found.matches) matches; --limit N shows more") + "\n")
             } else {
-                Output.standardError("quotectl: more than \(QuotePicker.rankingLimit) matches: showing the first \(results.count), "
-                                     + "not ranked (add words to narrow the search)\n")
+                Output.standardError("quotectl: " + tr("""
+                    more than \(QuotePicker.rankingLimit) matches: showing the first \(results.count), \
+                    not ranked (add words to narrow the search)
+                    """) + "\n")
             }
         }
         return .success

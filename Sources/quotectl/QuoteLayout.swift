@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteCommandLine
 import QuoteModels
 import QuoteText
@@ -52,14 +53,14 @@ enum QuoteLayout: Equatable {
     static func from(_ arguments: Arguments, command: String) throws(UsageError) -> QuoteLayout {
         let format = arguments.value(Options.quoteFormat)
         let chosen = [arguments.has(Options.json), arguments.has(Options.oneline), format != nil].filter { $0 }.count
-        guard chosen <= 1 else { throw UsageError(message: "--json, --oneline and --format exclude each other", command: command) }
+        guard chosen <= 1 else { throw UsageError(message: tr("--json, --oneline and --format exclude each other"), command: command) }
         if arguments.has(Options.json) { return .json }
         if arguments.has(Options.oneline) { return .oneLine }
         guard let format else { return .plain }
         if let bar = Bar(rawValue: format) { return .bar(bar) }
         guard format.contains("{") else {
-            throw UsageError(message: "--format takes a template with {fields} or one of "
-                             + Bar.allCases.map(\.rawValue).joined(separator: ", ") + ": '\(format)' is neither"
+            let bars = Bar.allCases.map(\.rawValue).joined(separator: ", ")
+            throw UsageError(message: tr("--format takes a template with {fields} or one of \(bars): '\(format)' is neither")
                              + Suggestion.didYouMean(format, among: Bar.allCases.map(\.rawValue)), command: command)
         }
         do {

@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteCommandLine
 import QuoteModels
 import QuoteUserState
@@ -23,7 +24,7 @@ struct RandomRequest {
     init(_ arguments: Arguments) throws(UsageError) {
         let lang = try arguments.value(Options.lang)?.rawValue
         if arguments.has(Options.short), arguments.has(Options.long) {
-            throw UsageError(message: "--short and --long exclude each other", command: "random")
+            throw UsageError(message: tr("--short and --long exclude each other"), command: "random")
         }
         filter = QuoteFilter(
             source: try sourceOption(arguments, Options.source), author: arguments.value(Options.author),
@@ -36,7 +37,7 @@ struct RandomRequest {
         }
         shares = try SourceShares.parse(arguments.positionals)
         if !shares.isEmpty, filter.source != nil {
-            throw UsageError(message: "give sources either as --source or as [N%] SOURCE words, not both", command: "random")
+            throw UsageError(message: tr("give sources either as --source or as [N%] SOURCE words, not both"), command: "random")
         }
         equal = arguments.has(Options.equal)
         count = try arguments.value(Options.count)
@@ -44,9 +45,9 @@ struct RandomRequest {
         liked = arguments.has(Options.randomLiked)
         oncePer = try arguments.value(Options.oncePer)
         if liked, let filterOption = Self.storeOnlyOptions.first(where: { arguments.has($0) }) {
-            throw UsageError(message: "--liked draws among your liked quotes alone: \(filterOption.spelling) does not apply", command: "random")
+            throw UsageError(message: tr("--liked draws among your liked quotes alone: \(filterOption.spelling) does not apply"), command: "random")
         }
-        if liked, !shares.isEmpty { throw UsageError(message: "--liked draws among your liked quotes alone: no sources apply", command: "random") }
+        if liked, !shares.isEmpty { throw UsageError(message: tr("--liked draws among your liked quotes alone: no sources apply"), command: "random") }
     }
 
     /// What picks among the store's quotes, and so has no meaning with `--liked`.

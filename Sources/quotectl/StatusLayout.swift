@@ -24,6 +24,7 @@ enum StatusLayout {
             case .source: return source.name
             case .quotes: return String(source.quotes)
             case .state: return state(of: source, now: now).rawValue
+            // English on purpose: a template field scripts read ("3 h ago", "never").
             case .lastSuccess: return source.lastSuccess.map { UnixTime.relative($0, now: now) } ?? "never"
             case .nextDue: return source.nextDue.map { UnixTime.relative($0, now: now) } ?? "-"
             case .error: return source.lastError ?? ""

@@ -53,8 +53,8 @@ struct StatusReport {
     /// The table a person reads: a row per source, its notes indented beneath it (wrapped at the
     /// terminal's width), then what the daemon says.
     func printTable() {
-        Output.safeLine("Store: \(storePath)")
-        var table = Table([.init("SOURCE"), .init("HOLDS", .wrap), .init("LAST SUCCESS", .wrap), .init("NEXT DUE")])
+        Output.safeLine(tr("Store: \(storePath)"))
+        var table = Table([.init(tr("SOURCE")), .init(tr("HOLDS"), .wrap), .init(tr("LAST SUCCESS"), .wrap), .init(tr("NEXT DUE"))])
         for source in sources { table.add(row(source)) }
         let rendered = table.rendered()
         for line in rendered.header { Output.line(line) }
@@ -70,13 +70,25 @@ struct StatusReport {
     private func row(_ source: SourceStatus) -> [String] {
         // Upbit and weather bring no quotes: show what they do bring, even when it is 0.
         let quoteless = source.name == SourceName.upbit || source.name == SourceName.weather
-        var parts = quoteless ? [] : [counted(source.quotes, "quote")]
+        var parts = quoteless ? [] : [trn(source.quotes, "\(source.quotes) quote", "\(source.quotes) quotes")]
         for other in source.otherRows where other.count > 0 || parts.isEmpty {
-            parts.append(counted(other.count, String(other.label.dropLast()), plural: other.label))
+            parts.append(Self.rows(other.count, label: other.label))
         }
-        let success = source.lastSuccess.map { "\(UnixTime.localTimestamp($0)) (\(UnixTime.relative($0, now: now)))" }
-        let next = source.nextDue.map { UnixTime.relative($0, now: now) } ?? "-"
-        return [source.name, parts.joined(separator: ", "), success ?? (source.name == SourceName.builtin ? "built in" : "never"), next]
+        let success = source.lastSuccess.map { "\(UnixTime.localTimestamp($0)) (\(UnixTime.relativeForPeople($0, now: now)))" }
+        let next = source.nextDue.map { UnixTime.relativeForPeople($0, now: now) } ?? "-"
+        return [source.name, parts.joined(separator: ", "), success ?? (source.name == SourceName.builtin ? tr("built in") : tr("never")), next]
+    }
+
+    /// "3 markets", "1 observation": a count of the rows a source brought other than quotes,
+    /// `label` the store's name for them (its table, plural).
+    static func rows(_ count: Int, label: String) -> String {
+        switch label {
+        case "characters": return trn(count, "\(count) character", "\(count) characters")
+        case "deaths": return trn(count, "\(count) death", "\(count) deaths")
+        case "markets": return trn(count, "\(count) market", "\(count) markets")
+        case "observations": return trn(count, "\(count) observation", "\(count) observations")
+        default: return counted(count, String(label.dropLast()), plural: label)
+        }
     }
 
     /// What a row's columns do not say: the hub, sampling, the last attempt and error, a source gone from the configuration.
@@ -84,31 +96,40 @@ struct StatusReport {
         let fleet = configuration?.fleet
         var notes: [String] = []
         if source.fromHub, let fleet {
-            notes.append("from the hub \(URLText.redacted(fleet.hub))" + (source.feedGenerated.map {
-                ", feed written \(UnixTime.localTimestamp($0)) (\(UnixTime.relative($0, now: now)))" } ?? ""))
+            let hub = URLText.redacted(fleet.hub)
+            notes.append(source.feedGenerated.map {
+                tr("from the hub \(hub), feed written \(UnixTime.localTimestamp($0)) (\(UnixTime.relativeForPeople($0, now: now)))")
+            } ?? tr("from the hub \(hub)"))
             if source.feedExpired(now: now), let until = source.feedValidUntil {
-                notes.append(Style.yellow("the feed's manifest expired \(UnixTime.relative(until, now: now)) (valid until \(UnixTime.localTimestamp(until))): its data is stale, however the server answers"))
+                let expired = UnixTime.relativeForPeople(until, now: now), validUntil = UnixTime.localTimestamp(until)
+                notes.append(Style.yellow(tr("the feed's manifest expired \(expired) (valid until \(validUntil)): its data is stale, however the server answers")))
             }
         }
-        if let pool = source.poolText, let observed = source.poolEstimate?.observed {
-            notes.append("sampled: \(counted(observed, "quote")), \(pool)")
+        if let estimate = source.poolEstimate, estimate.observed > 0 {
+            let observed = estimate.observed
+            let share = Int((Double(observed) / estimate.estimated * 100).rounded(.down)), estimated = Int(estimate.estimated.rounded())
+            notes.append(trn(observed, "sampled: \(observed) quote, ~\(share)% of an estimated \(estimated)",
+                             "sampled: \(observed) quotes, ~\(share)% of an estimated \(estimated)"))
         }
         if let attempt = source.lastAttempt, attempt != source.lastSuccess {
-            notes.append("last attempt: \(UnixTime.localTimestamp(attempt)) (\(UnixTime.relative(attempt, now: now)))")
+            notes.append(tr("last attempt: \(UnixTime.localTimestamp(attempt)) (\(UnixTime.relativeForPeople(attempt, now: now)))"))
         }
         if let error = source.lastError {
-            var detail = "last error: \(TerminalSanitizer.clean(error))"
-            if source.consecutiveFailures > 1 { detail += " (\(source.consecutiveFailures) failures in a row)" }
-            if let retry = source.retryAfter, retry > now { detail += "; upstream asked to wait until \(UnixTime.localTimestamp(retry))" }
+            let failures = source.consecutiveFailures
+            var detail = failures > 1 ? tr("last error: \(TerminalSanitizer.clean(error)) (\(failures) failures in a row)")
+                : tr("last error: \(TerminalSanitizer.clean(error))")
+            if let retry = source.retryAfter, retry > now { detail += tr("; upstream asked to wait until \(UnixTime.localTimestamp(retry))") }
             notes.append(Style.yellow(detail))
         }
         if !source.configured && !source.fromHub {
-            notes.append("no longer in the config: kept until 'quotectl forget \(SourceName.listName(of: source.name) ?? source.name)'")
+            let list = SourceName.listName(of: source.name) ?? source.name
+            notes.append(tr("no longer in the config: kept until 'quotectl forget \(list)'"))
         }
         // On a spoke, a source that would come from the hub but never has: its feed does not hold it.
         if let fleet, !source.fromHub, source.lastAttempt == nil, feed != nil,
            let settings = configuration?.source(named: source.name), settings.enabled, !settings.urlIsOwn {
-            notes.append("not in the hub's feed \(URLText.redacted(fleet.hub)): not synced here (never fetched from its upstream)")
+            let hub = URLText.redacted(fleet.hub)
+            notes.append(tr("not in the hub's feed \(hub): not synced here (never fetched from its upstream)"))
         }
         return notes
     }

@@ -14,13 +14,13 @@ let importSpec = CommandSpec(
 let importCommand = Command(importSpec) { arguments, context in
         let file = try arguments.positionals(for: importSpec)[0]
         if arguments.has(Options.importLiked) {
-            if arguments.has(Options.name) { throw UsageError(message: "--liked adds to your liked quotes: --name does not apply", command: "import") }
+            if arguments.has(Options.name) { throw UsageError(message: tr("--liked adds to your liked quotes: --name does not apply"), command: "import") }
             return try LikedTransfer.importFile(file, format: try ImportFormat.from(arguments), limit: try arguments.value(Options.maxBytes),
                                                 context: &context)
         }
         let name = try arguments.value(Options.name)
         guard let source = SourceName.custom(name) else {
-            throw UsageError(message: "'\(name)' is not a valid list name (letters, digits, '-', '_', '.'; at most 64)",
+            throw UsageError(message: tr("'\(name)' is not a valid list name (letters, digits, '-', '_', '.'; at most 64)"),
                              command: "import")
         }
         let format = try ImportFormat.from(arguments)
@@ -28,8 +28,13 @@ let importCommand = Command(importSpec) { arguments, context in
         let fileImport = FileImport(file: file, name: name, source: source, format: format, limit: limit)
         switch try fileImport.run(openStore: { try context.store(.write) }) {
         case .imported(let counts, let total):
-            Output.line("\(source): \(Plural.count(total, "quote")) (\(counts.inserted) inserted, \(counts.updated) updated, "
-                        + "\(counts.removed) removed, \(counts.unchanged) unchanged)")
+            Output.line(trn(total, """
+                \(source): \(total) quote (\(counts.inserted) inserted, \(counts.updated) updated, \
+                \(counts.removed) removed, \(counts.unchanged) unchanged)
+                """, """
+                \(source): \(total) quotes (\(counts.inserted) inserted, \(counts.updated) updated, \
+                \(counts.removed) removed, \(counts.unchanged) unchanged)
+                """))
             return .success
         case .nothingImported(let refusal):
             Output.error(refusal.message)
@@ -46,7 +51,7 @@ let exportCommand = Command(exportSpec) { arguments, context in
         _ = try arguments.positionals(for: exportSpec)
         let format = try arguments.value(Options.format)
         if arguments.has(Options.exportLiked) {
-            if arguments.has(Options.exportSource) { throw UsageError(message: "--liked exports your liked quotes: --source does not apply", command: "export") }
+            if arguments.has(Options.exportSource) { throw UsageError(message: tr("--liked exports your liked quotes: --source does not apply"), command: "export") }
             return LikedTransfer.export(format: format)
         }
         let source = try sourceOption(arguments, Options.exportSource)
@@ -54,7 +59,7 @@ let exportCommand = Command(exportSpec) { arguments, context in
         let count = try Exporter(database: store.database).export(source: source, format: format, write: Output.write)
         if count == 0 {
             Output.flush()
-            Output.error("no quotes" + (source.map { " from \($0)" } ?? "") + " to export")
+            Output.error(source.map { tr("no quotes from \($0) to export") } ?? tr("no quotes to export"))
             return .noInput
         }
         return .success
@@ -73,13 +78,13 @@ enum StatusFormat {
 
     static func from(_ arguments: Arguments) throws(UsageError) -> StatusFormat? {
         guard let format = arguments.value(Options.statusFormat) else {
-            if arguments.has(Options.maxWidth) { throw UsageError(message: "--max-width needs --format", command: "status") }
+            if arguments.has(Options.maxWidth) { throw UsageError(message: tr("--max-width needs --format"), command: "status") }
             return nil
         }
-        if arguments.has(Options.json) { throw UsageError(message: "--json and --format exclude each other", command: "status") }
+        if arguments.has(Options.json) { throw UsageError(message: tr("--json and --format exclude each other"), command: "status") }
         if let bar = QuoteLayout.Bar(rawValue: format) { return .bar(bar) }
         if format == "prometheus" {
-            if arguments.has(Options.maxWidth) { throw UsageError(message: "--max-width does not apply to --format prometheus", command: "status") }
+            if arguments.has(Options.maxWidth) { throw UsageError(message: tr("--max-width does not apply to --format prometheus"), command: "status") }
             return .prometheus
         }
         do {
@@ -97,7 +102,7 @@ let statusCommand = Command(statusSpec, pages: true) { arguments, context in
         let json = arguments.has(Options.json)
         let interval = try followInterval(arguments, Options.statusEvery, command: "status", lines: format != nil || json)
         if case .prometheus? = format, interval != nil {
-            throw UsageError(message: "--follow does not apply to --format prometheus (a collector reads the daemon's textfile)", command: "status")
+            throw UsageError(message: tr("--follow does not apply to --format prometheus (a collector reads the daemon's textfile)"), command: "status")
         }
         let store = try context.store()
         let configuration = try context.configuration()

@@ -46,7 +46,7 @@ final class StoreWatch {
             watching = true
         } catch {
             // A folder this user may search but not list (inotify needs read access): follow by the interval alone.
-            Output.error("cannot watch \(error.path) (\(error.errno)): another process's commit shows at the next --every")
+            Output.error(tr("cannot watch \(error.path) (\(error.errno)): another process's commit shows at the next --every"))
             watching = false
         }
         let status = try FileSystem.status(path)
@@ -103,10 +103,10 @@ final class StoreWatch {
     /// The file at the store's path is still the one the connection reads.
     func checkIdentity() throws {
         guard let status = try? FileSystem.status(path) else {
-            throw StoreGone(message: "the store at \(path) was removed while following it")
+            throw StoreGone(message: tr("the store at \(path) was removed while following it"))
         }
         guard status.device == identity.device, status.inode == identity.inode else {
-            throw StoreGone(message: "the store at \(path) was replaced by another file while following it")
+            throw StoreGone(message: tr("the store at \(path) was replaced by another file while following it"))
         }
     }
 }

@@ -13,11 +13,11 @@ let syncSpec = CommandSpec(
     options: [Options.now, Options.syncSource, Options.noWait])
 
 let syncCommand = Command(syncSpec) { arguments, context in
-        guard arguments.has(Options.now) else { throw UsageError(message: "sync needs --now", command: "sync") }
+        guard arguments.has(Options.now) else { throw UsageError(message: tr("sync needs --now"), command: "sync") }
         _ = try arguments.positionals(for: syncSpec)
         let sources = arguments.all(Options.syncSource)
         for source in sources where SourceName.kind(of: source) == nil || SourceName.kind(of: source) == .builtin {
-            throw UsageError(message: "'\(source)' is not a source that syncs (happiness, breakingbad, upbit, weather, custom.NAME)",
+            throw UsageError(message: tr("'\(source)' is not a source that syncs (happiness, breakingbad, upbit, weather, custom.NAME)"),
                              command: "sync")
         }
         let configured = try context.configuration()?.socketPath
@@ -46,8 +46,8 @@ let syncCommand = Command(syncSpec) { arguments, context in
             while let reply = try client.nextReply() {
                 let text = TerminalSanitizer.clean(reply.text)
                 switch reply.kind {
-                case "started": Output.standardError("\(text): started\n")
-                case "joined": Output.standardError("\(text): joined the sync already running\n")
+                case "started": Output.standardError(tr("\(text): started") + "\n")
+                case "joined": Output.standardError(tr("\(text): joined the sync already running") + "\n")
                 case "progress":
                     guard let lines, let space = text.firstIndex(of: " ") else { continue }
                     let source = String(text[..<space])
@@ -60,7 +60,7 @@ let syncCommand = Command(syncSpec) { arguments, context in
                 default: continue
                 }
             }
-            Output.error("the daemon closed the connection before finishing")
+            Output.error(tr("the daemon closed the connection before finishing"))
             return .temporaryFailure
         } catch let failure as ControlClient.Failure {
             Output.error(controlFailureText(failure))
@@ -70,9 +70,9 @@ let syncCommand = Command(syncSpec) { arguments, context in
 
 func controlFailureText(_ failure: ControlClient.Failure) -> String {
     switch failure {
-    case .notRunning: return "daemon not running"
-    case .refused(let reason), .broken(let reason): return "control socket: \(reason)"
-    case .notAnswering(let pid): return "daemon not answering" + (pid.map { " (pid \($0))" } ?? "")
+    case .notRunning: return tr("daemon not running")
+    case .refused(let reason), .broken(let reason): return tr("control socket: \(reason)")
+    case .notAnswering(let pid): return pid.map { tr("daemon not answering (pid \($0))") } ?? tr("daemon not answering")
     }
 }
 
@@ -81,16 +81,16 @@ func controlFailureText(_ failure: ControlClient.Failure) -> String {
 func runSyncOnce(sources: [String], context: inout Context) -> ExitCode {
     let beside = CurrentProcess.executablePath().map { Path.join(Path.parent(of: $0), "quoted") }
     guard let quoted = beside.flatMap({ FileSystem.isAccessible($0, for: .execute) ? $0 : nil }) ?? programInPath("quoted") else {
-        Output.error("daemon not running, and no quoted binary beside quotectl or in PATH to sync with")
+        Output.error(tr("daemon not running, and no quoted binary beside quotectl or in PATH to sync with"))
         return .unavailable
     }
-    Output.standardError("quotectl: daemon not running; syncing with \(quoted) sync --once\n")
+    Output.standardError("quotectl: " + tr("daemon not running; syncing with \(quoted) sync --once") + "\n")
     var arguments = ["quoted", "sync", "--once"]
     for source in sources { arguments += ["--source", source] }
     if let config = context.configOption { arguments += ["--config", config] }
     if let db = context.dbOption { arguments += ["--db", db] }
     Output.flush()
     let failure = Subprocess.replaceProcess(with: quoted, arguments: arguments)
-    Output.error("cannot run \(quoted): \(failure)")
+    Output.error(tr("cannot run \(quoted): \(failure)"))
     return .unavailable
 }

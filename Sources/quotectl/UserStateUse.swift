@@ -12,7 +12,7 @@ enum UserStateUse {
             try ShownQuotes.record(quotes)
         } catch {
             Output.flush()
-            Output.error(error.message + "; the quote is not remembered as shown")
+            Output.error(tr("\(error.message); the quote is not remembered as shown"))
         }
     }
 
@@ -20,7 +20,7 @@ enum UserStateUse {
     /// read of it still holds.
     static func hidden() -> KeptList {
         let hidden = KeptList.hidden()
-        if let problem = hidden.problem { Output.error(problem.message + "; reading what could be read") }
+        if let problem = hidden.problem { Output.error(tr("\(problem.message); reading what could be read")) }
         return hidden
     }
 
@@ -28,7 +28,9 @@ enum UserStateUse {
     /// rather than "no quote matches".
     static func everyMatchHidden(_ filter: QuoteFilter, store: Store, hidden: KeptList) -> String? {
         guard !hidden.isEmpty, let matches = try? QuotePicker(database: store.database).count(filter), matches > 0 else { return nil }
-        return "every quote that matches is one you hid (\(Plural.count(hidden.entries.count, "quote")) hidden; quotectl unhide ID shows one again)"
+        let count = hidden.entries.count
+        return trn(count, "every quote that matches is one you hid (\(count) quote hidden; quotectl unhide ID shows one again)",
+                   "every quote that matches is one you hid (\(count) quotes hidden; quotectl unhide ID shows one again)")
     }
 
     /// `--once-per PERIOD`: true when this user was shown a quote in the period already.
@@ -43,12 +45,12 @@ enum UserStateUse {
     /// `random --liked`: up to `count` of the liked quotes, in random order.
     static func likedDraw(count: Int) throws -> [Quote] {
         let liked = KeptList.liked()
-        if let problem = liked.problem { Output.error(problem.message + "; drawing among what could be read") }
-        guard !liked.isEmpty else { throw NoMatch(message: "no liked quotes yet: quotectl like keeps the last quote shown") }
+        if let problem = liked.problem { Output.error(tr("\(problem.message); drawing among what could be read")) }
+        guard !liked.isEmpty else { throw NoMatch(message: tr("no liked quotes yet: quotectl like keeps the last quote shown")) }
         // A quote both liked and hidden (an import --liked of one hidden since) stays hidden.
         let hidden = Self.hidden()
         let drawable = liked.entries.filter { !hidden.contains($0.key) }
-        guard !drawable.isEmpty else { throw NoMatch(message: "every quote you liked is one you hid (quotectl unhide ID shows one again)") }
+        guard !drawable.isEmpty else { throw NoMatch(message: tr("every quote you liked is one you hid (quotectl unhide ID shows one again)")) }
         return drawable.shuffled().prefix(count).map(\.quote)
     }
 }

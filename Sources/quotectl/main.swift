@@ -64,10 +64,14 @@ func usageFailure(_ error: UsageError) -> ExitCode {
 
 @MainActor func runMain() -> ExitCode {
     CurrentProcess.ignoreBrokenPipe()
-    // The user's language for every message, help text and table (machine output stays as it is).
-    MessageCatalog.open(domain: "quoted", folder: { Locations.catalogs() })
     let words = Environment.arguments()
-    guard let commandIndex = subcommandIndex(in: words) else { return runWithoutSubcommand(words) }
+    let commandIndex = subcommandIndex(in: words)
+    // The user's language for every message, help text and table (machine output stays as it
+    // is) — except `check`'s run: a Nagios plugin's line, usage errors included, is English
+    // for the monitoring system (its --help is for a person).
+    let nagios = commandIndex.map { words[$0] == Subcommand.check.rawValue } == true && !words.contains { $0 == "--help" || $0 == "-h" }
+    if !nagios { MessageCatalog.open(domain: "quoted", folder: { Locations.catalogs() }) }
+    guard let commandIndex else { return runWithoutSubcommand(words) }
     let name = words[commandIndex]
     if name == "help" {
         printHelp(topic: words.dropFirst(commandIndex + 1).first)
@@ -75,7 +79,7 @@ func usageFailure(_ error: UsageError) -> ExitCode {
     }
     guard let command = Subcommand(rawValue: name)?.command else {
         let known = program.visibleCommands.map(\.name)
-        return usageFailure(UsageError(message: "unknown subcommand '\(name)'" + Suggestion.didYouMean(name, among: known), command: nil))
+        return usageFailure(UsageError(message: tr("unknown subcommand '\(name)'") + Suggestion.didYouMean(name, among: known), command: nil))
     }
     var rest = words
     rest.remove(at: commandIndex)
@@ -109,7 +113,7 @@ func subcommandIndex(in words: [String]) -> Int? {
         let arguments = try Arguments(words, options: Options.global, command: nil)
         if arguments.has(Options.version) { Output.line("quotectl \(version)"); return .success }
         Output.write(HelpText.program(program, width: helpWidth))
-        return arguments.has(Options.help) ? .success : usageFailure(UsageError(message: "missing subcommand", command: nil))
+        return arguments.has(Options.help) ? .success : usageFailure(UsageError(message: tr("missing subcommand"), command: nil))
     } catch {
         return usageFailure(error)
     }

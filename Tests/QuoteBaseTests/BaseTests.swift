@@ -40,6 +40,21 @@ import Testing
         #expect(UnixTime.timestamp(0) == "1970-01-01 00:00 UTC" || UnixTime.timestamp(0).hasPrefix("1970-01-01"))
     }
 
+    /// People's relative times and dates: with no catalog open, today's English byte for byte
+    /// (the Korean forms are checked end to end, through the catalog).
+    @Test func peoplesTimesAreTodaysEnglishWithoutACatalog() {
+        let now = 1_800_000_000
+        for offset in [-30, -59, -60, -3_599, -3_600, -172_799, -172_800, -3 * 86_400, 5, 300, 3_600, 200_000] {
+            #expect(UnixTime.relativeForPeople(now + offset, now: now) == UnixTime.relative(now + offset, now: now), "\(offset)")
+        }
+        #expect(UnixTime.relativeForPeople(now - 180, now: now) == "3 min ago")
+        #expect(UnixTime.relativeForPeople(Int.min, now: now).hasSuffix(" d ago"))
+        // "2027-01-15 08:00" then the zone's name: the strftime layout gives the old bytes.
+        let stamp = UnixTime.localTimestamp(now)
+        #expect(stamp.wholeMatch(of: #/\d{4}-\d{2}-\d{2} \d{2}:\d{2}( \S+)?/#) != nil, "\(stamp)")
+        #expect(stamp.hasPrefix(UnixTime.dateString(day: UnixTime.localDay(now))))
+    }
+
     @Test func byteCountsAsTheConfigurationWritesThem() {
         #expect(ByteCount.configUnits(32 << 20) == "32M" && ByteCount.configUnits(1 << 30) == "1G" && ByteCount.configUnits(1_500) == "1500")
     }
