@@ -36,6 +36,7 @@ public struct Message: Sendable, Hashable, ExpressibleByStringInterpolation {
         }
 
         /// An optional has no one English reading: say what nil reads as before interpolating.
+        // English on purpose: a compiler diagnostic for this project's programmers.
         @available(*, unavailable, message: "unwrap it: say what nil reads as")
         public mutating func appendInterpolation<Value>(_ value: Value?) {}
     }

@@ -1,7 +1,9 @@
 import QuoteBase
+import QuoteText
 /// `--help`, from the specs: an overview, a usage line, the options (each with its short
 /// alias and value name), and for the program the list of subcommands — wrapped between words
-/// at `width` (a terminal's columns; 80 when piped), never mid-word.
+/// at `width` (a terminal's columns; 80 when piped), never mid-word. Widths are display widths:
+/// a Hangul syllable takes two columns, so Korean help wraps where it would pass the edge.
 public enum HelpText {
     public static func program(_ program: ProgramSpec, width: Int = 80) -> String {
         var text = paragraph(tr("OVERVIEW: \(program.overview.text)"), width: width, indent: 10)
@@ -32,10 +34,11 @@ public enum HelpText {
     public static func row(_ syntax: String, _ explanation: String, width: Int = 80) -> String {
         let indent = width < 50 ? 6 : 26
         var text = "  " + syntax
-        if text.count >= indent {
+        let columns = DisplayWidth.of(text)
+        if columns >= indent {
             text += "\n" + String(repeating: " ", count: indent)
         } else {
-            text += String(repeating: " ", count: indent - text.count)
+            text += String(repeating: " ", count: indent - columns)
         }
         return text + wrapped(explanation, width: width, indent: indent, column: indent) + "\n"
     }
@@ -51,8 +54,9 @@ public enum HelpText {
         var out = ""
         var column = start
         for (position, word) in text.split(separator: " ").enumerated() {
+            let columns = DisplayWidth.of(word)
             if position > 0 {
-                if column + 1 + word.count > width {
+                if column + 1 + columns > width {
                     out += "\n" + String(repeating: " ", count: indent)
                     column = indent
                 } else {
@@ -61,7 +65,7 @@ public enum HelpText {
                 }
             }
             out += word
-            column += word.count
+            column += columns
         }
         return out
     }

@@ -26,10 +26,11 @@ public struct ManPage {
     public static func forProgram(_ program: ProgramSpec, section: Int, description: [String],
                                   extra: [(title: String, body: String)]) -> ManPage {
         var page = ManPage(name: program.name, section: section, summary: program.overview.text,
-                           synopsis: ["[options] command [arguments]"], description: description)
+                           synopsis: [tr("[options] command [arguments]")], description: description)
         var options = ""
         for option in program.globalOptions where !option.hidden { options += item(option) }
-        page.sections.append(("OPTIONS", options))
+        // TRANSLATORS: a manual page's section title, as man pages in your language name it (Korean: 옵션).
+        page.sections.append((tr("OPTIONS"), options))
         var commands = ""
         for command in program.visibleCommands {
             commands += ".SS \(escape(command.name))\n"
@@ -39,7 +40,8 @@ public struct ManPage {
             }
             for option in command.options where !option.hidden { commands += item(option) }
         }
-        page.sections.append(("COMMANDS", commands))
+        // TRANSLATORS: a manual page's section title (Korean: 명령).
+        page.sections.append((tr("COMMANDS"), commands))
         page.sections += extra
         return page
     }
@@ -54,16 +56,31 @@ public struct ManPage {
 
     public var rendered: String {
         var text = ".TH \(name.uppercased()) \(section) \(date) \"quoted \(version)\" \"quoted\"\n"
-        text += ".SH NAME\n\(ManPage.escape(name)) \\- \(ManPage.escape(summary.first.map { String($0).lowercased() + summary.dropFirst() } ?? summary))\n"
+        // TRANSLATORS: a manual page's section title (Korean: 이름; man-db's lexgrog knows it).
+        text += ".SH " + ManPage.title(tr("NAME")) + "\n"
+        text += "\(ManPage.escape(name)) \\- \(ManPage.escape(summary.first.map { String($0).lowercased() + summary.dropFirst() } ?? summary))\n"
         if !synopsis.isEmpty {
-            text += ".SH SYNOPSIS\n"
+            // TRANSLATORS: a manual page's section title (Korean: 개요).
+            text += ".SH " + ManPage.title(tr("SYNOPSIS")) + "\n"
             text += synopsis.map { ".B \(ManPage.escape(name))\n\(ManPage.escape($0))\n" }.joined(separator: ".br\n")
         }
         if !description.isEmpty {
-            text += ".SH DESCRIPTION\n" + description.map(ManPage.escape).joined(separator: "\n.PP\n") + "\n"
+            // TRANSLATORS: a manual page's section title (Korean: 설명).
+            text += ".SH " + ManPage.title(tr("DESCRIPTION")) + "\n" + description.map(ManPage.escape).joined(separator: "\n.PP\n") + "\n"
         }
-        for (title, body) in sections { text += ".SH \(title)\n" + body + (body.hasSuffix("\n") ? "" : "\n") }
+        for (title, body) in sections { text += ".SH " + ManPage.title(title) + "\n" + body + (body.hasSuffix("\n") ? "" : "\n") }
+        // A translated page holds UTF-8 (its section titles): say so, for man-db's manconv and
+        // groff's preconv, which would otherwise guess the language's legacy charset (EUC-KR).
+        // An English page is ASCII and stays byte for byte what it was.
+        if !text.utf8.allSatisfy({ $0 < 0x80 }) { text = "'\\\" -*- coding: UTF-8 -*-\n" + text }
         return text
+    }
+
+    /// A section title as .SH takes it: the rest of the line. A translated title stays UTF-8
+    /// text, not \[uXXXX] escapes: man-db's lexgrog finds a page's NAME section (이름 in Korean)
+    /// by its words when mandb indexes it for whatis and apropos.
+    static func title(_ title: String) -> String {
+        title.unicodeScalars.contains { $0.value < 0x20 } ? String(title.unicodeScalars.filter { $0.value >= 0x20 }) : title
     }
 
     /// Text safe in roff: backslashes and hyphens escaped, no line starting with a control
