@@ -33,7 +33,7 @@ struct CSVColumns: Sendable {
     func record(_ row: CSVCells.Row, source: String, place: ListPlace) -> ListRecord {
         guard row.count == count else {
             return .problem(ListProblem(place: place, upstreamID: nil,
-                                        reason: tr("\(row.count) \(row.count == 1 ? "cell" : "cells"), the header has \(count)")))
+                                        reason: trn(row.count, "\(row.count) cell, the header has \(count)", "\(row.count) cells, the header has \(count)")))
         }
         func cell(_ field: ListFormat.Field) -> String? {
             guard let column = index[field] else { return nil }

@@ -46,8 +46,9 @@ public struct CSVReader: ListReader {
         let place = ListPlace.line(row.line)
         // The header names the columns: a header that cannot be read is no CSV list, never a skipped row.
         if columns == nil, row.droppedBytes > 0 || row.tooManyCells {
-            throw ListFailure(tr("not CSV: line \(row.line): the header row is ") + (row.tooManyCells ? tr("more than \(CSVCells.maximumCells) cells")
-                                                                                : tr("longer than \(LineSplitter.defaultMaximumLineBytes >> 20) MiB")))
+            throw ListFailure(row.tooManyCells
+                ? tr("not CSV: line \(row.line): the header row is more than \(CSVCells.maximumCells) cells")
+                : tr("not CSV: line \(row.line): the header row is longer than \(LineSplitter.defaultMaximumLineBytes >> 20) MiB"))
         }
         // Without an id column ids derive from the text: a row too long to read is no stored quote.
         let couldBeStored = columns?.index[.id] != nil

@@ -250,7 +250,9 @@ public struct JSONItemsStream: Sendable {
     private func place(_ depth: Int) -> String {
         guard depth > 0 else { return "" }
         let tokens = pointer.tokens.prefix(depth).map { $0.replacingTilde() }
-        return " at /" + tokens.joined(separator: "/")
+        let path = "/" + tokens.joined(separator: "/")
+        // TRANSLATORS: follows what was found in a JSON document, naming where (a JSON Pointer).
+        return tr(" at \(path)")
     }
 
     private func notFound(_ found: String, _ depth: Int?) -> NotFound {
@@ -260,9 +262,9 @@ public struct JSONItemsStream: Sendable {
     /// What a value starting with `byte` is, or the syntax error it begins.
     private func kindOf(_ byte: UInt8) throws(JSONSyntaxError) -> String {
         switch byte {
-        case UInt8(ascii: "\""): return "a string"
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return "a number"
-        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
+        case UInt8(ascii: "\""): return tr("a string")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return tr("a number")
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return tr("a boolean")
         case UInt8(ascii: "n"): return "null"
         case UInt8(ascii: "<"): throw error(tr("found '<': this looks like HTML, not JSON"))
         default: throw error(tr("unexpected character '\(printable(byte))'"))

@@ -55,9 +55,9 @@ public enum JSONValue: Equatable, Sendable {
     public var kindName: String {
         switch self {
         case .null: return "null"
-        case .bool: return "a boolean"
-        case .integer, .double: return "a number"
-        case .string: return "a string"
+        case .bool: return tr("a boolean")
+        case .integer, .double: return tr("a number")
+        case .string: return tr("a string")
         case .invalidText: return tr("text that is not valid UTF-8")
         case .array: return tr("an array")
         case .object: return tr("an object")
