@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         .testTarget(name: "QuoteSystemTests", dependencies: ["QuoteSystem", "TestSupport"]),
         .testTarget(name: "QuoteBaseTests", dependencies: ["QuoteBase"]),
-        .testTarget(name: "QuoteCommandLineTests", dependencies: ["QuoteCommandLine", "QuoteBase"]),
+        .testTarget(name: "QuoteCommandLineTests", dependencies: ["QuoteCommandLine", "QuoteBase", "QuoteText"]),
         .testTarget(name: "QuoteControlTests", dependencies: ["QuoteControl", "QuoteModels"]),
         .testTarget(name: "QuoteTextTests", dependencies: ["QuoteText", "TestSupport"]),
         .testTarget(name: "QuoteHealthTests", dependencies: ["QuoteHealth", "QuoteModels"]),

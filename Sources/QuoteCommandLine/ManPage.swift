@@ -72,7 +72,12 @@ public struct ManPage {
         // A translated page holds UTF-8 (its section titles): say so, for man-db's manconv and
         // groff's preconv, which would otherwise guess the language's legacy charset (EUC-KR).
         // An English page is ASCII and stays byte for byte what it was.
-        if !text.utf8.allSatisfy({ $0 < 0x80 }) { text = "'\\\" -*- coding: UTF-8 -*-\n" + text }
+        // Hangul mixed with Latin words (paths, keys, options) reads best left-aligned and
+        // unhyphenated: justified, it gets wide gaps, and "manifest.json" broke as "mani-fest".
+        if !text.utf8.allSatisfy({ $0 < 0x80 }), let endOfTitle = text.firstIndex(of: "\n") {
+            let afterTitle = text.index(after: endOfTitle)
+            text = "'\\\" -*- coding: UTF-8 -*-\n" + text[..<afterTitle] + ".ad l\n.nh\n" + text[afterTitle...]
+        }
         return text
     }
 
