@@ -211,8 +211,12 @@ public enum LogLevel: String, CaseIterable, Sendable {
     /// Unless `--log-level` or `log_level` says otherwise.
     public static let standard = LogLevel.info
 
-    /// "error, warning, info or debug".
-    public static var choicesText: String {
-        tr("\(allCases.dropLast().map(\.rawValue).joined(separator: ", ")) or \(LogLevel.debug.rawValue)")
+    /// "error, warning, info or debug", in the user's language.
+    public static var choicesText: String { choices.text }
+
+    /// "error, warning, info or debug" as a message, to place inside another (a help's).
+    /// Its key, "%1$s or %2$s", is OptionValue.choicesText's.
+    public static var choices: Message {
+        "\(allCases.dropLast().map(\.rawValue).joined(separator: ", ")) or \(LogLevel.debug.rawValue)"
     }
 }
