@@ -44,7 +44,7 @@ public struct INIFile: Sendable {
                 continue
             }
             guard let equals = line.firstIndex(of: "=") else {
-                throw SyntaxError(line: lineNumber, message: "expected 'key = value', found '\(line)'")
+                throw SyntaxError(line: lineNumber, message: tr("expected 'key = value', found '\(line)'"))
             }
             guard !sections.isEmpty else {
                 throw SyntaxError(line: lineNumber, message: tr("'\(line)' comes before any [section]"))

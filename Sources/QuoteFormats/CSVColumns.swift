@@ -22,7 +22,7 @@ struct CSVColumns: Sendable {
         }
         guard index[.text] != nil else {
             let shown = names.prefix(8).joined(separator: ", ") + (names.count > 8 ? ", …" : "")
-            let wanted = mapping[.text].map { "\"\($0)\"" } ?? "\"text\" or \"quote\""
+            let wanted = mapping[.text].map { "\"\($0)\"" } ?? tr("\"text\" or \"quote\"")
             throw ListFailure(tr("not CSV: line \(header.line): the header (\(shown)) has no \(wanted) column"))
         }
         self.count = names.count

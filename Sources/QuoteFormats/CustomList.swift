@@ -33,7 +33,7 @@ public enum CustomList {
             do throws(JSONPointer.Malformed) {
                 pointer = try JSONPointer(format.items)
             } catch {
-                throw ListFailure("items: \(error)")
+                throw ListFailure(tr("items: \(error)"))
             }
             self.source = source
             self.mapping = format.fields.isEmpty ? nil : FieldMapping(format.fields)
@@ -63,7 +63,7 @@ public enum CustomList {
                     }
                 }
             } catch let error as JSONSyntaxError {
-                throw ListFailure("not JSON: \(error)")
+                throw ListFailure(tr("not JSON: \(error)"))
             } catch let error as JSONArrayStream.NotAnArray {
                 throw ListFailure(tr("not a JSON array of quotes (found \(error.found))"))
             } catch let error as JSONItemsStream.NotFound {
@@ -76,7 +76,7 @@ public enum CustomList {
             do {
                 try stream.finish()
             } catch {
-                throw ListFailure("not JSON: \(error)")
+                throw ListFailure(tr("not JSON: \(error)"))
             }
         }
     }
@@ -102,7 +102,7 @@ public enum CustomList {
         guard let object = record.object else {
             return .failure(RecordProblem(id: nil, reason: tr("expected an object, found \(record.kindName)")))
         }
-        guard let idValue = object["id"] else { return .failure(RecordProblem(id: nil, reason: "missing \"id\"")) }
+        guard let idValue = object["id"] else { return .failure(RecordProblem(id: nil, reason: tr("missing \"id\""))) }
         guard let upstreamID = upstreamID(idValue) else {
             return .failure(RecordProblem(id: nil, reason: tr("\"id\" must be an integer or a short string, found \(idValue.kindName)")))
         }

@@ -81,7 +81,7 @@ struct FieldMapping: Sendable {
         if let id {
             let label = id.name == "id" ? "\"id\"" : "\"\(id.name)\" (id)"
             guard let value = id.value(in: item), !value.isNull else {
-                return .failure(CustomList.RecordProblem(id: nil, reason: "missing \(label)"))
+                return .failure(CustomList.RecordProblem(id: nil, reason: tr("missing \(label)")))
             }
             guard let read = CustomList.upstreamID(value) else {
                 return .failure(CustomList.RecordProblem(id: nil, reason: tr("\(label) must be an integer or a short string, found \(value.kindName)")))

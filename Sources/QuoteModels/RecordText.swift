@@ -15,7 +15,7 @@ public struct FieldProblem: Error, Equatable, Sendable {
 public enum RecordText {
     /// A required text: present, a valid UTF-8 string, not blank, at most 10,000 characters.
     public static func required(_ value: JSONValue?, field: String) throws(FieldProblem) -> String {
-        guard let value, !value.isNull else { throw FieldProblem(reason: "missing \"\(field)\"") }
+        guard let value, !value.isNull else { throw FieldProblem(reason: tr("missing \"\(field)\"")) }
         guard let trimmed = try optional(value, field: field) else {
             throw FieldProblem(reason: tr("\"\(field)\" is empty"))
         }

@@ -12,7 +12,7 @@ public struct JSONItemsStream: Sendable {
     public struct NotFound: Error, Equatable, Sendable, CustomStringConvertible {
         public let pointer: String
         public let found: String
-        public var description: String { "items \(pointer): found \(found)" }
+        public var description: String { tr("items \(pointer): found \(found)") }
     }
 
     private enum State: Equatable {

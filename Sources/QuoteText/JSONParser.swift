@@ -6,7 +6,7 @@ public struct JSONSyntaxError: Error, CustomStringConvertible, Equatable {
     public let column: Int
     public let reason: String
 
-    public var description: String { "line \(line), column \(column): \(reason)" }
+    public var description: String { tr("line \(line), column \(column): \(reason)") }
 }
 
 /// A strict RFC 8259 parser over UTF-8 bytes, written for speed on large arrays

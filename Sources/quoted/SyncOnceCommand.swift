@@ -106,6 +106,7 @@ enum SyncOnceCommand {
             }
             if settings.kind == .weather, settings.apiKey == nil {
                 // English on purpose: sync --once speaks for the daemon: its lines go to the journal and its results to sync_log
+                // English on purpose: sync --once speaks for the daemon (its lines go to the journal)
                 printError("quoted: \(configuration.file ?? "configuration"): [source.weather] needs api_key or api_key_file")
                 throw Exit(code: .configuration)
             }
