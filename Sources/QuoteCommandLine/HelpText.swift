@@ -6,8 +6,9 @@ import QuoteText
 /// a Hangul syllable takes two columns, so Korean help wraps where it would pass the edge.
 public enum HelpText {
     public static func program(_ program: ProgramSpec, width: Int = 80) -> String {
-        var text = paragraph(tr("OVERVIEW: \(program.overview.text)"), width: width, indent: 10)
-        text += "\n" + paragraph(tr("USAGE: \(program.name) [<options>] <subcommand> [<arguments>]"), width: width, indent: 7) + "\n" + tr("OPTIONS:") + "\n"
+        var text = paragraph(tr("OVERVIEW: \(program.overview.text)"), width: width, indent: indent(tr("OVERVIEW: \(mark)")))
+        text += "\n" + paragraph(tr("USAGE: \(program.name) [<options>] <subcommand> [<arguments>]"), width: width,
+                                 indent: indent(tr("USAGE: \(mark) [<options>] <subcommand> [<arguments>]"))) + "\n" + tr("OPTIONS:") + "\n"
         for option in program.globalOptions where !option.hidden { text += row(option.syntax, option.help.text, width: width) }
         text += "\n" + tr("SUBCOMMANDS:") + "\n"
         for command in program.visibleCommands {
@@ -18,8 +19,8 @@ public enum HelpText {
     }
 
     public static func command(_ command: CommandSpec, in program: ProgramSpec, width: Int = 80) -> String {
-        var text = paragraph(tr("OVERVIEW: \(command.overview.text)"), width: width, indent: 10)
-        text += "\n" + paragraph(tr("USAGE: \(program.name) \(command.usage)"), width: width, indent: 7)
+        var text = paragraph(tr("OVERVIEW: \(command.overview.text)"), width: width, indent: indent(tr("OVERVIEW: \(mark)")))
+        text += "\n" + paragraph(tr("USAGE: \(program.name) \(command.usage)"), width: width, indent: indent(tr("USAGE: \(mark) \(mark)")))
         if !command.positionals.isEmpty {
             text += "\n" + tr("ARGUMENTS:") + "\n"
             for positional in command.positionals { text += row(positional.name, positional.help.text, width: width) }
@@ -41,6 +42,15 @@ public enum HelpText {
             text += String(repeating: " ", count: indent - columns)
         }
         return text + wrapped(explanation, width: width, indent: indent, column: indent) + "\n"
+    }
+
+    /// Where a value goes in a label's message, to measure the label by.
+    static let mark = "\u{1}"
+
+    /// The column the later lines of "OVERVIEW: …" start at: the display width of the label
+    /// before its value, as the language words it ("OVERVIEW: " 10 columns, "개요: " 6).
+    static func indent(_ marked: String) -> Int {
+        DisplayWidth.of(marked.prefix { $0 != "\u{1}" })
     }
 
     /// A paragraph wrapped at `width`, later lines indented by `indent`.

@@ -33,6 +33,14 @@ import Testing
         #expect(lines(text)[0].count < 40)
     }
 
+    /// "OVERVIEW: " hangs its later lines at column 10; the Korean label "개요: " at column 6.
+    @Test func aLabelsLaterLinesHangUnderItsValueByDisplayWidth() {
+        #expect(HelpText.indent("OVERVIEW: " + HelpText.mark) == 10)
+        #expect(HelpText.indent("USAGE: " + HelpText.mark + " [<options>]") == 7)
+        #expect(HelpText.indent("개요: " + HelpText.mark) == 6)
+        #expect(HelpText.indent("사용법: " + HelpText.mark + " [<옵션>]") == 8)
+    }
+
     /// A subcommand or option with a Korean word in it ("run (기본값)") pads its explanation to
     /// the same column as the others, counted in columns.
     @Test func rowsAlignTheirExplanationsByDisplayWidth() {
