@@ -158,3 +158,16 @@ public func tr(declared english: String) -> String {
 public func declared(_ english: String) -> String {
     english
 }
+
+/// A message with values kept whole, marked for the catalog, to be placed inside another
+/// (a help's "from \(ConfigText.durations(range))"): English where English is wanted
+/// (completion scripts), translated where the outer message is shown, or where it is
+/// interpolated into text (`"\(message)"` reads its `text`).
+public func declared(_ message: Message) -> Message {
+    message
+}
+
+extension Message: CustomStringConvertible {
+    /// Interpolated into text, a message reads in the user's language.
+    public var description: String { text }
+}
