@@ -74,9 +74,11 @@ public struct ManPage {
         // An English page is ASCII and stays byte for byte what it was.
         // Hangul mixed with Latin words (paths, keys, options) reads best left-aligned and
         // unhyphenated: justified, it gets wide gaps, and "manifest.json" broke as "mani-fest".
+        // Its text is UTF-8 too, not \[uXXXX] escapes: lexgrog reads the NAME line into whatis
+        // as it is written, and a translator can read the page's source.
         if !text.utf8.allSatisfy({ $0 < 0x80 }), let endOfTitle = text.firstIndex(of: "\n") {
             let afterTitle = text.index(after: endOfTitle)
-            text = "'\\\" -*- coding: UTF-8 -*-\n" + text[..<afterTitle] + ".ad l\n.nh\n" + text[afterTitle...]
+            text = "'\\\" -*- coding: UTF-8 -*-\n" + text[..<afterTitle] + ".ad l\n.nh\n" + ManPage.unescapingCharacters(text[afterTitle...])
         }
         return text
     }
@@ -123,6 +125,29 @@ public struct ManPage {
             }
         }
         return out
+    }
+
+    /// `text` with each `\[uXXXX]` written as its character (for a page that is UTF-8 anyway).
+    static func unescapingCharacters(_ text: Substring) -> String {
+        var out = ""
+        var rest = text
+        while let backslash = rest.firstIndex(of: "\\") {
+            out += rest[..<backslash]
+            let escape = rest[backslash...]
+            if escape.hasPrefix("\\[u") {
+                let digits = escape.dropFirst(3).prefix { $0.isHexDigit }
+                let after = escape.dropFirst(3 + digits.count)
+                if after.first == "]", let value = UInt32(digits, radix: 16), value > 0x7E, let scalar = Unicode.Scalar(value) {
+                    out.unicodeScalars.append(scalar)
+                    rest = after.dropFirst()
+                    continue
+                }
+            }
+            // Any other escape (\-, \e, \fB) stays: copy the backslash and the character after it.
+            out += escape.prefix(2)
+            rest = escape.dropFirst(2)
+        }
+        return out + rest
     }
 
     /// A table of rows as .TP items: the first column bold, the rest its text.

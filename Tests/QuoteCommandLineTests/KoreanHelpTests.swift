@@ -92,4 +92,17 @@ import Testing
         #expect(rendered.contains("\n.ad l\n.nh\n.SH NAME\n"))
         #expect(rendered.contains("\n.SH 예\n"))
     }
+
+    /// In a UTF-8 page the text is UTF-8 too (lexgrog reads the NAME line as written); roff's
+    /// own escapes stay.
+    @Test func aTranslatedPageWritesItsCharactersAsThemselves() {
+        var page = ManPage(name: "tool", section: 1, summary: "명언 도구", description: ["\\fB굵게\\fR \\- 행복—"])
+        page.sections = [("예", ManPage.escape("quotectl search 행복 --limit 3"))]
+        let rendered = page.rendered
+        #expect(rendered.contains("\n.SH 이름\n") || rendered.contains("\n.SH NAME\n"))
+        #expect(rendered.contains("tool \\- 명언 도구\n"))
+        #expect(rendered.contains("quotectl search 행복 \\-\\-limit 3"))
+        #expect(!rendered.contains("\\[u"))
+        #expect(ManPage.unescapingCharacters("a\\[uD589]\\-b\\[u41]\\e") == "a행\\-b\\[u41]\\e")
+    }
 }
