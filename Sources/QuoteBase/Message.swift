@@ -59,6 +59,12 @@ public struct Message: Sendable, Hashable, ExpressibleByStringInterpolation {
         self.parts = parts
     }
 
+    /// A value alone, never looked up in the catalog (a setting's default as it is written: 7d,
+    /// 32M, info): its English and its text are the value.
+    public init(value: String) {
+        parts = [.value(value)]
+    }
+
     var values: [String] {
         parts.compactMap {
             switch $0 {
