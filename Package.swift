@@ -70,7 +70,7 @@ let package = Package(
         // The control socket's line protocol and its client (quotectl's side). No Foundation.
         .target(name: "QuoteControl", dependencies: ["QuoteSystem", "QuoteBase", "QuoteModels"]),
         // Command-line arguments and usage errors, for quoted and quotectl. No Foundation.
-        .target(name: "QuoteCommandLine", dependencies: ["QuoteSystem", "QuoteBase"]),
+        .target(name: "QuoteCommandLine", dependencies: ["QuoteSystem", "QuoteBase", "QuoteText"]),
         // When sources are due (intervals, backoff, blocks, catch-up) and what a sync reports:
         // the policy shared by the daemon and `quoted sync --once`. No networking.
         .target(name: "QuoteScheduling", dependencies: ["QuoteBase", "QuoteText", "QuoteModels", "QuoteConfig", "QuoteHealth"]),
@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         .testTarget(name: "QuoteSystemTests", dependencies: ["QuoteSystem", "TestSupport"]),
         .testTarget(name: "QuoteBaseTests", dependencies: ["QuoteBase"]),
-        .testTarget(name: "QuoteCommandLineTests", dependencies: ["QuoteCommandLine"]),
+        .testTarget(name: "QuoteCommandLineTests", dependencies: ["QuoteCommandLine", "QuoteBase", "QuoteText"]),
         .testTarget(name: "QuoteControlTests", dependencies: ["QuoteControl", "QuoteModels"]),
         .testTarget(name: "QuoteTextTests", dependencies: ["QuoteText", "TestSupport"]),
         .testTarget(name: "QuoteHealthTests", dependencies: ["QuoteHealth", "QuoteModels"]),

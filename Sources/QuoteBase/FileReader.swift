@@ -62,7 +62,7 @@ public enum FileReader {
 
     /// Standard input (a pipe, a terminal or a redirected file), up to `limit` bytes:
     /// reading stops at the cap, so `< /dev/zero` costs `limit` bytes of memory, not more.
-    public static func readStandardInput(limit: Int, name: String = "standard input") throws(FileError) -> [UInt8] {
+    public static func readStandardInput(limit: Int, name: String = tr("standard input")) throws(FileError) -> [UInt8] {
         var bytes: [UInt8] = []
         // Address space only (pages are touched as they fill): no doubling copies on the way to the cap.
         bytes.reserveCapacity(limit)
@@ -83,7 +83,7 @@ public enum FileReader {
         /// `path` "-" is standard input; anything else must be a regular file (see `read`).
         public convenience init(_ path: String, limit: Int) throws(FileError) {
             if path == "-" {
-                self.init(reading: .standardInput, owning: nil, name: "standard input", limit: limit)
+                self.init(reading: .standardInput, owning: nil, name: tr("standard input"), limit: limit)
             } else {
                 var status = stat()
                 let opened = try FileReader.openRegularFile(path, status: &status)
@@ -134,13 +134,13 @@ public enum FileReader {
 
     private static func kindProblem(_ path: String, _ kind: FileKind) -> FileError? {
         if kind == .regular { return nil }
-        if kind == .directory { return FileError(path: path, reason: "is a folder, not a file", code: EISDIR) }
-        return FileError(path: path, reason: "not a regular file (a pipe, socket or device)", code: EINVAL)
+        if kind == .directory { return FileError(path: path, reason: tr("is a folder, not a file"), code: EISDIR) }
+        return FileError(path: path, reason: tr("not a regular file (a pipe, socket or device)"), code: EINVAL)
     }
 
     /// "larger than 1 MiB" rather than a byte count when the limit is a round size.
     public static func tooLarge(_ path: String, _ limit: Int) -> FileError {
-        FileError(path: path, reason: "larger than \(ByteCount.describe(limit))", code: EFBIG)
+        FileError(path: path, reason: tr("larger than \(ByteCount.describe(limit))"), code: EFBIG)
     }
 
     fileprivate static func failure(_ path: String, _ error: Errno) -> FileError {

@@ -5,9 +5,12 @@ import QuoteSystem
 /// %1$s: %2$s`), so a translation may put them in another order (Korean puts the object before
 /// the verb). scripts/po/extract.py reads the same literals out of the sources into po/quoted.pot.
 public struct Message: Sendable, Hashable, ExpressibleByStringInterpolation {
-    enum Part: Sendable, Hashable {
+    indirect enum Part: Sendable, Hashable {
         case literal(String)
         case value(String)
+        /// A message inside a message ("\(choices) (default \(value))"): a value that is
+        /// English in `english` and translated in `text`.
+        case message(Message)
     }
 
     let parts: [Part]
@@ -35,7 +38,14 @@ public struct Message: Sendable, Hashable, ExpressibleByStringInterpolation {
             parts.append(.value(String(describing: value)))
         }
 
+        /// A message inside this one keeps both readings: completion scripts take a help's
+        /// English whatever the installer's language, help shows it translated.
+        public mutating func appendInterpolation(_ message: Message) {
+            parts.append(.message(message))
+        }
+
         /// An optional has no one English reading: say what nil reads as before interpolating.
+        // English on purpose: a compiler diagnostic for this project's programmers.
         @available(*, unavailable, message: "unwrap it: say what nil reads as")
         public mutating func appendInterpolation<Value>(_ value: Value?) {}
     }
@@ -49,8 +59,20 @@ public struct Message: Sendable, Hashable, ExpressibleByStringInterpolation {
         self.parts = parts
     }
 
+    /// A value alone, never looked up in the catalog (a setting's default as it is written: 7d,
+    /// 32M, info): its English and its text are the value.
+    public init(value: String) {
+        parts = [.value(value)]
+    }
+
     var values: [String] {
-        parts.compactMap { if case .value(let text) = $0 { text } else { nil } }
+        parts.compactMap {
+            switch $0 {
+            case .literal: nil
+            case .value(let text): text
+            case .message(let message): message.text
+            }
+        }
     }
 
     /// The English, as written.
@@ -59,6 +81,7 @@ public struct Message: Sendable, Hashable, ExpressibleByStringInterpolation {
             switch part {
             case .literal(let literal): text += literal
             case .value(let value): text += value
+            case .message(let message): text += message.english
             }
         }
     }
@@ -66,14 +89,14 @@ public struct Message: Sendable, Hashable, ExpressibleByStringInterpolation {
     /// The catalog's key: the English with `%1$s`, `%2$s`… for the values and, when there are
     /// values, `%` written `%%` (a message without values is its English, `%` and all).
     public var key: String {
-        guard parts.contains(where: { if case .value = $0 { true } else { false } }) else { return english }
+        guard parts.contains(where: { if case .literal = $0 { false } else { true } }) else { return english }
         var key = ""
         var number = 0
         for part in parts {
             switch part {
             case .literal(let literal):
                 for character in literal { key += character == "%" ? "%%" : String(character) }
-            case .value:
+            case .value, .message:
                 number += 1
                 key += "%\(number)$s"
             }
@@ -140,4 +163,17 @@ public func tr(declared english: String) -> String {
 /// declared in a list, shown through `tr(declared:)`.
 public func declared(_ english: String) -> String {
     english
+}
+
+/// A message with values kept whole, marked for the catalog, to be placed inside another
+/// (a help's "from \(ConfigText.durations(range))"): English where English is wanted
+/// (completion scripts), translated where the outer message is shown, or where it is
+/// interpolated into text (`"\(message)"` reads its `text`).
+public func declared(_ message: Message) -> Message {
+    message
+}
+
+extension Message: CustomStringConvertible {
+    /// Interpolated into text, a message reads in the user's language.
+    public var description: String { text }
 }

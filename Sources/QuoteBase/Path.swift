@@ -23,7 +23,7 @@ public enum Path {
             try FileSystem.makeDirectories(path, mode: 0o700)
             return nil
         } catch {
-            return "cannot create folder \(error.path): \(error.errno)"
+            return tr("cannot create folder \(error.path): \(error.errno)")
         }
     }
 
@@ -33,8 +33,12 @@ public enum Path {
         guard exists(path) else { return nil }
         let denied: FileSystemError
         do throws(FileSystemError) { try FileSystem.checkAccess(path, for: .write); return nil } catch { denied = error }
-        let reason = denied.errno.code == EROFS ? "is on a read-only file system" : "is not writable by this user"
         let isFolder = (try? FileSystem.status(path))?.kind == .directory
-        return (isFolder ? "folder " : "") + path + " " + reason
+        switch (denied.errno.code == EROFS, isFolder) {
+        case (true, true): return tr("folder \(path) is on a read-only file system")
+        case (true, false): return tr("\(path) is on a read-only file system")
+        case (false, true): return tr("folder \(path) is not writable by this user")
+        case (false, false): return tr("\(path) is not writable by this user")
+        }
     }
 }

@@ -1,3 +1,4 @@
+import QuoteBase
 /// A usage error: printed on stderr with a hint, exit 64 (EX_USAGE).
 public struct UsageError: Error, Sendable, Equatable {
     public let message: String
@@ -10,7 +11,8 @@ public struct UsageError: Error, Sendable, Equatable {
 
     /// What a usage mistake prints on stderr: the message, then where help is.
     public func lines(program: String) -> String {
-        "\(program): \(message)\nTry '\(program) \(command.map { "\($0) " } ?? "")--help' for more.\n"
+        let help = program + " " + (command.map { $0 + " " } ?? "") + "--help"
+        return "\(program): \(message)\n" + tr("Try '\(help)' for more.") + "\n"
     }
 }
 
@@ -42,7 +44,7 @@ public struct Arguments: Sendable {
             switch option.kind {
             case .flag:
                 if let attached {
-                    throw fail("\(option.spelling) is a flag and takes no value (given '\(attached)'): write \(option.spelling) alone")
+                    throw fail(tr("\(option.spelling) is a flag and takes no value (given '\(attached)'): write \(option.spelling) alone"))
                 }
                 try record(option, value: nil)
             case .value(let valueName):
@@ -53,7 +55,7 @@ public struct Arguments: Sendable {
                     value = words[index]
                     index += 1
                 } else {
-                    throw fail("\(option.spelling) needs a value (\(valueName))")
+                    throw fail(tr("\(option.spelling) needs a value (\(valueName))"))
                 }
                 try record(option, value: value)
             }
@@ -69,7 +71,7 @@ public struct Arguments: Sendable {
             name = name[..<equals]
         }
         guard let found = options.first(where: { $0.long == name }) else {
-            throw fail("unknown option '--\(name)'" + Suggestion.didYouMean(String(name), among: options.filter { !$0.hidden }.map(\.long), prefix: "--"))
+            throw fail(tr("unknown option '--\(String(name))'") + Suggestion.didYouMean(String(name), among: options.filter { !$0.hidden }.map(\.long), prefix: "--"))
         }
         return (found, attached)
     }
@@ -82,7 +84,7 @@ public struct Arguments: Sendable {
         while true {
             let letter = letters.removeFirst()
             guard let found = options.first(where: { $0.short == letter }) else {
-                throw fail("unknown option '-\(letter)'" + (word.count > 2 ? " (in '\(word)')" : ""))
+                throw fail(word.count > 2 ? tr("unknown option '-\(letter)' (in '\(word)')") : tr("unknown option '-\(letter)'"))
             }
             if found.valueName != nil || letters.isEmpty {
                 return (found, letters.isEmpty ? nil : String(letters))
@@ -99,7 +101,7 @@ public struct Arguments: Sendable {
             flags.insert(option.long)
             return
         }
-        if !option.repeatable, values[option.long] != nil { throw fail("\(option.spelling) given twice") }
+        if !option.repeatable, values[option.long] != nil { throw fail(tr("\(option.spelling) given twice")) }
         values[option.long, default: []].append(value)
     }
 
@@ -107,7 +109,7 @@ public struct Arguments: Sendable {
 
     /// "missing --name NAME".
     func missing(_ option: Option) -> UsageError {
-        UsageError(message: "missing \(option.spelling)" + (option.valueName.map { " " + $0 } ?? ""), command: command)
+        UsageError(message: tr("missing \(option.spelling + (option.valueName.map { " " + $0 } ?? ""))"), command: command)
     }
 
     public func all(_ option: Option) -> [String] { values[option.long] ?? [] }
@@ -118,10 +120,10 @@ public struct Arguments: Sendable {
     public func positionals(for spec: CommandSpec) throws(UsageError) -> [String] {
         let required = spec.positionals.filter { !$0.optional }.count
         if positionals.count < required {
-            throw UsageError(message: "missing \(spec.positionals[positionals.count].name)", command: command)
+            throw UsageError(message: tr("missing \(spec.positionals[positionals.count].name)"), command: command)
         }
         if positionals.count > spec.positionals.count {
-            throw UsageError(message: "unexpected argument '\(positionals[spec.positionals.count])'", command: command)
+            throw UsageError(message: tr("unexpected argument '\(positionals[spec.positionals.count])'"), command: command)
         }
         return positionals
     }
@@ -139,7 +141,7 @@ public enum Suggestion {
 
     /// " (did you mean '--json'?)", or "".
     public static func didYouMean(_ word: String, among candidates: [String], prefix: String = "") -> String {
-        closest(to: word, among: candidates).map { " (did you mean '\(prefix)\($0)'?)" } ?? ""
+        closest(to: word, among: candidates).map { " " + tr("(did you mean '\(prefix + $0)'?)") } ?? ""
     }
 
     /// Damerau–Levenshtein (with adjacent transpositions), on characters.

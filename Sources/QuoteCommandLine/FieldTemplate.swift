@@ -1,3 +1,4 @@
+import QuoteBase
 /// The names a template may use, as `{name}`.
 public protocol TemplateField: RawRepresentable<String>, CaseIterable, Equatable, Sendable {}
 
@@ -30,18 +31,18 @@ public struct FieldTemplate<Field: TemplateField>: Equatable, Sendable {
                 index = text.index(after: after)
             case "{":
                 guard let close = text[after...].firstIndex(of: "}") else {
-                    throw ParseError(message: "a '{' with no '}' (write {{ for a literal brace)")
+                    throw ParseError(message: tr("a '{' with no '}' (write {{ for a literal brace)"))
                 }
                 let name = String(text[after..<close])
                 guard let field = Field(rawValue: name) else {
-                    throw ParseError(message: "unknown field {\(name)}: the fields are " + Self.fieldList)
+                    throw ParseError(message: tr("unknown field {\(name)}: the fields are \(Self.fieldList)"))
                 }
                 if !literal.isEmpty { parts.append(.literal(literal)) }
                 literal = ""
                 parts.append(.field(field))
                 index = text.index(after: close)
             case "}":
-                throw ParseError(message: "a '}' with no '{' (write }} for a literal brace)")
+                throw ParseError(message: tr("a '}' with no '{' (write }} for a literal brace)"))
             default:
                 literal.append(character)
                 index = after

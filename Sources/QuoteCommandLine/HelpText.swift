@@ -1,11 +1,14 @@
 import QuoteBase
+import QuoteText
 /// `--help`, from the specs: an overview, a usage line, the options (each with its short
 /// alias and value name), and for the program the list of subcommands — wrapped between words
-/// at `width` (a terminal's columns; 80 when piped), never mid-word.
+/// at `width` (a terminal's columns; 80 when piped), never mid-word. Widths are display widths:
+/// a Hangul syllable takes two columns, so Korean help wraps where it would pass the edge.
 public enum HelpText {
     public static func program(_ program: ProgramSpec, width: Int = 80) -> String {
-        var text = paragraph(tr("OVERVIEW: \(program.overview.text)"), width: width, indent: 10)
-        text += "\n" + paragraph(tr("USAGE: \(program.name) [<options>] <subcommand> [<arguments>]"), width: width, indent: 7) + "\n" + tr("OPTIONS:") + "\n"
+        var text = paragraph(tr("OVERVIEW: \(program.overview.text)"), width: width, indent: indent(tr("OVERVIEW: \(mark)")))
+        text += "\n" + paragraph(tr("USAGE: \(program.name) [<options>] <subcommand> [<arguments>]"), width: width,
+                                 indent: indent(tr("USAGE: \(mark) [<options>] <subcommand> [<arguments>]"))) + "\n" + tr("OPTIONS:") + "\n"
         for option in program.globalOptions where !option.hidden { text += row(option.syntax, option.help.text, width: width) }
         text += "\n" + tr("SUBCOMMANDS:") + "\n"
         for command in program.visibleCommands {
@@ -16,8 +19,8 @@ public enum HelpText {
     }
 
     public static func command(_ command: CommandSpec, in program: ProgramSpec, width: Int = 80) -> String {
-        var text = paragraph(tr("OVERVIEW: \(command.overview.text)"), width: width, indent: 10)
-        text += "\n" + paragraph(tr("USAGE: \(program.name) \(command.usage)"), width: width, indent: 7)
+        var text = paragraph(tr("OVERVIEW: \(command.overview.text)"), width: width, indent: indent(tr("OVERVIEW: \(mark)")))
+        text += "\n" + paragraph(tr("USAGE: \(program.name) \(command.usage)"), width: width, indent: indent(tr("USAGE: \(mark) \(mark)")))
         if !command.positionals.isEmpty {
             text += "\n" + tr("ARGUMENTS:") + "\n"
             for positional in command.positionals { text += row(positional.name, positional.help.text, width: width) }
@@ -32,12 +35,22 @@ public enum HelpText {
     public static func row(_ syntax: String, _ explanation: String, width: Int = 80) -> String {
         let indent = width < 50 ? 6 : 26
         var text = "  " + syntax
-        if text.count >= indent {
+        let columns = DisplayWidth.of(text)
+        if columns >= indent {
             text += "\n" + String(repeating: " ", count: indent)
         } else {
-            text += String(repeating: " ", count: indent - text.count)
+            text += String(repeating: " ", count: indent - columns)
         }
         return text + wrapped(explanation, width: width, indent: indent, column: indent) + "\n"
+    }
+
+    /// Where a value goes in a label's message, to measure the label by.
+    static let mark = "\u{1}"
+
+    /// The column the later lines of "OVERVIEW: …" start at: the display width of the label
+    /// before its value, as the language words it ("OVERVIEW: " 10 columns, "개요: " 6).
+    static func indent(_ marked: String) -> Int {
+        DisplayWidth.of(marked.prefix { $0 != "\u{1}" })
     }
 
     /// A paragraph wrapped at `width`, later lines indented by `indent`.
@@ -51,8 +64,9 @@ public enum HelpText {
         var out = ""
         var column = start
         for (position, word) in text.split(separator: " ").enumerated() {
+            let columns = DisplayWidth.of(word)
             if position > 0 {
-                if column + 1 + word.count > width {
+                if column + 1 + columns > width {
                     out += "\n" + String(repeating: " ", count: indent)
                     column = indent
                 } else {
@@ -61,7 +75,7 @@ public enum HelpText {
                 }
             }
             out += word
-            column += word.count
+            column += columns
         }
         return out
     }

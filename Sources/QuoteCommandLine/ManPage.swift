@@ -26,10 +26,11 @@ public struct ManPage {
     public static func forProgram(_ program: ProgramSpec, section: Int, description: [String],
                                   extra: [(title: String, body: String)]) -> ManPage {
         var page = ManPage(name: program.name, section: section, summary: program.overview.text,
-                           synopsis: ["[options] command [arguments]"], description: description)
+                           synopsis: [tr("[options] command [arguments]")], description: description)
         var options = ""
         for option in program.globalOptions where !option.hidden { options += item(option) }
-        page.sections.append(("OPTIONS", options))
+        // TRANSLATORS: a manual page's section title, as man pages in your language name it (Korean: 옵션).
+        page.sections.append((tr("OPTIONS"), options))
         var commands = ""
         for command in program.visibleCommands {
             commands += ".SS \(escape(command.name))\n"
@@ -39,7 +40,8 @@ public struct ManPage {
             }
             for option in command.options where !option.hidden { commands += item(option) }
         }
-        page.sections.append(("COMMANDS", commands))
+        // TRANSLATORS: a manual page's section title (Korean: 명령).
+        page.sections.append((tr("COMMANDS"), commands))
         page.sections += extra
         return page
     }
@@ -54,16 +56,38 @@ public struct ManPage {
 
     public var rendered: String {
         var text = ".TH \(name.uppercased()) \(section) \(date) \"quoted \(version)\" \"quoted\"\n"
-        text += ".SH NAME\n\(ManPage.escape(name)) \\- \(ManPage.escape(summary.first.map { String($0).lowercased() + summary.dropFirst() } ?? summary))\n"
+        // TRANSLATORS: a manual page's section title (Korean: 이름; man-db's lexgrog knows it).
+        text += ".SH " + ManPage.title(tr("NAME")) + "\n"
+        text += "\(ManPage.escape(name)) \\- \(ManPage.escape(summary.first.map { String($0).lowercased() + summary.dropFirst() } ?? summary))\n"
         if !synopsis.isEmpty {
-            text += ".SH SYNOPSIS\n"
+            // TRANSLATORS: a manual page's section title (Korean: 개요).
+            text += ".SH " + ManPage.title(tr("SYNOPSIS")) + "\n"
             text += synopsis.map { ".B \(ManPage.escape(name))\n\(ManPage.escape($0))\n" }.joined(separator: ".br\n")
         }
         if !description.isEmpty {
-            text += ".SH DESCRIPTION\n" + description.map(ManPage.escape).joined(separator: "\n.PP\n") + "\n"
+            // TRANSLATORS: a manual page's section title (Korean: 설명).
+            text += ".SH " + ManPage.title(tr("DESCRIPTION")) + "\n" + description.map(ManPage.escape).joined(separator: "\n.PP\n") + "\n"
         }
-        for (title, body) in sections { text += ".SH \(title)\n" + body + (body.hasSuffix("\n") ? "" : "\n") }
+        for (title, body) in sections { text += ".SH " + ManPage.title(title) + "\n" + body + (body.hasSuffix("\n") ? "" : "\n") }
+        // A translated page holds UTF-8 (its section titles): say so, for man-db's manconv and
+        // groff's preconv, which would otherwise guess the language's legacy charset (EUC-KR).
+        // An English page is ASCII and stays byte for byte what it was.
+        // Hangul mixed with Latin words (paths, keys, options) reads best left-aligned and
+        // unhyphenated: justified, it gets wide gaps, and "manifest.json" broke as "mani-fest".
+        // Its text is UTF-8 too, not \[uXXXX] escapes: lexgrog reads the NAME line into whatis
+        // as it is written, and a translator can read the page's source.
+        if !text.utf8.allSatisfy({ $0 < 0x80 }), let endOfTitle = text.firstIndex(of: "\n") {
+            let afterTitle = text.index(after: endOfTitle)
+            text = "'\\\" -*- coding: UTF-8 -*-\n" + text[..<afterTitle] + ".ad l\n.nh\n" + ManPage.unescapingCharacters(text[afterTitle...])
+        }
         return text
+    }
+
+    /// A section title as .SH takes it: the rest of the line. A translated title stays UTF-8
+    /// text, not \[uXXXX] escapes: man-db's lexgrog finds a page's NAME section (이름 in Korean)
+    /// by its words when mandb indexes it for whatis and apropos.
+    static func title(_ title: String) -> String {
+        title.unicodeScalars.contains { $0.value < 0x20 } ? String(title.unicodeScalars.filter { $0.value >= 0x20 }) : title
     }
 
     /// Text safe in roff: backslashes and hyphens escaped, no line starting with a control
@@ -101,6 +125,29 @@ public struct ManPage {
             }
         }
         return out
+    }
+
+    /// `text` with each `\[uXXXX]` written as its character (for a page that is UTF-8 anyway).
+    static func unescapingCharacters(_ text: Substring) -> String {
+        var out = ""
+        var rest = text
+        while let backslash = rest.firstIndex(of: "\\") {
+            out += rest[..<backslash]
+            let escape = rest[backslash...]
+            if escape.hasPrefix("\\[u") {
+                let digits = escape.dropFirst(3).prefix { $0.isHexDigit }
+                let after = escape.dropFirst(3 + digits.count)
+                if after.first == "]", let value = UInt32(digits, radix: 16), value > 0x7E, let scalar = Unicode.Scalar(value) {
+                    out.unicodeScalars.append(scalar)
+                    rest = after.dropFirst()
+                    continue
+                }
+            }
+            // Any other escape (\-, \e, \fB) stays: copy the backslash and the character after it.
+            out += escape.prefix(2)
+            rest = escape.dropFirst(2)
+        }
+        return out + rest
     }
 
     /// A table of rows as .TP items: the first column bold, the rest its text.

@@ -19,7 +19,8 @@ extension OptionValue {
 
     /// "ko or en", "json, csv or fortune".
     public static var choicesText: String {
-        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
+        guard names.count >= 2, let last = names.last else { return names.joined() }
+        return tr("\(names.dropLast().joined(separator: ", ")) or \(last)")
     }
 }
 

@@ -101,9 +101,15 @@ public struct CommandSpec: Sendable {
             .joined(separator: " ")
     }
 
-    /// The first sentence of the overview (a period inside a word, as in custom.NAME, does not end it).
-    public var summary: String {
-        let overview = overview.text
+    /// The first sentence of the overview in the user's language, for help's list of subcommands.
+    public var summary: String { Self.firstSentence(of: overview.text) }
+
+    /// The first sentence of the English overview: completion scripts are generated once, at
+    /// install time, and must not take the installer's language.
+    public var englishSummary: String { Self.firstSentence(of: overview.english) }
+
+    /// The first sentence (a period inside a word, as in custom.NAME, does not end it).
+    static func firstSentence(of overview: String) -> String {
         var previous: Character?
         for index in overview.indices {
             if previous == ".", overview[index] == " " { return String(overview[..<overview.index(before: index)]) }

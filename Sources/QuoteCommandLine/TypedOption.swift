@@ -45,14 +45,14 @@ extension TypedOption {
     public static func text(_ long: String, _ valueName: String, short: Character? = nil, completion: Option.Completion = .none,
                             hidden: Bool = false, help: Message) -> TypedOption<String?> where Value == String? {
         TypedOption<String?>({ .value(long, valueName, short: short, completion: completion, hidden: hidden, help: $0) },
-                             absent: .value(nil), expected: "text", help: { _ in help }, parse: { $0 })
+                             absent: .value(nil), expected: tr("text"), help: { _ in help }, parse: { $0 })
     }
 
     /// An option taking any text that the command cannot run without.
     public static func requiredText(_ long: String, _ valueName: String, short: Character? = nil,
                                     completion: Option.Completion = .none, help: Message) -> TypedOption<String> where Value == String {
         TypedOption<String>({ .value(long, valueName, short: short, completion: completion, required: true, help: $0) },
-                            absent: .missing, expected: "text", help: { _ in help }, parse: { $0 })
+                            absent: .missing, expected: tr("text"), help: { _ in help }, parse: { $0 })
     }
 
     /// A positive whole number, nil when not given.
@@ -78,7 +78,7 @@ extension TypedOption where Value == Int {
     }
 }
 
-private let positiveWholeNumber = "a positive whole number"
+private var positiveWholeNumber: String { tr("a positive whole number") }
 
 private func positive(_ text: String) -> Int? {
     guard let number = Int(text), number > 0 else { return nil }
@@ -134,7 +134,7 @@ extension Arguments {
             }
         }
         guard let parsed = typed.parse(text) else {
-            throw UsageError(message: "\(typed.option.spelling) takes \(typed.expected), not '\(text)'", command: command)
+            throw UsageError(message: tr("\(typed.option.spelling) takes \(typed.expected), not '\(text)'"), command: command)
         }
         return parsed
     }

@@ -23,20 +23,20 @@ public enum ConfigFile {
 
     /// "2097152 bytes (2.1 MB): larger than the 1 MiB a configuration file may be".
     static func tooLarge(_ size: Int?) -> String {
-        let limit = "larger than the 1 MiB a configuration file may be"
-        guard let size else { return "over 1 MiB (\(maximumSize) bytes): " + limit }
-        return "\(size) bytes (\(ByteCount.human(size))): " + limit
+        guard let size else { return tr("over 1 MiB (\(maximumSize) bytes): larger than the 1 MiB a configuration file may be") }
+        return tr("\(size) bytes (\(ByteCount.human(size))): larger than the 1 MiB a configuration file may be")
     }
 
     /// The text of a configuration's bytes, or where its first byte that is not UTF-8 is.
     static func text(_ bytes: [UInt8], file: String) throws(ConfigError) -> String {
         if let text = String.validatingUTF8(bytes) { return text }
         guard let bad = UTF8Position.firstInvalid(in: bytes) else {
-            throw ConfigError(file: file, line: 0, message: "not UTF-8 text")
+            throw ConfigError(file: file, line: 0, message: tr("not UTF-8 text"))
         }
         let byte = String(bytes[bad.offset], radix: 16, uppercase: true)
+        let hex = byte.count == 1 ? "0" + byte : byte
         throw ConfigError(file: file, line: bad.line,
-                          message: "column \(bad.column): byte 0x\(byte.count == 1 ? "0" + byte : byte) is not UTF-8 (a configuration is UTF-8 text)")
+                          message: tr("column \(bad.column): byte 0x\(hex) is not UTF-8 (a configuration is UTF-8 text)"))
     }
 
     /// Loads the configuration from wherever `locate` finds it, or the defaults.
@@ -63,8 +63,15 @@ public enum ConfigFile {
     static func readableKeyWarning(path: String, configuration: Configuration) -> String? {
         guard configuration.sources.contains(where: \.apiKeyIsInline) else { return nil }
         guard let status = try? FileSystem.status(path), status.permissions & 0o044 != 0 else { return nil }
-        let who = status.permissions & 0o004 != 0 ? "every user" : "its group"
-        return "\(path) holds an inline api_key that \(who) can read: chmod go-r \(path), or move the key to an "
-            + "api_key_file only the daemon's user can read (chown quoted; chmod 0400)"
+        if status.permissions & 0o004 != 0 {
+            return tr("""
+                \(path) holds an inline api_key that every user can read: chmod go-r \(path), or move the key to an \
+                api_key_file only the daemon's user can read (chown quoted; chmod 0400)
+                """)
+        }
+        return tr("""
+            \(path) holds an inline api_key that its group can read: chmod go-r \(path), or move the key to an \
+            api_key_file only the daemon's user can read (chown quoted; chmod 0400)
+            """)
     }
 }

@@ -1,3 +1,4 @@
+import QuoteBase
 import Glibc
 import QuoteModels
 
@@ -92,7 +93,7 @@ public struct Configuration: Sendable {
                 }
                 if let level = section.entries.first(where: { $0.key == "log_level" }) {
                     guard let parsed = LogLevel(rawValue: level.value) else {
-                        throw reader.error(level.line, "log_level must be \(LogLevel.choicesText), not '\(level.value)'")
+                        throw reader.error(level.line, tr("log_level must be \(LogLevel.choicesText), not '\(level.value)'"))
                     }
                     configuration.logLevel = parsed
                 }
@@ -109,7 +110,7 @@ public struct Configuration: Sendable {
             case let name where name.hasPrefix("source."):
                 try configuration.applySource(section, reader: reader, file: file)
             default:
-                throw reader.error(section.line, "unknown section [\(section.name)] (sections: store, daemon, publish, fleet, metrics, check, source.NAME)")
+                throw reader.error(section.line, tr("unknown section [\(section.name)] (sections: store, daemon, publish, fleet, metrics, check, source.NAME)"))
             }
         }
         configuration.sources = customLists + configuration.sources
@@ -121,7 +122,7 @@ public struct Configuration: Sendable {
     private static func customList(_ section: INIFile.Section, reader: SectionReader) throws(ConfigError) -> SourceSettings {
         let name = section.name
         guard let sourceName = SourceName.custom(String(name.dropFirst("source.custom.".count))) else {
-            throw reader.error(section.line, "[\(name)]: a list name takes letters, digits, '-', '_' and '.'")
+            throw reader.error(section.line, tr("[\(name)]: a list name takes letters, digits, '-', '_' and '.'"))
         }
         var settings = SourceSettings(name: sourceName, kind: .custom, enabled: true, url: "", interval: 3_600)
         try reader.apply(section, to: &settings)
@@ -133,13 +134,15 @@ public struct Configuration: Sendable {
         let name = section.name
         let sourceName = String(name.dropFirst("source.".count))
         guard let index = sources.firstIndex(where: { $0.name == sourceName }) else {
-            throw reader.error(section.line, "unknown section [\(name)] (sources: custom.NAME, happiness, breakingbad, upbit, weather)")
+            throw reader.error(section.line, tr("unknown section [\(name)] (sources: custom.NAME, happiness, breakingbad, upbit, weather)"))
         }
         try reader.apply(section, to: &sources[index])
         if sourceName == SourceName.happiness, let interval = section.entries.first(where: { $0.key == "interval" }) {
             // Said, not silently ignored: the schedule follows the upstream's day.
-            warnings.append("\(file):\(interval.line): interval does not apply to [source.happiness]: "
-                            + "it syncs once a day, a few minutes after 00:00 UTC, when the upstream's quote changes")
+            warnings.append(tr("""
+                \(file):\(interval.line): interval does not apply to [source.happiness]: \
+                it syncs once a day, a few minutes after 00:00 UTC, when the upstream's quote changes
+                """))
         }
     }
 
@@ -150,11 +153,11 @@ public struct Configuration: Sendable {
         if let publish = publish, let shortest = enabledSources.map(\.interval).min(),
            publish.validFor < 2 * shortest {
             throw reader.error(ini.sections.first { $0.name == "publish" }?.line ?? 0,
-                               "[publish] valid_for (\(ConfigText.duration(publish.validFor))) must be at least twice the shortest enabled source's interval (\(ConfigText.duration(shortest))): a sync re-signs the manifest when half its validity is gone")
+                               tr("[publish] valid_for (\(ConfigText.duration(publish.validFor))) must be at least twice the shortest enabled source's interval (\(ConfigText.duration(shortest))): a sync re-signs the manifest when half its validity is gone"))
         }
         if let socket = socketPath, let store = storePath, socket == store {
             throw reader.error(ini.sections.first { $0.name == "daemon" }?.line ?? 0,
-                               "[daemon] socket is the store's own path \(store): the socket needs a path of its own")
+                               tr("[daemon] socket is the store's own path \(store): the socket needs a path of its own"))
         }
     }
 }

@@ -1,3 +1,4 @@
+import QuoteBase
 /// `[check]`: when `quotectl check` calls a source stale, and a failure critical (the daemon's
 /// status line says the same).
 public struct CheckSettings: Sendable, Equatable {
@@ -30,7 +31,7 @@ extension SectionReader {
         let line = section.entries.first { $0.key == "textfile" }?.line ?? section.line
         let name = textfile.split(separator: "/").last.map(String.init) ?? ""
         guard name.hasSuffix(".prom"), name.count > ".prom".count else {
-            throw error(line, "textfile must end in .prom (node_exporter's textfile collector reads only those), not '\(textfile)'")
+            throw error(line, tr("textfile must end in .prom (node_exporter's textfile collector reads only those), not '\(textfile)'"))
         }
         return MetricsSettings(textfile: textfile)
     }
@@ -44,13 +45,13 @@ extension SectionReader {
             case "stale_after_intervals":
                 let range = CheckSettings.staleAfterIntervals
                 guard let count = ConfigValue.count(entry.value), range.contains(count) else {
-                    throw error(entry.line, "stale_after_intervals must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(entry.value)'")
+                    throw error(entry.line, tr("stale_after_intervals must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(entry.value)'"))
                 }
                 settings.staleAfterIntervals = count
             default:
                 let range = CheckSettings.criticalAfter
                 guard let seconds = ConfigValue.duration(entry.value), range.contains(seconds) else {
-                    throw error(entry.line, "critical_after must be a duration from \(ConfigText.durations(range)), not '\(entry.value)'")
+                    throw error(entry.line, tr("critical_after must be a duration from \(ConfigText.durations(range)), not '\(entry.value)'"))
                 }
                 settings.criticalAfter = seconds
             }

@@ -1,3 +1,4 @@
+import QuoteBase
 /// An INI-style file as systemd users know it: `[section]` headers, `key = value`
 /// lines, and comments starting with `#` or `;` (at the start of a line, or after
 /// white space inside one). Every piece remembers its line for error messages.
@@ -33,27 +34,27 @@ public struct INIFile: Sendable {
             if line.isEmpty { continue }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]"), line.count > 2 else {
-                    throw SyntaxError(line: lineNumber, message: "a section header looks like [name]")
+                    throw SyntaxError(line: lineNumber, message: tr("a section header looks like [name]"))
                 }
                 let name = String(line.dropFirst().dropLast()).trimmed
                 if sections.contains(where: { $0.name == name }) {
-                    throw SyntaxError(line: lineNumber, message: "section [\(name)] appears twice")
+                    throw SyntaxError(line: lineNumber, message: tr("section [\(name)] appears twice"))
                 }
                 sections.append(Section(name: name, line: lineNumber, entries: []))
                 continue
             }
             guard let equals = line.firstIndex(of: "=") else {
-                throw SyntaxError(line: lineNumber, message: "expected 'key = value', found '\(line)'")
+                throw SyntaxError(line: lineNumber, message: tr("expected 'key = value', found '\(line)'"))
             }
             guard !sections.isEmpty else {
-                throw SyntaxError(line: lineNumber, message: "'\(line)' comes before any [section]")
+                throw SyntaxError(line: lineNumber, message: tr("'\(line)' comes before any [section]"))
             }
             let key = String(line[..<equals]).trimmed
             var value = String(line[line.index(after: equals)...]).trimmed
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
-            guard !key.isEmpty else { throw SyntaxError(line: lineNumber, message: "a key is missing before '='") }
+            guard !key.isEmpty else { throw SyntaxError(line: lineNumber, message: tr("a key is missing before '='")) }
             if sections[sections.count - 1].entries.contains(where: { $0.key == key }) {
-                throw SyntaxError(line: lineNumber, message: "key '\(key)' appears twice in [\(sections[sections.count - 1].name)]")
+                throw SyntaxError(line: lineNumber, message: tr("key '\(key)' appears twice in [\(sections[sections.count - 1].name)]"))
             }
             sections[sections.count - 1].entries.append(Entry(key: key, value: value, line: lineNumber))
         }

@@ -17,26 +17,26 @@ extension SectionReader {
             format.kind = kind
         case "items":
             guard !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-                throw bad("a JSON Pointer such as /results, without control characters")
+                throw bad(tr("a JSON Pointer such as /results, without control characters"))
             }
             do throws(JSONPointer.Malformed) {
                 format.items = try JSONPointer(value).text
             } catch {
-                throw self.error(entry.line, "items in [\(section)]: \(error)")
+                throw self.error(entry.line, tr("items in [\(section)]: \(error)"))
             }
         case "fields":
             do throws(ListFormat.FieldsError) {
                 format.fields = try ListFormat.parseFields(value)
             } catch {
-                throw self.error(entry.line, "fields in [\(section)]: \(error)")
+                throw self.error(entry.line, tr("fields in [\(section)]: \(error)"))
             }
         case "split":
-            guard let split = ListFormat.Split(rawValue: value) else { throw bad("line or paragraph") }
+            guard let split = ListFormat.Split(rawValue: value) else { throw bad(tr("line or paragraph")) }
             format.split = split
         case "author_pattern":
             format.authorPattern = try authorPattern(entry, in: section)
         case "archive":
-            guard let flag = ConfigValue.bool(value) else { throw bad("true or false") }
+            guard let flag = ConfigValue.bool(value) else { throw bad(tr("true or false")) }
             format.archive = flag
         default:
             return false
@@ -49,7 +49,7 @@ extension SectionReader {
         do throws(AuthorPattern.Invalid) {
             _ = try AuthorPattern(entry.value)
         } catch {
-            throw self.error(entry.line, "author_pattern in [\(section)]\(error)")
+            throw self.error(entry.line, error.message(for: tr("author_pattern in [\(section)]")))
         }
         return entry.value
     }
@@ -59,7 +59,7 @@ extension SectionReader {
         for entry in section.entries {
             guard let formats = ListFormat.keyFormats[entry.key], !formats.contains(format.kind) else { continue }
             let names = ListFormat.Kind.allCases.filter(formats.contains).map(\.rawValue)
-            throw error(entry.line, "\(entry.key) in [\(section.name)] applies only to format = \(names.joined(separator: ", ")) (this list's format is \(format.kind.rawValue))")
+            throw error(entry.line, tr("\(entry.key) in [\(section.name)] applies only to format = \(names.joined(separator: ", ")) (this list's format is \(format.kind.rawValue))"))
         }
     }
 }

@@ -9,13 +9,13 @@ struct SectionReader {
 
     func check(_ section: INIFile.Section, allowed: Set<String>) throws(ConfigError) {
         for entry in section.entries where !allowed.contains(entry.key) {
-            throw error(entry.line, "unknown key '\(entry.key)' in [\(section.name)] (known: \(allowed.sorted().joined(separator: ", ")))")
+            throw error(entry.line, tr("unknown key '\(entry.key)' in [\(section.name)] (known: \(allowed.sorted().joined(separator: ", ")))"))
         }
     }
 
     func path(_ section: INIFile.Section, _ key: String) throws(ConfigError) -> String? {
         guard let entry = section.entries.first(where: { $0.key == key }) else { return nil }
-        guard entry.value.hasPrefix("/") else { throw error(entry.line, "\(key) must be an absolute path") }
+        guard entry.value.hasPrefix("/") else { throw error(entry.line, tr("\(key) must be an absolute path")) }
         return entry.value
     }
 
@@ -24,7 +24,7 @@ struct SectionReader {
         guard let entry = section.entries.first(where: { $0.key == key }) else { return [] }
         let paths = entry.value.split(separator: ",").map { String($0).trimmed }
         guard FeedLimits.keys.contains(paths.count), paths.allSatisfy({ $0.hasPrefix("/") }), Set(paths).count == paths.count else {
-            throw error(entry.line, "\(key) takes 1 to \(FeedLimits.keys.upperBound) different absolute paths, separated by commas")
+            throw error(entry.line, tr("\(key) takes 1 to \(FeedLimits.keys.upperBound) different absolute paths, separated by commas"))
         }
         return paths
     }
@@ -33,7 +33,7 @@ struct SectionReader {
     func feedName(_ section: INIFile.Section) throws(ConfigError) -> String? {
         guard let entry = section.entries.first(where: { $0.key == "name" }) else { return nil }
         guard FeedLimits.nameBytes.contains(entry.value.utf8.count), !entry.value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw error(entry.line, "name = '\(entry.value)': 1 to \(FeedLimits.nameBytes.upperBound) bytes of printable text, such as example.org/quotes")
+            throw error(entry.line, tr("name = '\(entry.value)': 1 to \(FeedLimits.nameBytes.upperBound) bytes of printable text, such as example.org/quotes"))
         }
         return entry.value
     }
@@ -41,7 +41,7 @@ struct SectionReader {
     /// `[publish]`: the feed folder, its keys, its name and how long each manifest is valid.
     func publish(_ section: INIFile.Section) throws(ConfigError) -> PublishSettings {
         try check(section, allowed: ConfigKey.allowed(in: .publish))
-        guard let dir = try path(section, "dir") else { throw error(section.line, "[publish] needs dir = PATH") }
+        guard let dir = try path(section, "dir") else { throw error(section.line, tr("[publish] needs dir = PATH")) }
         var publish = PublishSettings(dir: dir)
         publish.signingKeys = try paths(section, "signing_key")
         publish.nextKeys = try paths(section, "next_keys")
@@ -58,7 +58,7 @@ struct SectionReader {
     /// the daemon removes a stale socket there before listening, never anything else.
     func checkSocketPath(_ path: String, line: Int) throws(ConfigError) {
         guard path.utf8.count <= ConfigLimits.socketPathBytes else {
-            throw error(line, "socket path is \(path.utf8.count) bytes; a Unix socket path holds at most \(ConfigLimits.socketPathBytes)")
+            throw error(line, tr("socket path is \(path.utf8.count) bytes; a Unix socket path holds at most \(ConfigLimits.socketPathBytes)"))
         }
         if let problem = SocketPath.problem(path) { throw error(line, problem) }
     }
@@ -68,12 +68,12 @@ struct SectionReader {
     func fleet(_ section: INIFile.Section) throws(ConfigError) -> FleetSettings {
         try check(section, allowed: ConfigKey.allowed(in: .fleet))
         guard let hubEntry = section.entries.first(where: { $0.key == "hub" }) else {
-            throw error(section.line, "[fleet] needs hub = URL (the hub's feed folder)")
+            throw error(section.line, tr("[fleet] needs hub = URL (the hub's feed folder)"))
         }
         // Mirrors, like apt's: tried in order, each checked as the first is.
         let urls = hubEntry.value.split(separator: ",").map { String($0).trimmed }
         guard (1...8).contains(urls.count), Set(urls).count == urls.count else {
-            throw error(hubEntry.line, "hub takes 1 to 8 different URLs (mirrors of one feed), separated by commas")
+            throw error(hubEntry.line, tr("hub takes 1 to 8 different URLs (mirrors of one feed), separated by commas"))
         }
         var fleet = FleetSettings(hub: urls[0])
         fleet.mirrors = Array(urls.dropFirst())
@@ -83,17 +83,17 @@ struct SectionReader {
         for url in urls {
             guard let parts = URLText.schemeAndHost(url), ["http", "https"].contains(parts.scheme),
                   !URLText.hasUserInfo(url), url.utf8.count <= ConfigLimits.urlLength else {
-                throw error(hubEntry.line, "hub = '\(URLText.redacted(url))': expected an http(s) URL without credentials")
+                throw error(hubEntry.line, tr("hub = '\(URLText.redacted(url))': expected an http(s) URL without credentials"))
             }
             // TLS says who serves the feed, not who wrote it: a mirror or CDN in between could serve
             // anything. Only a hub on this machine is taken unsigned.
             if fleet.hubKeys.isEmpty, !URLText.isLoopback(host: parts.host) {
-                throw error(hubEntry.line, "hub: a hub that is not on a loopback address needs hub_key (its signify public key): TLS alone says who serves the feed, not who signed it")
+                throw error(hubEntry.line, tr("hub: a hub that is not on a loopback address needs hub_key (its signify public key): TLS alone says who serves the feed, not who signed it"))
             }
         }
         for entry in section.entries {
             let bad = { (expected: String) -> ConfigError in
-                self.error(entry.line, "\(entry.key) = '\(entry.value)' in [fleet]: expected \(expected)")
+                self.error(entry.line, tr("\(entry.key) = '\(entry.value)' in [fleet]: expected \(expected)"))
             }
             switch entry.key {
             case "timeout": fleet.timeout = try duration(entry.value, in: ConfigLimits.timeout, bad: bad)
@@ -111,7 +111,7 @@ struct SectionReader {
         for entry in section.entries {
             // check() has refused unknown keys already: each key is one of these groups'.
             let bad = { (expected: String) -> ConfigError in
-                self.error(entry.line, "\(entry.key) = '\(entry.value)' in [\(section.name)]: expected \(expected)")
+                self.error(entry.line, tr("\(entry.key) = '\(entry.value)' in [\(section.name)]: expected \(expected)"))
             }
             if try applyCommon(entry, to: &settings, bad: bad) { continue }
             if try applySampling(entry, to: &settings, bad: bad) { continue }
@@ -120,14 +120,14 @@ struct SectionReader {
         }
         if let keyFromFile {
             if settings.apiKey != nil {
-                throw error(section.line, "[\(section.name)] has both api_key and api_key_file: keep one")
+                throw error(section.line, tr("[\(section.name)] has both api_key and api_key_file: keep one"))
             }
             settings.apiKey = keyFromFile
         }
         try validateURL(of: settings, section: section)
         if settings.kind == .custom { try checkListKeys(section, settings.listFormat) }
         if settings.kind == .weather, settings.enabled, settings.apiKey == nil {
-            throw error(section.line, "[\(section.name)] is enabled but has no api_key or api_key_file")
+            throw error(section.line, tr("[\(section.name)] is enabled but has no api_key or api_key_file"))
         }
     }
 
@@ -135,21 +135,21 @@ struct SectionReader {
 
     private func duration(_ value: String, in range: ClosedRange<Int>, bad: (String) -> ConfigError) throws(ConfigError) -> Int {
         guard let seconds = ConfigValue.duration(value), range.contains(seconds) else {
-            throw bad("a duration from \(ConfigText.durations(range)) (whole seconds)")
+            throw bad(tr("a duration from \(ConfigText.durations(range)) (whole seconds)"))
         }
         return seconds
     }
 
     private func size(_ value: String, in range: ClosedRange<Int>, bad: (String) -> ConfigError) throws(ConfigError) -> Int {
         guard let bytes = ConfigValue.size(value), range.contains(bytes) else {
-            throw bad("a size from \(ConfigText.sizes(range)), such as 32M or 500K")
+            throw bad(tr("a size from \(ConfigText.sizes(range)), such as 32M or 500K"))
         }
         return bytes
     }
 
     private func count(_ value: String, in range: ClosedRange<Int>, bad: (String) -> ConfigError) throws(ConfigError) -> Int {
         guard let number = ConfigValue.count(value), range.contains(number) else {
-            throw bad("a whole number from \(range.lowerBound) to \(range.upperBound)")
+            throw bad(tr("a whole number from \(range.lowerBound) to \(range.upperBound)"))
         }
         return number
     }
@@ -160,7 +160,7 @@ struct SectionReader {
         let value = entry.value
         switch entry.key {
         case "enabled", "allow_http", "allow_shrink":
-            guard let flag = ConfigValue.bool(value) else { throw bad("true or false") }
+            guard let flag = ConfigValue.bool(value) else { throw bad(tr("true or false")) }
             switch entry.key {
             case "enabled": settings.enabled = flag
             case "allow_http": settings.allowHTTP = flag
@@ -172,9 +172,9 @@ struct SectionReader {
         case "interval":
             // The widest range here; under a minute is refused below unless the host is loopback.
             guard let seconds = ConfigValue.duration(value), seconds >= ConfigLimits.loopbackInterval.lowerBound else {
-                throw bad("a duration such as 30m, 6h or 1d")
+                throw bad(tr("a duration such as 30m, 6h or 1d"))
             }
-            guard seconds <= ConfigLimits.loopbackInterval.upperBound else { throw bad("a duration from \(ConfigText.durations(ConfigLimits.interval))") }
+            guard seconds <= ConfigLimits.loopbackInterval.upperBound else { throw bad(tr("a duration from \(ConfigText.durations(ConfigLimits.interval))")) }
             settings.interval = seconds
         case "timeout": settings.timeout = try duration(value, in: ConfigLimits.timeout, bad: bad)
         case "max_bytes": settings.maxBytes = try size(value, in: ConfigLimits.maxBytes, bad: bad)
@@ -192,7 +192,7 @@ struct SectionReader {
         case "productions":
             let names = value.split(separator: ",").map { $0.trimmed }.filter { !$0.isEmpty }
             guard !names.isEmpty, names.count <= 20, names.allSatisfy({ $0.utf8.count <= 100 }) else {
-                throw bad("a comma-separated list of productions (at most 20, each at most 100 bytes)")
+                throw bad(tr("a comma-separated list of productions (at most 20, each at most 100 bytes)"))
             }
             settings.productions = names
         case "known_streak":
@@ -201,7 +201,7 @@ struct SectionReader {
             settings.requestBudget = try count(value, in: ConfigLimits.requestBudget, bad: bad)
         case "pause":
             guard let milliseconds = ConfigValue.milliseconds(value), ConfigLimits.pauseMilliseconds.contains(milliseconds) else {
-                throw bad("a duration from \(ConfigText.milliseconds(ConfigLimits.pauseMilliseconds.lowerBound)) to \(ConfigText.milliseconds(ConfigLimits.pauseMilliseconds.upperBound)), such as 250ms or 1s")
+                throw bad(tr("a duration from \(ConfigText.milliseconds(ConfigLimits.pauseMilliseconds.lowerBound)) to \(ConfigText.milliseconds(ConfigLimits.pauseMilliseconds.upperBound)), such as 250ms or 1s"))
             }
             settings.pauseMilliseconds = milliseconds
         default:
@@ -217,32 +217,32 @@ struct SectionReader {
         var keyFromFile: String?
         switch entry.key {
         case "api_key":
-            guard !value.isEmpty else { throw bad("the OpenWeatherMap API key") }
+            guard !value.isEmpty else { throw bad(tr("the OpenWeatherMap API key")) }
             settings.apiKey = value
             settings.apiKeyIsInline = true
         case "api_key_file":
-            guard value.hasPrefix("/") else { throw bad("an absolute path") }
+            guard value.hasPrefix("/") else { throw bad(tr("an absolute path")) }
             let key: String
             do {
                 key = String(decoding: try ConfigFile.read(value), as: UTF8.self).trimmed
             } catch {
                 throw self.error(entry.line, "api_key_file \(value): \(error.reason)")
             }
-            guard !key.isEmpty else { throw error(entry.line, "api_key_file \(value) is empty") }
+            guard !key.isEmpty else { throw error(entry.line, tr("api_key_file \(value) is empty")) }
             keyFromFile = key
         case "lat":
-            guard let degrees = Double(value), (-90...90).contains(degrees) else { throw bad("a latitude from -90 to 90") }
+            guard let degrees = Double(value), (-90...90).contains(degrees) else { throw bad(tr("a latitude from -90 to 90")) }
             settings.latitude = degrees
         case "lon":
-            guard let degrees = Double(value), (-180...180).contains(degrees) else { throw bad("a longitude from -180 to 180") }
+            guard let degrees = Double(value), (-180...180).contains(degrees) else { throw bad(tr("a longitude from -180 to 180")) }
             settings.longitude = degrees
         case "units":
-            guard ["metric", "imperial", "standard"].contains(value) else { throw bad("metric, imperial or standard") }
+            guard ["metric", "imperial", "standard"].contains(value) else { throw bad(tr("metric, imperial or standard")) }
             settings.units = value
         case "lang":
             guard (1...16).contains(value.utf8.count),
                   value.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "_" || $0 == "-") }) else {
-                throw bad("a language code such as kr, en or zh_cn")
+                throw bad(tr("a language code such as kr, en or zh_cn"))
             }
             settings.language = value
         default:
@@ -253,25 +253,27 @@ struct SectionReader {
 
     private func validateURL(of settings: SourceSettings, section: INIFile.Section) throws(ConfigError) {
         let line = section.entries.first(where: { $0.key == "url" })?.line ?? section.line
-        guard !settings.url.isEmpty else { throw error(section.line, "[\(section.name)] needs a url") }
+        guard !settings.url.isEmpty else { throw error(section.line, tr("[\(section.name)] needs a url")) }
         // Credentials in a URL would be stored in the store (readable by the daemon's group) and printed.
         if URLText.hasUserInfo(settings.url) {
-            throw error(line, "url in [\(section.name)] holds a user name or password: credentials do not belong in a URL "
-                        + "(put an API key in api_key_file; quoted sends no HTTP authentication)")
+            throw error(line, tr("""
+                url in [\(section.name)] holds a user name or password: credentials do not belong in a URL \
+                (put an API key in api_key_file; quoted sends no HTTP authentication)
+                """))
         }
         guard settings.url.utf8.count <= ConfigLimits.urlLength,
               !settings.url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }),
               let parts = URLText.schemeAndHost(settings.url) else {
-            throw error(line, "url in [\(section.name)] is not an http(s) URL: '\(URLText.redacted(String(settings.url.prefix(200))))'")
+            throw error(line, tr("url in [\(section.name)] is not an http(s) URL: '\(URLText.redacted(String(settings.url.prefix(200))))'"))
         }
         let loopback = URLText.isLoopback(host: parts.host)
         if parts.scheme == "http", !loopback, !settings.allowHTTP {
-            throw error(line, "url in [\(section.name)] uses plain http; use https, or say allow_http = true")
+            throw error(line, tr("url in [\(section.name)] uses plain http; use https, or say allow_http = true"))
         }
         // Short intervals are for tests against a local server; upstreams deserve better.
         if settings.interval < ConfigLimits.interval.lowerBound, !loopback {
             throw error(section.entries.first(where: { $0.key == "interval" })?.line ?? section.line,
-                        "interval in [\(section.name)] is under 1 minute (allowed only for loopback hosts)")
+                        tr("interval in [\(section.name)] is under 1 minute (allowed only for loopback hosts)"))
         }
     }
 }

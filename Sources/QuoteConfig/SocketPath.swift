@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteSystem
 
 /// What may stand where the control socket goes.
@@ -7,7 +8,10 @@ public enum SocketPath {
     public static func problem(_ path: String) -> String? {
         guard let status = try? FileSystem.status(path, followingLinks: false) else { return nil }
         if status.kind == .socket { return nil }
-        let what = status.kind == .directory ? "a folder" : status.kind == .symbolicLink ? "a symbolic link" : "a file"
-        return "socket path \(path) is \(what), not a socket: refusing to replace it (choose another [daemon] socket)"
+        switch status.kind {
+        case .directory: return tr("socket path \(path) is a folder, not a socket: refusing to replace it (choose another [daemon] socket)")
+        case .symbolicLink: return tr("socket path \(path) is a symbolic link, not a socket: refusing to replace it (choose another [daemon] socket)")
+        default: return tr("socket path \(path) is a file, not a socket: refusing to replace it (choose another [daemon] socket)")
+        }
     }
 }

@@ -78,8 +78,10 @@ public struct SourceSettings: Sendable, Equatable {
 
 extension SourceSettings: CustomStringConvertible {
     /// Never shows the API key.
+    // English on purpose: a debugging description, for logs and test failures.
     public var description: String {
         "\(name) (\(enabled ? "enabled" : "disabled"), \(URLText.redacted(url)), every \(interval) s"
+            // English on purpose: part of the debugging description above.
             + (apiKey == nil ? ")" : ", key set)")
     }
 }

@@ -121,6 +121,6 @@ public enum ConfigText {
     /// 33554432 -> "32M".
     public static func size(_ bytes: Int) -> String { ByteCount.configUnits(bytes) }
 
-    public static func durations(_ range: ClosedRange<Int>) -> String { duration(range.lowerBound) + " to " + duration(range.upperBound) }
-    public static func sizes(_ range: ClosedRange<Int>) -> String { size(range.lowerBound) + " to " + size(range.upperBound) }
+    public static func durations(_ range: ClosedRange<Int>) -> Message { declared("\(duration(range.lowerBound)) to \(duration(range.upperBound))") }
+    public static func sizes(_ range: ClosedRange<Int>) -> Message { declared("\(size(range.lowerBound)) to \(size(range.upperBound))") }
 }

@@ -35,9 +35,13 @@ public enum ControlRequest: Equatable, Sendable {
 
         public var description: String {
             switch self {
+            // English on purpose: the control protocol's replies (the daemon's, never translated).
             case .empty: return "empty request"
+            // English on purpose: the control protocol's replies (the daemon's, never translated)
             case .tooLong: return "request longer than \(ControlRequest.maximumLength) bytes"
+            // English on purpose: the control protocol's replies (the daemon's, never translated)
             case .unknown(let word): return "unknown request '\(word.prefix(40))' (sync, status, reload)"
+            // English on purpose: the control protocol's replies (the daemon's, never translated)
             case .badSource(let name): return "not a source name: '\(name.prefix(80))'"
             }
         }

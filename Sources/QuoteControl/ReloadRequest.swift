@@ -16,7 +16,7 @@ public enum ReloadRequest {
         let client: ControlClient
         do throws(ControlClient.Failure) {
             guard let found = try ControlClient.connect(sending: .reload, candidates: candidates, silence: silence) else {
-                return Answer(code: .unavailable, message: "no daemon answers at " + candidates.joined(separator: ", "))
+                return Answer(code: .unavailable, message: tr("no daemon answers at \(candidates.joined(separator: ", "))"))
             }
             client = found
         } catch {
@@ -29,11 +29,11 @@ public enum ReloadRequest {
                 case "ok", "error": said = reply.text
                 case "end":
                     let code = Int32(reply.text).map(ExitCode.init(rawValue:)) ?? .unavailable
-                    return Answer(code: code, message: said ?? "the daemon ended its answer with \(reply.text)")
+                    return Answer(code: code, message: said ?? tr("the daemon ended its answer with \(reply.text)"))
                 default: continue
                 }
             }
-            return Answer(code: .unavailable, message: "the daemon closed the connection before its verdict")
+            return Answer(code: .unavailable, message: tr("the daemon closed the connection before its verdict"))
         } catch {
             return answer(to: error)
         }
@@ -41,10 +41,12 @@ public enum ReloadRequest {
 
     private static func answer(to failure: ControlClient.Failure) -> Answer {
         switch failure {
-        case .notRunning: return Answer(code: .unavailable, message: "no daemon is running")
+        case .notRunning: return Answer(code: .unavailable, message: tr("no daemon is running"))
         case .refused(let reason): return Answer(code: .noPermission, message: reason)
-        case .broken(let reason): return Answer(code: .unavailable, message: "control socket: \(reason)")
-        case .notAnswering(let pid): return Answer(code: .unavailable, message: "the daemon\(pid.map { " (pid \($0))" } ?? "") does not answer")
+        case .broken(let reason): return Answer(code: .unavailable, message: tr("control socket: \(reason)"))
+        case .notAnswering(let pid):
+            guard let pid else { return Answer(code: .unavailable, message: tr("the daemon does not answer")) }
+            return Answer(code: .unavailable, message: tr("the daemon (pid \(pid)) does not answer"))
         }
     }
 }

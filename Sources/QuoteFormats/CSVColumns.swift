@@ -22,8 +22,8 @@ struct CSVColumns: Sendable {
         }
         guard index[.text] != nil else {
             let shown = names.prefix(8).joined(separator: ", ") + (names.count > 8 ? ", …" : "")
-            let wanted = mapping[.text].map { "\"\($0)\"" } ?? "\"text\" or \"quote\""
-            throw ListFailure("not CSV: line \(header.line): the header (\(shown)) has no \(wanted) column")
+            let wanted = mapping[.text].map { "\"\($0)\"" } ?? tr("\"text\" or \"quote\"")
+            throw ListFailure(tr("not CSV: line \(header.line): the header (\(shown)) has no \(wanted) column"))
         }
         self.count = names.count
         self.index = index
@@ -33,7 +33,7 @@ struct CSVColumns: Sendable {
     func record(_ row: CSVCells.Row, source: String, place: ListPlace) -> ListRecord {
         guard row.count == count else {
             return .problem(ListProblem(place: place, upstreamID: nil,
-                                        reason: "\(row.count) \(row.count == 1 ? "cell" : "cells"), the header has \(count)"))
+                                        reason: trn(row.count, "\(row.count) cell, the header has \(count)", "\(row.count) cells, the header has \(count)")))
         }
         func cell(_ field: ListFormat.Field) -> String? {
             guard let column = index[field] else { return nil }
@@ -43,10 +43,10 @@ struct CSVColumns: Sendable {
         var id: String?
         if index[.id] != nil {
             guard let given = cell(.id)?.trimmingASCIIWhitespace(), !given.isEmpty else {
-                return .problem(ListProblem(place: place, upstreamID: nil, reason: "\"id\" is empty"))
+                return .problem(ListProblem(place: place, upstreamID: nil, reason: tr("\"id\" is empty")))
             }
             guard given.unicodeScalars.count <= CustomList.maximumIDLength, !given.unicodeScalars.contains("\u{0}") else {
-                return .problem(ListProblem(place: place, upstreamID: nil, reason: "\"id\" is longer than \(CustomList.maximumIDLength) characters"))
+                return .problem(ListProblem(place: place, upstreamID: nil, reason: tr("\"id\" is longer than \(CustomList.maximumIDLength) characters")))
             }
             id = given
         }

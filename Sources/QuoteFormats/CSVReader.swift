@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteModels
 
 /// CSV (RFC 4180) as its bytes arrive: quoted cells with `""` for a quote and line breaks
@@ -45,14 +46,15 @@ public struct CSVReader: ListReader {
         let place = ListPlace.line(row.line)
         // The header names the columns: a header that cannot be read is no CSV list, never a skipped row.
         if columns == nil, row.droppedBytes > 0 || row.tooManyCells {
-            throw ListFailure("not CSV: line \(row.line): the header row is " + (row.tooManyCells ? "more than \(CSVCells.maximumCells) cells"
-                                                                                : "longer than \(LineSplitter.defaultMaximumLineBytes >> 20) MiB"))
+            throw ListFailure(row.tooManyCells
+                ? tr("not CSV: line \(row.line): the header row is more than \(CSVCells.maximumCells) cells")
+                : tr("not CSV: line \(row.line): the header row is longer than \(LineSplitter.defaultMaximumLineBytes >> 20) MiB"))
         }
         // Without an id column ids derive from the text: a row too long to read is no stored quote.
         let couldBeStored = columns?.index[.id] != nil
         if row.droppedBytes > 0 { return try body(RecordBytes.tooLong(row.droppedBytes, place: place, couldBeStored: couldBeStored)) }
         if row.tooManyCells {
-            return try body(.problem(ListProblem(place: place, upstreamID: nil, reason: "more than \(CSVCells.maximumCells) cells",
+            return try body(.problem(ListProblem(place: place, upstreamID: nil, reason: tr("more than \(CSVCells.maximumCells) cells"),
                                                  couldBeStored: couldBeStored)))
         }
         guard let columns else {
@@ -128,7 +130,7 @@ struct CSVCells: Sendable {
     /// The body has ended: a last row without a line end is still a row; an open quote is not CSV.
     mutating func finish(_ body: (Row) throws -> Void) throws {
         if state == .quoted {
-            throw ListFailure("not CSV: line \(row.line): a quoted cell is not closed")
+            throw ListFailure(tr("not CSV: line \(row.line): a quoted cell is not closed"))
         }
         if state != .cellStart || row.count > 0 { try endRow(body) }
     }

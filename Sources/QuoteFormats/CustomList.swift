@@ -33,7 +33,7 @@ public enum CustomList {
             do throws(JSONPointer.Malformed) {
                 pointer = try JSONPointer(format.items)
             } catch {
-                throw ListFailure("items: \(error)")
+                throw ListFailure(tr("items: \(error)"))
             }
             self.source = source
             self.mapping = format.fields.isEmpty ? nil : FieldMapping(format.fields)
@@ -51,7 +51,7 @@ public enum CustomList {
                     switch element {
                     case .tooLarge(let bytes):
                         try body(.problem(ListProblem(place: place, upstreamID: nil,
-                                                      reason: "larger than \(JSONArrayStream.defaultMaximumElementBytes >> 20) MiB (\(bytes) bytes)")))
+                                                      reason: tr("larger than \(JSONArrayStream.defaultMaximumElementBytes >> 20) MiB (\(bytes) bytes)"))))
                     case .value(let record):
                         let read = mapping.map { $0.quote(from: record, source: source) }
                             ?? quote(from: record, source: source).map { ($0, derived: false) }
@@ -63,11 +63,11 @@ public enum CustomList {
                     }
                 }
             } catch let error as JSONSyntaxError {
-                throw ListFailure("not JSON: \(error)")
+                throw ListFailure(tr("not JSON: \(error)"))
             } catch let error as JSONArrayStream.NotAnArray {
-                throw ListFailure("not a JSON array of quotes (found \(error.found))")
+                throw ListFailure(tr("not a JSON array of quotes (found \(error.found))"))
             } catch let error as JSONItemsStream.NotFound {
-                throw ListFailure("not at \(error)")
+                throw ListFailure(tr("not at \(error)"))
             }
         }
 
@@ -76,7 +76,7 @@ public enum CustomList {
             do {
                 try stream.finish()
             } catch {
-                throw ListFailure("not JSON: \(error)")
+                throw ListFailure(tr("not JSON: \(error)"))
             }
         }
     }
@@ -100,11 +100,11 @@ public enum CustomList {
 
     static func quote(from record: JSONValue, source: String) -> Result<Quote, RecordProblem> {
         guard let object = record.object else {
-            return .failure(RecordProblem(id: nil, reason: "expected an object, found \(record.kindName)"))
+            return .failure(RecordProblem(id: nil, reason: tr("expected an object, found \(record.kindName)")))
         }
-        guard let idValue = object["id"] else { return .failure(RecordProblem(id: nil, reason: "missing \"id\"")) }
+        guard let idValue = object["id"] else { return .failure(RecordProblem(id: nil, reason: tr("missing \"id\""))) }
         guard let upstreamID = upstreamID(idValue) else {
-            return .failure(RecordProblem(id: nil, reason: "\"id\" must be an integer or a short string, found \(idValue.kindName)"))
+            return .failure(RecordProblem(id: nil, reason: tr("\"id\" must be an integer or a short string, found \(idValue.kindName)")))
         }
         func fail(_ reason: String) -> Result<Quote, RecordProblem> {
             .failure(RecordProblem(id: upstreamID, reason: reason))
@@ -123,7 +123,7 @@ public enum CustomList {
             // to refuse its quote: a date it gives that cannot be read is none.
             let read = publishedDate(object["published"])
             guard let published = read ?? (exported ? nil : .some(nil)) else {
-                return fail("\"published\" must be a date like 2026-12-01T00:00:00Z or Unix seconds")
+                return fail(tr("\"published\" must be a date like 2026-12-01T00:00:00Z or Unix seconds"))
             }
             return .success(Quote(source: source, upstreamID: upstreamID, text: text, author: author, category: category,
                                   production: production, episode: episode, lang: LanguageGuess.guess(text),

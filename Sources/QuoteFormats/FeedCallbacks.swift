@@ -1,3 +1,4 @@
+import QuoteBase
 import CExpat
 
 /// expat's C callbacks, each passing what it was given to the `FeedParser` behind the user data.
@@ -20,11 +21,11 @@ enum FeedCallbacks {
         // (XXE): a feed needs none, so any DOCTYPE ends the read before its subset is parsed.
         XML_SetStartDoctypeDeclHandler(expat, { data, _, _, _, _ in
             guard let data else { return }
-            feedParser(data).fail("not an Atom or RSS feed: a DTD is refused (entities could expand without bound)")
+            feedParser(data).fail(tr("not an Atom or RSS feed: a DTD is refused (entities could expand without bound)"))
         })
         XML_SetEntityDeclHandler(expat, { data, _, _, _, _, _, _, _, _ in
             guard let data else { return }
-            feedParser(data).fail("not an Atom or RSS feed: an entity declaration is refused")
+            feedParser(data).fail(tr("not an Atom or RSS feed: an entity declaration is refused"))
         })
         // Never fetched: returning an error makes expat fail the document.
         XML_SetExternalEntityRefHandler(expat, { _, _, _, _, _ in Int32(XML_STATUS_ERROR.rawValue) })

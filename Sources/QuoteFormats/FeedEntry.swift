@@ -28,11 +28,11 @@ struct FeedEntry {
         let upstreamID = idText()
         if tooLarge {
             return .problem(ListProblem(place: place, upstreamID: upstreamID,
-                                        reason: "larger than \(FeedReader.maximumEntryBytes >> 20) MiB"))
+                                        reason: tr("larger than \(FeedReader.maximumEntryBytes >> 20) MiB")))
         }
         if let upstreamID, upstreamID.unicodeScalars.count > CustomList.maximumIDLength {
             return .problem(ListProblem(place: place, upstreamID: String(upstreamID.prefix(64)) + "…",
-                                        reason: "the id is longer than \(CustomList.maximumIDLength) characters"))
+                                        reason: tr("the id is longer than \(CustomList.maximumIDLength) characters")))
         }
         do throws(FieldProblem) {
             let (field, raw) = textField()

@@ -1,3 +1,4 @@
+import QuoteBase
 import CExpat
 import Synchronization
 import QuoteModels
@@ -76,7 +77,7 @@ final class FeedParser {
         depth += 1
         progress()
         guard depth <= FeedReader.maximumDepth else {
-            return fail("not an Atom or RSS feed: elements are nested deeper than \(FeedReader.maximumDepth)")
+            return fail(tr("not an Atom or RSS feed: elements are nested deeper than \(FeedReader.maximumDepth)"))
         }
         let (uri, local) = Self.split(name)
         if depth == 1 { return root(uri, local) }
@@ -165,7 +166,7 @@ final class FeedParser {
         case (Namespace.atom, "feed"): kind = .atom
         case ("", "rss"), (Namespace.rdf, "RDF"): kind = .rss
         default:
-            fail("not an Atom or RSS feed: the document is <\(local)>" + (uri.isEmpty ? "" : " in namespace \(uri)"))
+            fail(tr("not an Atom or RSS feed: the document is <\(local)>") + (uri.isEmpty ? "" : tr(" in namespace \(uri)")))
         }
     }
 

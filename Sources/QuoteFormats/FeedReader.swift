@@ -1,3 +1,4 @@
+import QuoteBase
 import CExpat
 import QuoteModels
 
@@ -37,15 +38,15 @@ public struct FeedReader: ListReader {
             do throws(AuthorPattern.Invalid) {
                 return try AuthorPattern(pattern)
             } catch .notARegex(let reason) {
-                throw ListFailure("author_pattern is not a POSIX extended regular expression: \(reason)")
+                throw ListFailure(tr("author_pattern is not a POSIX extended regular expression: \(reason)"))
             } catch {
-                throw ListFailure("author_pattern\(error)")
+                throw ListFailure(error.message(for: "author_pattern"))
             }
         }
         parser = LockedFeedParser(source: source, pattern: pattern)
         configured = format.kind
         guard (try? parser.withLock({ $0.expat != nil })) == true else {
-            throw ListFailure("cannot read the feed: libexpat could not allocate its parser")
+            throw ListFailure(tr("cannot read the feed: libexpat could not allocate its parser"))
         }
     }
 
@@ -59,8 +60,8 @@ public struct FeedReader: ListReader {
             try parser.withLock { parser in
                 try Self.parse(parser, piece, final: false, body)
                 if fed - parser.consumed > Self.maximumTokenBytes {
-                    throw ListFailure("not an Atom or RSS feed: line \(XML_GetCurrentLineNumber(parser.expat)): "
-                                      + "a tag, comment or other markup is longer than \(Self.maximumTokenBytes >> 20) MiB")
+                    throw ListFailure(tr("not an Atom or RSS feed: line \(XML_GetCurrentLineNumber(parser.expat)): ")
+                                      + tr("a tag, comment or other markup is longer than \(Self.maximumTokenBytes >> 20) MiB"))
                 }
             }
         }
@@ -90,6 +91,6 @@ public struct FeedReader: ListReader {
         if let failure = parser.failure { return failure }
         let code = XML_GetErrorCode(parser.expat)
         let message = XML_ErrorString(code).map { String(cString: $0) } ?? "error \(code.rawValue)"
-        return ListFailure("not an Atom or RSS feed: line \(XML_GetCurrentLineNumber(parser.expat)): \(message)")
+        return ListFailure(tr("not an Atom or RSS feed: line \(XML_GetCurrentLineNumber(parser.expat)): \(message)"))
     }
 }

@@ -43,7 +43,7 @@ struct FieldMapping: Sendable {
             var names: [String] = []
             for tag in tags {
                 guard tag.string != nil else {
-                    throw naming(FieldProblem(reason: "\"\(name)\" must be a string or an array of strings, found an array holding \(tag.kindName)"))
+                    throw naming(FieldProblem(reason: tr("\"\(name)\" must be a string or an array of strings, found an array holding \(tag.kindName)")))
                 }
                 do throws(FieldProblem) {
                     if let tag = try RecordText.optional(tag, field: name) { names.append(tag) }
@@ -75,16 +75,16 @@ struct FieldMapping: Sendable {
     /// The quote in `item`, and whether its id was derived from its text.
     func quote(from item: JSONValue, source: String) -> Result<(Quote, derived: Bool), CustomList.RecordProblem> {
         guard item.object != nil else {
-            return .failure(CustomList.RecordProblem(id: nil, reason: "expected an object, found \(item.kindName)"))
+            return .failure(CustomList.RecordProblem(id: nil, reason: tr("expected an object, found \(item.kindName)")))
         }
         var upstreamID: String?
         if let id {
             let label = id.name == "id" ? "\"id\"" : "\"\(id.name)\" (id)"
             guard let value = id.value(in: item), !value.isNull else {
-                return .failure(CustomList.RecordProblem(id: nil, reason: "missing \(label)"))
+                return .failure(CustomList.RecordProblem(id: nil, reason: tr("missing \(label)")))
             }
             guard let read = CustomList.upstreamID(value) else {
-                return .failure(CustomList.RecordProblem(id: nil, reason: "\(label) must be an integer or a short string, found \(value.kindName)"))
+                return .failure(CustomList.RecordProblem(id: nil, reason: tr("\(label) must be an integer or a short string, found \(value.kindName)")))
             }
             upstreamID = read
         }

@@ -52,7 +52,7 @@ enum RecordBytes {
     /// is no stored quote's, so the list may still remove what it dropped).
     static func tooLong(_ bytes: Int, place: ListPlace, couldBeStored: Bool = false) -> ListRecord {
         .problem(ListProblem(place: place, upstreamID: nil,
-                             reason: "longer than \(LineSplitter.defaultMaximumLineBytes >> 20) MiB (\(bytes) bytes)",
+                             reason: tr("longer than \(LineSplitter.defaultMaximumLineBytes >> 20) MiB (\(bytes) bytes)"),
                              couldBeStored: couldBeStored))
     }
 }

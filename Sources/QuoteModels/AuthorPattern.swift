@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteText
 
 /// `author_pattern` (and `quotectl import --author-pattern`): a POSIX extended regular expression
@@ -10,10 +11,22 @@ public struct AuthorPattern: Sendable {
         case notARegex(String)
         case noGroup
 
+        /// The ending of a sentence about the setting (`"author_pattern\(error)"`); a whole
+        /// sentence reads better in a translation: `message(for:)`.
         public var description: String {
             switch self {
-            case .notARegex(let reason): return ": \(reason) (a POSIX extended regular expression)"
-            case .noGroup: return " has no group: put the author's part in parentheses, such as '~ *([^~]+[^~ ]) *~'"
+            // TRANSLATORS: follows an option or setting name, such as --author-pattern.
+            case .notARegex(let reason): return tr(": \(reason) (a POSIX extended regular expression)")
+            // TRANSLATORS: follows an option or setting name, such as --author-pattern.
+            case .noGroup: return tr(" has no group: put the author's part in parentheses, such as '~ *([^~]+[^~ ]) *~'")
+            }
+        }
+
+        /// The whole sentence about `setting` (author_pattern, --author-pattern).
+        public func message(for setting: String) -> String {
+            switch self {
+            case .notARegex(let reason): return tr("\(setting): \(reason) (a POSIX extended regular expression)")
+            case .noGroup: return tr("\(setting) has no group: put the author's part in parentheses, such as '~ *([^~]+[^~ ]) *~'")
             }
         }
     }

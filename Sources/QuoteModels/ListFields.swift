@@ -18,19 +18,19 @@ extension ListFormat {
     /// an unknown field, an empty part or member are refused: none of them has one meaning.
     public static func parseFields(_ text: String) throws(FieldsError) -> [Field: String] {
         guard text.utf8.count <= maximumFieldsBytes else {
-            throw FieldsError(reason: "longer than \(maximumFieldsBytes) bytes")
+            throw FieldsError(reason: tr("longer than \(maximumFieldsBytes) bytes"))
         }
         guard !text.trimmingASCIIWhitespace().isEmpty else {
-            throw FieldsError(reason: "names no field: expected field:member, such as text:q, author:a")
+            throw FieldsError(reason: tr("names no field: expected field:member, such as text:q, author:a"))
         }
         var fields: [Field: String] = [:]
         for raw in text.split(separator: ",", omittingEmptySubsequences: false) {
             let part = raw.trimmingASCIIWhitespace()
-            guard !part.isEmpty else { throw FieldsError(reason: "an empty part (a comma too many)") }
+            guard !part.isEmpty else { throw FieldsError(reason: tr("an empty part (a comma too many)")) }
             let (field, member) = try fieldAndMember(part)
-            if fields[field] != nil { throw FieldsError(reason: "\(field.rawValue) is named twice") }
+            if fields[field] != nil { throw FieldsError(reason: tr("\(field.rawValue) is named twice")) }
             if let other = fields.first(where: { $0.value == member })?.key {
-                throw FieldsError(reason: "\"\(member)\" is named for both \(other.rawValue) and \(field.rawValue)")
+                throw FieldsError(reason: tr("\"\(member)\" is named for both \(other.rawValue) and \(field.rawValue)"))
             }
             fields[field] = member
         }
@@ -39,16 +39,17 @@ extension ListFormat {
 
     private static func fieldAndMember(_ part: String) throws(FieldsError) -> (Field, String) {
         guard let colon = part.firstIndex(of: ":") else {
-            throw FieldsError(reason: "\"\(part)\": expected field:member, such as text:q")
+            throw FieldsError(reason: tr("\"\(part)\": expected field:member, such as text:q"))
         }
         let name = part[..<colon].trimmingASCIIWhitespace()
         let member = part[part.index(after: colon)...].trimmingASCIIWhitespace()
         guard let field = Field(rawValue: name) else {
-            throw FieldsError(reason: "\"\(part)\": \(name.isEmpty ? "no field named" : "'\(name)' is no field") (fields: id, text, author, category)")
+            throw FieldsError(reason: name.isEmpty ? tr("\"\(part)\": no field named (fields: id, text, author, category)")
+                : tr("\"\(part)\": '\(name)' is no field (fields: id, text, author, category)"))
         }
-        guard !member.isEmpty else { throw FieldsError(reason: "\"\(part)\": no member named for \(name)") }
+        guard !member.isEmpty else { throw FieldsError(reason: tr("\"\(part)\": no member named for \(name)")) }
         guard !member.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw FieldsError(reason: "\"\(part)\": a member's name holds no control characters")
+            throw FieldsError(reason: tr("\"\(part)\": a member's name holds no control characters"))
         }
         if member.hasPrefix("/") {
             do throws(JSONPointer.Malformed) {

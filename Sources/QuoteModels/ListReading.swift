@@ -1,3 +1,4 @@
+import QuoteBase
 /// What every list reader hands over, whatever the format (a Gist's JSON, a fortune file, CSV, a
 /// feed): one record at a time, as a quote or as a problem naming where it was. Shared by a
 /// sync's pipeline, `quotectl import` and the store's merge; the readers live in QuoteFormats.
@@ -105,6 +106,8 @@ public struct ListProblemLog: Sendable {
     /// " (record 3 (id 7): …; and 2 more)", or "" when nothing was left out.
     public var summary: String {
         guard let first else { return "" }
-        return " (" + first.description + (count > 1 ? "; and \(count - 1) more" : "") + ")"
+        guard count > 1 else { return " (" + first.description + ")" }
+        let more = count - 1
+        return " (" + first.description + trn(more, "; and \(more) more", "; and \(more) more") + ")"
     }
 }

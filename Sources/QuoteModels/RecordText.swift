@@ -15,9 +15,9 @@ public struct FieldProblem: Error, Equatable, Sendable {
 public enum RecordText {
     /// A required text: present, a valid UTF-8 string, not blank, at most 10,000 characters.
     public static func required(_ value: JSONValue?, field: String) throws(FieldProblem) -> String {
-        guard let value, !value.isNull else { throw FieldProblem(reason: "missing \"\(field)\"") }
+        guard let value, !value.isNull else { throw FieldProblem(reason: tr("missing \"\(field)\"")) }
         guard let trimmed = try optional(value, field: field) else {
-            throw FieldProblem(reason: "\"\(field)\" is empty")
+            throw FieldProblem(reason: tr("\"\(field)\" is empty"))
         }
         return trimmed
     }
@@ -26,15 +26,15 @@ public enum RecordText {
     public static func optional(_ value: JSONValue?, field: String) throws(FieldProblem) -> String? {
         guard let value, !value.isNull else { return nil }
         guard let text = value.string else {
-            throw FieldProblem(reason: "\"\(field)\" must be a string, found \(value.kindName)")
+            throw FieldProblem(reason: tr("\"\(field)\" must be a string, found \(value.kindName)"))
         }
         // SQLite's text functions (length(), the CHECK on a quote's length, full-text search) stop
         // at a NUL: such a text cannot be kept faithfully, so its record is refused, never cut short.
-        if containsNUL(text) { throw FieldProblem(reason: "\"\(field)\" contains a NUL character (U+0000)") }
+        if containsNUL(text) { throw FieldProblem(reason: tr("\"\(field)\" contains a NUL character (U+0000)")) }
         let trimmed = trim(text)
         // Bytes bound code points from above: most texts are decided without counting.
         if trimmed.utf8.count > QuoteLength.maximumLength, QuoteLength.length(trimmed) > QuoteLength.maximumLength {
-            throw FieldProblem(reason: "\"\(field)\" is longer than \(QuoteLength.maximumLength) characters")
+            throw FieldProblem(reason: tr("\"\(field)\" is longer than \(QuoteLength.maximumLength) characters"))
         }
         return trimmed.isEmpty ? nil : trimmed
     }

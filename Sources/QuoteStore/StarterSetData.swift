@@ -1,6 +1,7 @@
 // The starter set: quotes by public-domain authors (and traditional proverbs),
 // in English and Korean, so a fresh store answers before any sync has run.
 // One quote per line: author|category|lang|text
+// English on purpose: the starter set's quotes are data, stored as they are
 let starterSetData = """
 Mark Twain|humor|en|The secret of getting ahead is getting started.
 Mark Twain|truth|en|If you tell the truth, you don't have to remember anything.

@@ -145,6 +145,7 @@ public final class Store {
         let newest: Int?
         do throws(DatabaseError) {
             newest = try database.scalarInt("SELECT max(version) FROM schema_migrations")
+        // English on purpose: SQLite's own message, matched
         } catch where error.message.hasPrefix("no such table") {
             throw StoreError.foreignDatabase(path: database.path)
         } catch {
@@ -166,8 +167,10 @@ public final class Store {
         }
         if (FileReader.size(path + "-wal") ?? 0) == 0 { return .inspect }
         guard let folderProblem = Path.writableProblem(Path.parent(of: path)) else { return .readOnly }
-        throw StoreError.readOnly(path: path, reason: "\(folderProblem), and a WAL store's reader must create \(path)-shm there; "
-                                  + "run a writer (quoted sync --once) as the store's owner once, or make the folder writable")
+        throw StoreError.readOnly(path: path, reason: tr("""
+            \(folderProblem), and a WAL store's reader must create \(path)-shm there; \
+            run a writer (quoted sync --once) as the store's owner once, or make the folder writable
+            """))
     }
 
     enum Identity { case ours, empty }
@@ -193,6 +196,7 @@ public final class Store {
             throw StoreError.missing(path: path, reason: error.reason)
         }
         if header.isEmpty { return .empty }
+        // English on purpose: the SQLite file header's magic
         guard header.count == 100, header.starts(with: Array("SQLite format 3\0".utf8)) else {
             throw StoreError.notADatabase(path: path)
         }
@@ -244,7 +248,7 @@ public final class Store {
               let size = FileReader.size(path) else { return nil }
         let expected = pages.multipliedReportingOverflow(by: pageSize)
         guard !expected.overflow, size < expected.partialValue else { return nil }
-        return "truncated: \(size) of \(expected.partialValue) bytes"
+        return tr("truncated: \(size) of \(expected.partialValue) bytes")
     }
 
     /// Creates the file (and its folder), applies the schema and loads the starter set.
@@ -279,7 +283,7 @@ public final class Store {
             return .damaged(path: path, reason: problem)
         }
         if error.resultCode == .cannotOpen || error.resultCode == .readOnly {
-            let reason = errno == EACCES ? "permission denied" : error.message
+            let reason = errno == EACCES ? tr("permission denied") : error.message
             // A store that is there but cannot be written (its folder or file read-only
             // for this user) is not a missing store.
             if Path.exists(path) { return .readOnly(path: path, reason: Path.writableProblem(path) ?? reason) }

@@ -61,37 +61,37 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .missing(let path, let reason):
-            return "\(path): no store there and cannot create one (\(reason))"
+            return tr("\(path): no store there and cannot create one (\(reason))")
         case .notADatabase(let path):
-            return "\(path): not an SQLite database, or damaged; left untouched"
+            return tr("\(path): not an SQLite database, or damaged; left untouched")
         case .damaged(let path, let reason):
-            return "\(path): the store is damaged (\(reason)); left untouched"
+            return tr("\(path): the store is damaged (\(reason)); left untouched")
         case .foreignDatabase(let path):
-            return "\(path): an SQLite database, but not a quoted store; left untouched"
+            return tr("\(path): an SQLite database, but not a quoted store; left untouched")
         case .newerSchema(let path, let found, let supported):
-            return "\(path): written by a newer quoted (schema \(found), this binary knows up to \(supported)); upgrade quoted"
+            return tr("\(path): written by a newer quoted (schema \(found), this binary knows up to \(supported)); upgrade quoted")
         case .migrationChanged(let path, let names):
-            return "\(path): migration \(names.joined(separator: ", ")) was changed after it was applied to this store"
+            return tr("\(path): migration \(names.joined(separator: ", ")) was changed after it was applied to this store")
         case .migrationFailed(let name, let underlying):
-            return "migration \(name) failed: \(underlying.message)"
+            return tr("migration \(name) failed: \(underlying.message)")
         case .needsUpgrade(let path, let found, let supported):
-            return "\(path): schema \(found) needs upgrading to \(supported), but the store is read-only for this user"
+            return tr("\(path): schema \(found) needs upgrading to \(supported), but the store is read-only for this user")
         case .readOnly(let path, let reason):
-            return "\(path): the store is read-only here (\(reason))"
+            return tr("\(path): the store is read-only here (\(reason))")
         case .cannotCreate(let path, let reason):
-            return "\(path): cannot create the store: \(reason)"
+            return tr("\(path): cannot create the store: \(reason)")
         case .busy(let path):
-            return "\(path): the store is busy (another process holds its write lock); try again"
+            return tr("\(path): the store is busy (another process holds its write lock); try again")
         case .anotherWriter(let path, let holder):
-            return "\(path): another sync or writer of this store is running (\(holder)); try again when it is done"
+            return tr("\(path): another sync or writer of this store is running (\(holder)); try again when it is done")
         case .full(let path):
-            return "\(path): disk full; nothing was written"
+            return tr("\(path): disk full; nothing was written")
         case .io(let path, let reason):
             return "\(path): \(reason)"
         case .database(let path, let error):
             return "\(path): \(error)"
         case .invalidSourceName(let name):
-            return "not a source name: \(name)"
+            return tr("not a source name: \(name)")
         }
     }
 

@@ -33,7 +33,7 @@ public enum WriterTurn {
         let lock = lockPath(of: store)
         do {
             return try ProcessLock.take(lock, creating: creation(for: store), patience: patience) { pid in
-                waiting?("waiting for \(describe(pid)), which is writing \(store)")
+                waiting?(tr("waiting for \(describe(pid)), which is writing \(store)"))
             }
         } catch {
             switch error {
@@ -59,7 +59,7 @@ public enum WriterTurn {
 
     /// "pid 4242 (quoted)", or "another process" when the kernel would not say.
     private static func describe(_ pid: Int32) -> String {
-        guard pid > 0 else { return "another process" }
+        guard pid > 0 else { return tr("another process") }
         return "pid \(pid)" + (ProcessLock.processName(pid).map { " (\(TerminalSanitizer.clean($0)))" } ?? "")
     }
 

@@ -1,3 +1,4 @@
+import QuoteBase
 /// A quote as a freedesktop desktop notification, and the command line of Debian's
 /// `notify-send` (libnotify-bin) that shows it. Pure: the text in, the arguments out.
 ///
@@ -15,7 +16,7 @@ public struct DesktopNotification: Equatable, Sendable {
 
         var untitled: String {
             switch self {
-            case .quoteOfTheDay: return "Quote of the day"
+            case .quoteOfTheDay: return tr("Quote of the day")
             case .randomQuote: return "A quote"
             }
         }

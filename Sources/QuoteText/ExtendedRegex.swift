@@ -1,3 +1,4 @@
+import QuoteBase
 import Glibc
 import Synchronization
 
@@ -33,9 +34,9 @@ public final class ExtendedRegex: Sendable {
 
     public init(_ pattern: String) throws(Invalid) {
         compiled = Mutex(Compiled())
-        guard !pattern.isEmpty else { throw Invalid(reason: "an empty pattern") }
-        guard pattern.utf8.count <= Self.maximumBytes else { throw Invalid(reason: "longer than \(Self.maximumBytes) bytes") }
-        guard !pattern.utf8.contains(0) else { throw Invalid(reason: "it contains a NUL character") }
+        guard !pattern.isEmpty else { throw Invalid(reason: tr("an empty pattern")) }
+        guard pattern.utf8.count <= Self.maximumBytes else { throw Invalid(reason: tr("longer than \(Self.maximumBytes) bytes")) }
+        guard !pattern.utf8.contains(0) else { throw Invalid(reason: tr("it contains a NUL character")) }
         let refused = compiled.withLock { state -> String? in
             state.locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)
             let status = Self.under(state.locale) { regcomp(&state.pattern, pattern, REG_EXTENDED) }

@@ -1,3 +1,4 @@
+import QuoteBase
 /// A top-level JSON array read as its bytes arrive, element by element: the chunks can be cut
 /// anywhere (inside a string, an escape or a multi-byte character), and memory holds one element
 /// at a time, never the body. Each element is parsed by the strict `JSONParser`; the array's own
@@ -114,7 +115,7 @@ public struct JSONArrayStream: Sendable {
             case .firstElementOrEnd, .elementExpected:
                 if isWhitespace(byte) { advance(over: byte, &index); continue }
                 if byte == UInt8(ascii: "]") {
-                    guard state == .firstElementOrEnd else { throw error("unexpected character ']'") }
+                    guard state == .firstElementOrEnd else { throw error(tr("unexpected character ']'")) }
                     state = .afterArray
                     advance(over: byte, &index)
                     continue
@@ -143,10 +144,10 @@ public struct JSONArrayStream: Sendable {
                 if isWhitespace(byte) { advance(over: byte, &index); continue }
                 if byte == UInt8(ascii: ",") { state = .elementExpected; advance(over: byte, &index); continue }
                 if byte == UInt8(ascii: "]") { state = .afterArray; advance(over: byte, &index); continue }
-                throw error("expected ',' or ']' in an array")
+                throw error(tr("expected ',' or ']' in an array"))
             case .afterArray:
                 if stopsAfterArray { return index }
-                guard isWhitespace(byte) else { throw error("unexpected text after the JSON value") }
+                guard isWhitespace(byte) else { throw error(tr("unexpected text after the JSON value")) }
                 advance(over: byte, &index)
             }
         }
@@ -176,13 +177,13 @@ public struct JSONArrayStream: Sendable {
             advance(over: byte, &index)
             return
         }
-        guard matched == 0 else { throw error("unexpected character '\(printable(byte))'") }
+        guard matched == 0 else { throw error(tr("unexpected character '\(printable(byte))'")) }
         state = .beforeArray
     }
 
     /// The body has ended: the array must have been closed.
     public func finish() throws(JSONSyntaxError) {
-        guard state == .afterArray else { throw error("unexpected end of input") }
+        guard state == .afterArray else { throw error(tr("unexpected end of input")) }
     }
 
     private mutating func begin(with byte: UInt8) {
@@ -293,13 +294,13 @@ public struct JSONArrayStream: Sendable {
 
     private func notAnArray(startingWith byte: UInt8) -> Error {
         switch byte {
-        case UInt8(ascii: "{"): return NotAnArray(found: "an object")
+        case UInt8(ascii: "{"): return NotAnArray(found: tr("an object"))
         case UInt8(ascii: "\""): return NotAnArray(found: "a string")
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return NotAnArray(found: "a number")
         case UInt8(ascii: "t"), UInt8(ascii: "f"): return NotAnArray(found: "a boolean")
         case UInt8(ascii: "n"): return NotAnArray(found: "null")
-        case UInt8(ascii: "<"): return error("found '<': this looks like HTML, not JSON")
-        default: return error("unexpected character '\(printable(byte))'")
+        case UInt8(ascii: "<"): return error(tr("found '<': this looks like HTML, not JSON"))
+        default: return error(tr("unexpected character '\(printable(byte))'"))
         }
     }
 

@@ -1,3 +1,4 @@
+import QuoteBase
 /// The list inside a JSON document at a JSON Pointer (`items = /results`), read as its bytes
 /// arrive. What lies on the way to it and around it is scanned without being held (a 100 MB
 /// member beside the list costs no memory; strings and brackets are followed, not parsed), and
@@ -11,7 +12,7 @@ public struct JSONItemsStream: Sendable {
     public struct NotFound: Error, Equatable, Sendable, CustomStringConvertible {
         public let pointer: String
         public let found: String
-        public var description: String { "items \(pointer): found \(found)" }
+        public var description: String { tr("items \(pointer): found \(found)") }
     }
 
     private enum State: Equatable {
@@ -95,7 +96,7 @@ public struct JSONItemsStream: Sendable {
             try items.finish()
             return
         }
-        guard state == .end else { throw error("unexpected end of input") }
+        guard state == .end else { throw error(tr("unexpected end of input")) }
     }
 
     /// Reads one byte outside the list and off-path values; false leaves it for the next state.
@@ -114,10 +115,10 @@ public struct JSONItemsStream: Sendable {
             } else if byte == UInt8(ascii: "}"), first {
                 try closeContainer()
             } else {
-                throw error("expected a member name in quotes")
+                throw error(tr("expected a member name in quotes"))
             }
         case .colon:
-            guard byte == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
+            guard byte == UInt8(ascii: ":") else { throw error(tr("expected ':' after a member name")) }
             state = try memberMatches() ? .value : .skipping
         case .elementOrEnd(let first):
             if byte == UInt8(ascii: "]"), first { try closeContainer(); return true }
@@ -128,7 +129,7 @@ public struct JSONItemsStream: Sendable {
         case .afterValue:
             try readAfterValue(byte)
         default:
-            throw error("unexpected text after the JSON value")
+            throw error(tr("unexpected text after the JSON value"))
         }
         return true
     }
@@ -139,7 +140,7 @@ public struct JSONItemsStream: Sendable {
             state = matched == 2 ? .value : .byteOrderMark(matched: matched + 1)
             return true
         }
-        guard matched == 0 else { throw error("unexpected character '\(printable(byte))'") }
+        guard matched == 0 else { throw error(tr("unexpected character '\(printable(byte))'")) }
         state = .value
         return false
     }
@@ -148,7 +149,7 @@ public struct JSONItemsStream: Sendable {
     private mutating func enterValue(_ byte: UInt8) throws -> Bool {
         let depth = levels.count
         if depth == pointer.tokens.count {
-            guard byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") else { throw notFound(try kindOf(byte) + ", not an array or an object", nil) }
+            guard byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") else { throw notFound(try kindOf(byte) + tr(", not an array or an object"), nil) }
             items = JSONArrayStream(at: position, maximumElementBytes: maximumElementBytes, loneObject: true)
             found = true
             state = .items
@@ -160,7 +161,7 @@ public struct JSONItemsStream: Sendable {
             state = .memberOrEnd(first: true)
         case UInt8(ascii: "["):
             guard JSONPointer.index(pointer.tokens[depth]) != nil else {
-                throw notFound("an array" + place(depth) + ", and \"\(pointer.tokens[depth])\" is no index", nil)
+                throw notFound(tr("an array") + place(depth) + tr(", and \"\(pointer.tokens[depth])\" is no index"), nil)
             }
             levels.append(Level(isObject: false))
             state = .elementOrEnd(first: true)
@@ -194,14 +195,14 @@ public struct JSONItemsStream: Sendable {
                 guard let decoded = try JSONParser.parse([UInt8(ascii: "\"")] + key + [UInt8(ascii: "\"")]).string else { return false }
                 name = decoded
             } catch {
-                throw self.error("a member name: \(error.reason)")
+                throw self.error(tr("a member name: \(error.reason)"))
             }
         } else {
             guard key.elementsEqual(token.utf8) else { return false }
             name = token
         }
         guard name == token else { return false }
-        if found { throw notFound("a second member \"\(token)\"" + place(depth), nil) }
+        if found { throw notFound(tr("a second member \"\(token)\"") + place(depth), nil) }
         return true
     }
 
@@ -212,7 +213,7 @@ public struct JSONItemsStream: Sendable {
         } else if byte == UInt8(ascii: isObject ? "}" : "]") {
             try closeContainer()
         } else {
-            throw error(isObject ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array")
+            throw error(isObject ? tr("expected ',' or '}' in an object") : tr("expected ',' or ']' in an array"))
         }
     }
 
@@ -221,8 +222,9 @@ public struct JSONItemsStream: Sendable {
         let depth = levels.count - 1
         guard found else {
             let token = pointer.tokens[depth]
-            let what = levels[depth].isObject ? "an object with no member \"\(token)\""
-                : "an array of \(levels[depth].count) elements, none numbered \(token)"
+            let count = levels[depth].count
+            let what = levels[depth].isObject ? tr("an object with no member \"\(token)\"")
+                : trn(count, "an array of \(count) element, none numbered \(token)", "an array of \(count) elements, none numbered \(token)")
             throw notFound(what + place(depth), nil)
         }
         levels.removeLast()
@@ -248,7 +250,9 @@ public struct JSONItemsStream: Sendable {
     private func place(_ depth: Int) -> String {
         guard depth > 0 else { return "" }
         let tokens = pointer.tokens.prefix(depth).map { $0.replacingTilde() }
-        return " at /" + tokens.joined(separator: "/")
+        let path = "/" + tokens.joined(separator: "/")
+        // TRANSLATORS: follows what was found in a JSON document, naming where (a JSON Pointer).
+        return tr(" at \(path)")
     }
 
     private func notFound(_ found: String, _ depth: Int?) -> NotFound {
@@ -258,12 +262,12 @@ public struct JSONItemsStream: Sendable {
     /// What a value starting with `byte` is, or the syntax error it begins.
     private func kindOf(_ byte: UInt8) throws(JSONSyntaxError) -> String {
         switch byte {
-        case UInt8(ascii: "\""): return "a string"
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return "a number"
-        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
+        case UInt8(ascii: "\""): return tr("a string")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return tr("a number")
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return tr("a boolean")
         case UInt8(ascii: "n"): return "null"
-        case UInt8(ascii: "<"): throw error("found '<': this looks like HTML, not JSON")
-        default: throw error("unexpected character '\(printable(byte))'")
+        case UInt8(ascii: "<"): throw error(tr("found '<': this looks like HTML, not JSON"))
+        default: throw error(tr("unexpected character '\(printable(byte))'"))
         }
     }
 

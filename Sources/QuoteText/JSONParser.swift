@@ -6,7 +6,7 @@ public struct JSONSyntaxError: Error, CustomStringConvertible, Equatable {
     public let column: Int
     public let reason: String
 
-    public var description: String { "line \(line), column \(column): \(reason)" }
+    public var description: String { tr("line \(line), column \(column): \(reason)") }
 }
 
 /// A strict RFC 8259 parser over UTF-8 bytes, written for speed on large arrays
@@ -34,7 +34,7 @@ public struct JSONParser {
         parser.skipWhitespace()
         let value = try parser.parseValue()
         parser.skipWhitespace()
-        guard parser.index == buffer.count else { throw parser.error("unexpected text after the JSON value") }
+        guard parser.index == buffer.count else { throw parser.error(tr("unexpected text after the JSON value")) }
         return value
     }
 
@@ -43,7 +43,7 @@ public struct JSONParser {
     }
 
     private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
-        guard index < bytes.count else { throw error("unexpected end of input") }
+        guard index < bytes.count else { throw error(tr("unexpected end of input")) }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
@@ -54,8 +54,8 @@ public struct JSONParser {
         case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
         case UInt8(ascii: "n"): try expectWord("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
-        case UInt8(ascii: "<"): throw error("found '<': this looks like HTML, not JSON")
-        default: throw error("unexpected character '\(printable(bytes[index]))'")
+        case UInt8(ascii: "<"): throw error(tr("found '<': this looks like HTML, not JSON"))
+        default: throw error(tr("unexpected character '\(printable(bytes[index]))'"))
         }
     }
 
@@ -67,18 +67,18 @@ public struct JSONParser {
         if peek(UInt8(ascii: "}")) { index += 1; depth -= 1; return .object(JSONObject(members)) }
         while true {
             skipWhitespace()
-            guard peek(UInt8(ascii: "\"")) else { throw error("expected a member name in quotes") }
+            guard peek(UInt8(ascii: "\"")) else { throw error(tr("expected a member name in quotes")) }
             // An invalid key cannot name anything we read; keep it under a name no field has.
             let key = try parseString() ?? "\u{FFFD}"
             skipWhitespace()
-            guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after a member name") }
+            guard peek(UInt8(ascii: ":")) else { throw error(tr("expected ':' after a member name")) }
             index += 1
             skipWhitespace()
             members.append((key, try parseValue()))
             skipWhitespace()
             if peek(UInt8(ascii: ",")) { index += 1; continue }
             if peek(UInt8(ascii: "}")) { index += 1; break }
-            throw error("expected ',' or '}' in an object")
+            throw error(tr("expected ',' or '}' in an object"))
         }
         depth -= 1
         return .object(JSONObject(members))
@@ -96,7 +96,7 @@ public struct JSONParser {
             skipWhitespace()
             if peek(UInt8(ascii: ",")) { index += 1; continue }
             if peek(UInt8(ascii: "]")) { index += 1; break }
-            throw error("expected ',' or ']' in an array")
+            throw error(tr("expected ',' or ']' in an array"))
         }
         depth -= 1
         return .array(elements)
@@ -118,7 +118,7 @@ public struct JSONParser {
             }
             seen |= byte
             if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw error("control character inside a string (must be escaped)") }
+            if byte < 0x20 { throw error(tr("control character inside a string (must be escaped)")) }
             index += 1
         }
         var buffer = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
@@ -149,15 +149,15 @@ public struct JSONParser {
                     }
                 default:
                     index -= 1
-                    throw error("unknown escape '\\\(printable(escape))'")
+                    throw error(tr("unknown escape '\\\(printable(escape))'"))
                 }
             default:
-                if byte < 0x20 { throw error("control character inside a string (must be escaped)") }
+                if byte < 0x20 { throw error(tr("control character inside a string (must be escaped)")) }
                 buffer.append(byte)
                 index += 1
             }
         }
-        throw error("unterminated string")
+        throw error(tr("unterminated string"))
     }
 
     /// Reads XXXX after "\u" (and a following low surrogate); nil for a lone surrogate.
@@ -184,7 +184,7 @@ public struct JSONParser {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
             case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
             case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw error("bad hex digit in \\u escape")
+            default: throw error(tr("bad hex digit in \\u escape"))
             }
             value = value << 4 | UInt32(digit)
             index += 1
@@ -196,7 +196,7 @@ public struct JSONParser {
         let start = index
         var isInteger = true
         if peek(UInt8(ascii: "-")) { index += 1 }
-        guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit") }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw error(tr("expected a digit")) }
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
         } else {
@@ -205,34 +205,34 @@ public struct JSONParser {
         if peek(UInt8(ascii: ".")) {
             isInteger = false
             index += 1
-            guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit after '.'") }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error(tr("expected a digit after '.'")) }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
             isInteger = false
             index += 1
             if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
-            guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit in the exponent") }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error(tr("expected a digit in the exponent")) }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let value = Int(text) { return .integer(value) }
-        guard let value = Double(text) else { throw error("number out of range") }
+        guard let value = Double(text) else { throw error(tr("number out of range")) }
         return .double(value)
     }
 
     private mutating func expectWord(_ word: StaticString) throws(JSONSyntaxError) {
         let count = word.utf8CodeUnitCount
-        guard index + count <= bytes.count else { throw error("unexpected end of input") }
+        guard index + count <= bytes.count else { throw error(tr("unexpected end of input")) }
         for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
-            throw error("unexpected character '\(printable(bytes[index + offset]))'")
+            throw error(tr("unexpected character '\(printable(bytes[index + offset]))'"))
         }
         index += count
     }
 
     private mutating func enter() throws(JSONSyntaxError) {
         depth += 1
-        if depth > Self.maximumDepth { throw error("nested more than \(Self.maximumDepth) levels deep") }
+        if depth > Self.maximumDepth { throw error(tr("nested more than \(Self.maximumDepth) levels deep")) }
     }
 
     private mutating func skipWhitespace() {
@@ -258,7 +258,7 @@ public struct JSONParser {
 
     private func error(_ reason: String) -> JSONSyntaxError {
         // Running out of input is the real reason whatever was expected (a truncated body).
-        let reason = index >= bytes.count && !reason.hasPrefix("unexpected end") ? "unexpected end of input" : reason
+        let reason = index >= bytes.count ? tr("unexpected end of input") : reason
         var line = 1
         var lineStart = 0
         for position in 0..<min(index, bytes.count) where bytes[position] == 0x0A {

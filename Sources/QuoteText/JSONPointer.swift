@@ -1,3 +1,4 @@
+import QuoteBase
 /// A JSON Pointer (RFC 6901): "" is the whole document, "/results" a member of it, "/a~1b/0"
 /// the first element of the member "a/b". Where a list's items are (`items =`) and where a
 /// mapped field is inside an item (`author:/author/name`).
@@ -11,7 +12,7 @@ public struct JSONPointer: Sendable, Equatable, CustomStringConvertible {
     public struct Malformed: Error, Equatable, Sendable, CustomStringConvertible {
         public let pointer: String
         public let reason: String
-        public var description: String { "\"\(pointer)\" is not a JSON Pointer: \(reason)" }
+        public var description: String { tr("\"\(pointer)\" is not a JSON Pointer: \(reason)") }
     }
 
     /// The longest pointer read: a configuration value, not a document.
@@ -20,10 +21,10 @@ public struct JSONPointer: Sendable, Equatable, CustomStringConvertible {
     public init(_ text: String) throws(Malformed) {
         self.text = text
         guard text.utf8.count <= Self.maximumBytes else {
-            throw Malformed(pointer: String(text.prefix(40)) + "…", reason: "longer than \(Self.maximumBytes) bytes")
+            throw Malformed(pointer: String(text.prefix(40)) + "…", reason: tr("longer than \(Self.maximumBytes) bytes"))
         }
         guard !text.isEmpty else { tokens = []; return }
-        guard text.hasPrefix("/") else { throw Malformed(pointer: text, reason: "it must start with '/' (or be empty: the whole document)") }
+        guard text.hasPrefix("/") else { throw Malformed(pointer: text, reason: tr("it must start with '/' (or be empty: the whole document)")) }
         var tokens: [String] = []
         for part in text.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
             tokens.append(try Self.unescape(part, in: text))
@@ -47,7 +48,7 @@ public struct JSONPointer: Sendable, Equatable, CustomStringConvertible {
                 switch character {
                 case "0": result.append("~")
                 case "1": result.append("/")
-                default: throw Malformed(pointer: text, reason: "'~' must be followed by 0 or 1")
+                default: throw Malformed(pointer: text, reason: tr("'~' must be followed by 0 or 1"))
                 }
                 tilde = false
             } else if character == "~" {
@@ -56,7 +57,7 @@ public struct JSONPointer: Sendable, Equatable, CustomStringConvertible {
                 result.append(character)
             }
         }
-        guard !tilde else { throw Malformed(pointer: text, reason: "'~' must be followed by 0 or 1") }
+        guard !tilde else { throw Malformed(pointer: text, reason: tr("'~' must be followed by 0 or 1")) }
         return result
     }
 

@@ -1,3 +1,4 @@
+import QuoteBase
 /// A parsed JSON document. Strings whose bytes are not valid UTF-8 (or that hold
 /// a lone surrogate escape) parse as `.invalidText` instead of failing the whole
 /// document, so a validator can skip just the record that holds one.
@@ -54,12 +55,12 @@ public enum JSONValue: Equatable, Sendable {
     public var kindName: String {
         switch self {
         case .null: return "null"
-        case .bool: return "a boolean"
-        case .integer, .double: return "a number"
-        case .string: return "a string"
-        case .invalidText: return "text that is not valid UTF-8"
-        case .array: return "an array"
-        case .object: return "an object"
+        case .bool: return tr("a boolean")
+        case .integer, .double: return tr("a number")
+        case .string: return tr("a string")
+        case .invalidText: return tr("text that is not valid UTF-8")
+        case .array: return tr("an array")
+        case .object: return tr("an object")
         }
     }
 

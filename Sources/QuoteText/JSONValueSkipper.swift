@@ -1,3 +1,4 @@
+import QuoteBase
 /// A JSON value passed over as its bytes arrive, never held: strings and escapes are followed
 /// so that brackets inside them do not count, brackets must close in kind, and depth is capped.
 /// What the value says is not parsed — it is on no path that is read (`JSONItemsStream`).
@@ -46,8 +47,8 @@ struct JSONValueSkipper: Sendable {
         case UInt8(ascii: "["): closers = [UInt8(ascii: "]")]
         case UInt8(ascii: "\""): inString = true
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"): bare = true
-        case UInt8(ascii: "<"): throw Self.error("found '<': this looks like HTML, not JSON", position)
-        default: throw Self.error("unexpected character '\((0x21...0x7E).contains(byte) ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16))'", position)
+        case UInt8(ascii: "<"): throw Self.error(tr("found '<': this looks like HTML, not JSON"), position)
+        default: throw Self.error(tr("unexpected character '\((0x21...0x7E).contains(byte) ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16))'"), position)
         }
     }
 
@@ -85,12 +86,12 @@ struct JSONValueSkipper: Sendable {
                 inString = true
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 guard closers.count < Self.maximumDepth else {
-                    throw Self.error("nested too deeply", JSONArrayStream.Position(line: line, lineStart: lineStart, offset: base + at))
+                    throw Self.error(tr("nested too deeply"), JSONArrayStream.Position(line: line, lineStart: lineStart, offset: base + at))
                 }
                 closers.append(byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]"))
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 guard closers.last == byte else {
-                    throw Self.error("unexpected character '\(UnicodeScalar(byte))'", JSONArrayStream.Position(line: line, lineStart: lineStart, offset: base + at))
+                    throw Self.error(tr("unexpected character '\(UnicodeScalar(byte))'"), JSONArrayStream.Position(line: line, lineStart: lineStart, offset: base + at))
                 }
                 closers.removeLast()
                 if closers.isEmpty { at += 1; closed = true; break scanning }

@@ -36,7 +36,7 @@ public struct KeptList {
             lineNumber += 1
             if line.isEmpty { continue }
             guard let text = String(validating: line, as: UTF8.self), let kept = KeptQuote(jsonLine: Substring(text)) else {
-                if problem == nil { problem = UserStateError("\(path): line \(lineNumber) is not a kept quote") }
+                if problem == nil { problem = UserStateError(tr("\(path): line \(lineNumber) is not a kept quote")) }
                 continue
             }
             if keys.insert(kept.key).inserted { entries.append(kept) }
@@ -69,7 +69,7 @@ public struct KeptList {
 
     /// Throws when the file could not be read whole: it is then never written over (exit 74).
     public func checkWritable() throws(UserStateError) {
-        if let problem { throw UserStateError(problem.message + "; not writing over it (move it away or mend it)") }
+        if let problem { throw UserStateError(problem.message + tr("; not writing over it (move it away or mend it)")) }
     }
 
     /// Writes the list whole (synced: this is what the user chose to keep) — unless the file

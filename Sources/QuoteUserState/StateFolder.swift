@@ -47,9 +47,9 @@ public struct StateFolder: Sendable {
         } catch {
             switch error {
             case .heldBy(let pid):
-                throw UserStateError("\(path): still held by process \(pid) after \(patience)", exitCode: .temporaryFailure)
+                throw UserStateError(tr("\(path): still held by process \(pid) after \(patience)"), exitCode: .temporaryFailure)
             case .cannotOpen(let errno):
-                throw UserStateError("\(path): cannot open it: \(errno)")
+                throw UserStateError(tr("\(path): cannot open it: \(errno)"))
             }
         }
     }
@@ -68,7 +68,7 @@ public struct StateFolder: Sendable {
             }
             try written.commit(as: name, syncingFolder: durable, syncingFile: durable)
         } catch {
-            throw UserStateError("\(file(name)): cannot write it: \(error.errno)")
+            throw UserStateError(tr("\(file(name)): cannot write it: \(error.errno)"))
         }
     }
 }

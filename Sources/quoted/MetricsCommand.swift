@@ -41,10 +41,11 @@ enum MetricsCommand {
                                         textfile: textfile, logger: logger)
             let start = clock.now
             for _ in 0..<repeats where reading.take(from: store) == nil {
-                printError("quoted: the store \(storePath) could not be read")
+                printError("quoted: " + tr("the store \(storePath) could not be read"))
                 return .ioError
             }
             let each = (clock.now - start) / repeats
+            // English on purpose: a measurement's figures, compared across runs and machines
             printOut("store open: \(microseconds(opened)) us; snapshot + write: \(microseconds(each)) us each (mean of \(repeats))")
             return .success
         } catch {

@@ -9,7 +9,7 @@ enum Options {
     static let db = TypedOption.text("db", "PATH", completion: .file,
                                       help: "The store (env QUOTED_DB; default: [store] path, the service's StateDirectory, else $XDG_DATA_HOME/quoted/quotes.db).")
     static let logLevel = TypedOption.choice("log-level", default: LogLevel.standard,
-                                             help: { "\(LogLevel.choicesText) (default \($0)); also [daemon] log_level." })
+                                             help: { "\(LogLevel.choices) (default \($0)); also [daemon] log_level." })
     static let help = Option.flag("help", short: "h", help: "Show help information.")
     static let version = Option.flag("version", short: "V", help: "Show the version.")
     static let once = Option.flag("once", help: "Sync once and exit (the only mode of this command).")

@@ -19,7 +19,8 @@ enum PublishCommand {
         if arguments.has(Options.help) { printOut(HelpText.command(publishSpec, in: program, width: helpWidth)); return .success }
         guard let configuration = loadedConfiguration(option: arguments.value(Options.config)) else { return .configuration }
         guard let publish = configuration.publish else {
-            printError("quoted: \(configuration.file ?? "the configuration") has no [publish] dir = PATH: nothing to publish to")
+            let file = configuration.file ?? tr("the configuration")
+            printError("quoted: " + tr("\(file) has no [publish] dir = PATH: nothing to publish to"))
             return .configuration
         }
         let storePath = Locations.store(option: arguments.value(Options.db), configured: configuration.storePath, writing: false)
@@ -35,8 +36,11 @@ enum PublishCommand {
         let retention = 2 * (configuration.enabledSources.map(\.interval).max() ?? 3_600)
         do {
             let outcome = try Publisher(settings: settings, storePath: storePath, retention: retention).publish(only: only)
+            // English on purpose: the publish line is the hub's journal entry too (one line for the terminal and the journal); QuoteFeed's reasons are English by design
             let written = outcome.written.isEmpty ? "no file changed" : "wrote " + outcome.written.joined(separator: ", ")
+            // English on purpose: the publish line is the hub's journal entry too (one line for the terminal and the journal); QuoteFeed's reasons are English by design
             let line = "publish: \(settings.dir): manifest serial \(outcome.manifest.serial), \(outcome.manifest.sources.count) sources, \(written)"
+                // English on purpose: the publish line is the hub's journal entry too (one line for the terminal and the journal); QuoteFeed's reasons are English by design
                 + (outcome.pruned > 0 ? ", pruned \(outcome.pruned) old files" : "")
             if let logger {
                 logger.log(.info, line, event: .feedPublished, fields: [(name: "QUOTED_FEED_SERIAL", value: String(outcome.manifest.serial))])
@@ -45,6 +49,7 @@ enum PublishCommand {
             }
             return nil
         } catch {
+            // English on purpose: the publish line is the hub's journal entry too (one line for the terminal and the journal); QuoteFeed's reasons are English by design
             printError("quoted: publish: \(error)")
             let configurationProblem = error.reason.hasPrefix("signing_key") || error.reason.hasPrefix("next_keys")
             return (configurationProblem ? .configuration : .ioError, error.reason)

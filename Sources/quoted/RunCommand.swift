@@ -57,6 +57,7 @@ enum RunCommand {
             server.stop()
             return .osError
         }
+        // English on purpose: the daemon's journal lines
         logger.log(.info, "quoted \(QuotedVersion.current) started: store \(storePath), control socket \(socketPath), "
                    + Plural.count(configuration.enabledSources.count, "source") + " enabled", event: .daemonStarted)
         notifier.ready()
@@ -71,7 +72,9 @@ enum RunCommand {
         for warning in configuration.warnings { logger.warning(warning) }
         if configuration.fleet != nil, configuration.enabledSources.isEmpty {
             // The daemon schedules the feed through the sources it syncs: with none, nothing would.
+            // English on purpose: the daemon's journal lines
             logger.warning("[fleet] is set but no source is enabled: the feed is synced with each source's sync, so nothing "
+                           // English on purpose: the daemon's journal lines
                            + "will sync; enable a source (it comes from the hub) or run quoted sync --once from a timer")
         }
     }
@@ -108,7 +111,9 @@ enum RunCommand {
         } catch {
             // A user's daemon that fell back on the system service's folder: say what to set.
             let hint = socketPath.hasPrefix(Locations.systemSocketFolder + "/") && CurrentProcess.userID != 0
+                // English on purpose: the daemon's journal lines
                 ? " (as a user, run it where XDG_RUNTIME_DIR is set — a login session, systemctl --user — or set [daemon] socket)" : ""
+            // English on purpose: the daemon's journal lines
             logger.error("control socket: \(error)\(hint)")
             return error.exitCode
         }

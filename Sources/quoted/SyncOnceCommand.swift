@@ -35,6 +35,7 @@ enum SyncOnceCommand {
                 return error.exitCode
             }
             if sources.isEmpty && configuration.fleet == nil {
+                // English on purpose: sync --once speaks for the daemon: its lines go to the journal and its results to sync_log
                 printError("quoted: no source is enabled")
                 return .success
             }
@@ -70,7 +71,7 @@ enum SyncOnceCommand {
             throw Exit(code: usageFailure(error))
         }
         guard arguments.has(Options.once) || arguments.has(Options.help) else {
-            throw Exit(code: usageFailure(UsageError(message: "sync needs --once (the daemon is 'quoted run'; 'quotectl sync --now' asks it)", command: "sync")))
+            throw Exit(code: usageFailure(UsageError(message: tr("sync needs --once (the daemon is 'quoted run'; 'quotectl sync --now' asks it)"), command: "sync")))
         }
         return arguments
     }
@@ -79,6 +80,7 @@ enum SyncOnceCommand {
         let configuration: Configuration
         do {
             if arguments.value(Options.config) == "-" {
+                // English on purpose: sync --once speaks for the daemon: its lines go to the journal and its results to sync_log
                 configuration = try ConfigFile.loadStandardInput(name: arguments.value(Options.configName) ?? "(standard input)")
             } else {
                 configuration = try ConfigFile.load(option: arguments.value(Options.config))
@@ -87,6 +89,7 @@ enum SyncOnceCommand {
             printError("quoted: \(error)")
             throw Exit(code: .configuration)
         }
+        // English on purpose: sync --once speaks for the daemon: its lines go to the journal and its results to sync_log
         for warning in configuration.warnings { printError("quoted: warning: \(warning)") }
         return configuration
     }
@@ -99,9 +102,11 @@ enum SyncOnceCommand {
             if configuration.fleet != nil, configuration.source(named: name) == nil, SourceName.kind(of: name) != nil { continue }
             guard let settings = configuration.source(named: name) else {
                 let known = configuration.sources.map(\.name).joined(separator: ", ")
-                throw Exit(code: usageFailure(UsageError(message: "unknown source '\(name)' (configured: \(known))", command: "sync")))
+                throw Exit(code: usageFailure(UsageError(message: tr("unknown source '\(name)' (configured: \(known))"), command: "sync")))
             }
             if settings.kind == .weather, settings.apiKey == nil {
+                // English on purpose: sync --once speaks for the daemon: its lines go to the journal and its results to sync_log
+                // English on purpose: sync --once speaks for the daemon (its lines go to the journal)
                 printError("quoted: \(configuration.file ?? "configuration"): [source.weather] needs api_key or api_key_file")
                 throw Exit(code: .configuration)
             }
@@ -158,9 +163,11 @@ enum SyncOnceCommand {
             guard changed.contains(report.source), let settings = configuration.source(named: report.source) else { return report }
             var failed = report
             failed.ok = false
+            // English on purpose: sync --once speaks for the daemon: its lines go to the journal and its results to sync_log
             failed.summary = "\(report.summary), but the feed was not published: \(reason)"
             let now = UnixTime.now()
             do throws(StoreError) {
+                // English on purpose: sync --once speaks for the daemon: its lines go to the journal and its results to sync_log
                 guard let store else { throw unrecorded ?? StoreError.missing(path: storePath, reason: "not opened") }
                 try store.database.transaction { () throws(StoreError) in
                     try SyncStateRepository(database: store.database).recordLocalFailure(
@@ -169,6 +176,7 @@ enum SyncOnceCommand {
                         nextDue: report.nextDue ?? now + 60)
                 }
             } catch {
+                // English on purpose: sync --once speaks for the daemon: its lines go to the journal and its results to sync_log
                 failed.summary += " (and that could not be recorded: \(error))"
             }
             return failed

@@ -16,8 +16,25 @@ Environment.setDefault("LIBDISPATCH_LOG", "NO")
 // unprivileged worker threads cannot take (see WorkerPriority).
 let status = WorkerPriority.run { await main(words) }
 
+/// Whether quoted speaks the user's language: only for what a person reads at a terminal (help,
+/// usage mistakes, the manual pages, reload's and publish's answers). Never for the daemon (`run`,
+/// the default) or `sync --once`, whose lines are the journal's and whose results are stored in
+/// sync_log, and never when standard error is the journal (`systemctl reload` runs quoted reload):
+/// administrators grep the journal in English, as systemd's own lines.
+func speaksUserLanguage(_ words: [String]) -> Bool {
+    if JournalSocket.isStandardError(journalStream: Environment.variable("JOURNAL_STREAM")) { return false }
+    let asksHelp = words.contains("--help") || words.contains("-h")
+    switch words.first {
+    case nil, "run", "sync": return asksHelp
+    case "--help", "-h", "help": return true
+    case let first? where first.hasPrefix("-"): return asksHelp  // options only: the daemon
+    default: return true
+    }
+}
+
 /// The subcommand `words` name, run to its exit status.
 func main(_ words: [String]) async -> ExitCode {
+    if speaksUserLanguage(words) { MessageCatalog.open(domain: "quoted", folder: { Locations.catalogs() }) }
     switch words.first {
     case "sync":
         return await SyncOnceCommand.run(Array(words.dropFirst()))
@@ -45,7 +62,7 @@ func main(_ words: [String]) async -> ExitCode {
     case "__complete":
         return GenerateCommand.complete(Array(words.dropFirst()))
     case let first? where !first.hasPrefix("-"):
-        return usageFailure(.init(message: "unknown subcommand '\(first)'"
+        return usageFailure(.init(message: tr("unknown subcommand '\(first)'")
             + Suggestion.didYouMean(first, among: program.visibleCommands.map(\.name)), command: nil))
     default:
         // No subcommand, or options only: run the daemon (`quoted --config X` is `quoted run --config X`).
@@ -56,7 +73,7 @@ func main(_ words: [String]) async -> ExitCode {
 // Output that could not be written is an error (quoted sync --once --json > /dev/full), except
 // for a reader that went away (| head), which `cat` would not complain about either.
 if let failure = standardOutputFailure.withLock({ $0 }), failure != EPIPE {
-    printError("quoted: cannot write to standard output: \(Errno.describe(failure))")
+    printError("quoted: " + tr("cannot write to standard output: \(Errno.describe(failure))"))
     CurrentProcess.exit(status == .success ? ExitCode.ioError.rawValue : status.rawValue)
 }
 CurrentProcess.exit(status.rawValue)

@@ -89,12 +89,12 @@ enum Fruit: String, OptionValue { case apple, pear, fig }
         #expect(try none.value(typedCount) == 1)
         #expect(try none.given(typedCount) == nil, "given: only what the command line says")
         #expect(typedCount.defaultValue == 1)
-        #expect(count.help == "N of them (default 1).")
+        #expect(count.help.english == "N of them (default 1).")
         #expect(try Arguments(["-n4"], options: options, command: "x").given(typedCount) == 4)
         let limit = TypedOption.positiveInt("limit", default: 10, help: { "At most N results (default \($0))." })
-        #expect(limit.option.help == "At most N results (default 10).")
+        #expect(limit.option.help.english == "At most N results (default 10).")
         let sized = TypedOption.choice("fruit", default: Fruit.fig, help: { "Which (default \($0))." })
-        #expect(sized.option.help == "Which (default fig).")
+        #expect(sized.option.help.english == "Which (default fig).")
         #expect(try Arguments([], options: [sized.option], command: "x").value(sized) == .fig)
     }
 
@@ -126,7 +126,7 @@ enum Fruit: String, OptionValue { case apple, pear, fig }
         let even = TypedOption<Int>({ .value("even", "N", help: $0) }, absent: .value(2), describedAs: "2",
                                     expected: "an even number", help: { "Even (default \($0))." },
                                     parse: { Int($0).flatMap { $0 % 2 == 0 ? $0 : nil } })
-        #expect(even.option.help == "Even (default 2).")
+        #expect(even.option.help.english == "Even (default 2).")
         #expect(try Arguments(["--even", "8"], options: [even.option], command: "x").value(even) == 8)
         #expect(throws: UsageError(message: "--even takes an even number, not '3'", command: "x")) {
             try Arguments(["--even", "3"], options: [even.option], command: "x").value(even)

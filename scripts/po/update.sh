@@ -10,7 +10,7 @@ for catalog in po/*.po; do
     shopt -s nullglob
     parts=(po/parts/*.po)
     if [ ${#parts[@]} -gt 0 ]; then
-        msgcat --use-first -o "$catalog.new" "$catalog" "${parts[@]}"
+        msgcat --use-first -o "$catalog.new" "${parts[@]}" "$catalog"
         mv "$catalog.new" "$catalog"
     fi
     msgmerge --quiet --update --backup=none --no-fuzzy-matching --sort-by-file "$catalog" po/quoted.pot

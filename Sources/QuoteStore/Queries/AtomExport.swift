@@ -8,6 +8,7 @@ import QuoteModels
 enum AtomExport {
     /// The feed's start; `now` is its `updated`.
     static func header(source: String?, now: Int) -> String {
+        // English on purpose: the Atom export is machine output
         """
         <?xml version="1.0" encoding="utf-8"?>
         <feed xmlns="http://www.w3.org/2005/Atom">
@@ -28,7 +29,9 @@ enum AtomExport {
         entry += "    <updated>\(date(max(quote.firstSeen, quote.lastSeen)))</updated>\n"
         if let published = quote.published { entry += "    <published>\(date(published))</published>\n" }
         if let author = quote.author { entry += "    <author><name>\(escaped(author))</name></author>\n" }
+        // English on purpose: the Atom export is machine output
         if let category = quote.category { entry += "    <category term=\"\(escaped(category))\"/>\n" }
+        // English on purpose: the Atom export is machine output
         entry += "    <content type=\"text\">\(escaped(quote.text))</content>\n"
         return entry + "  </entry>\n"
     }

@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteModels
 /// A custom list read from a file (`quotectl import`), written as its bytes are read: every
 /// record is checked and merged (`ListMerge`) inside one transaction, which commits only when the
@@ -54,7 +55,7 @@ public enum ListImport {
                 // repeat of a text-derived id is the same quote again.
                 if try merge.add(entry.quote, hash: entry.hash) == .duplicate {
                     if !entry.idIsDerived {
-                        problems.add(ListProblem(place: entry.place, upstreamID: entry.quote.upstreamID, reason: "duplicate id"))
+                        problems.add(ListProblem(place: entry.place, upstreamID: entry.quote.upstreamID, reason: tr("duplicate id")))
                     }
                 } else {
                     quotes += 1

@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteModels
 import CSQLite
 import QuoteSystem
@@ -143,7 +144,7 @@ public final class ListMerge {
                 // both), which must not pass for a duplicate.
                 guard try find(quote.upstreamID) != nil else {
                     throw DatabaseError(extendedCode: DatabaseError.ExtendedCode.constraintCheck,
-                                        message: "record \(quote.upstreamID) breaks a rule of the quotes table", sql: insert.sql)
+                                        message: tr("record \(quote.upstreamID) breaks a rule of the quotes table"), sql: insert.sql)
                 }
                 return .duplicate
             }

@@ -5,6 +5,7 @@ enum CharacterColumn: String, ColumnList {
     case character_id = "c.character_id", name = "c.name", full_name = "c.full_name", birthday = "c.birthday"
     case status = "c.status", portrayed_by = "c.portrayed_by", occupations = "c.occupations", aliases = "c.aliases"
     case productions = "c.productions"
+    // English on purpose: SQL
     case quote_count = "(SELECT count(*) FROM quotes q WHERE q.source = 'breakingbad' AND q.author = c.name COLLATE NOCASE)"
 }
 

@@ -17,6 +17,7 @@ extension QuoteFilter {
         }
         if let source {
             if source == SourceKind.custom.rawValue {  // every custom list
+                // English on purpose: SQL
                 conditions.append("source >= 'custom.' AND source < 'custom/'")
             } else {
                 add("source = ?", .text(source))
@@ -24,6 +25,7 @@ extension QuoteFilter {
         }
         if let author {
             if authorBySearch {
+                // English on purpose: SQL
                 add("id IN (SELECT rowid FROM quotes_fts WHERE quotes_fts MATCH ?)",
                     .text("author : " + FullTextQuery.make(author)))
             } else {
@@ -35,6 +37,7 @@ extension QuoteFilter {
         if let character {
             // As `quotectl characters NAME` finds them: any part of the name or the full name, any
             // case ("walter" finds Walter White). Breaking Bad's quotes only (the source index).
+            // English on purpose: SQL
             add("""
                 source = 'breakingbad' AND instr(quoted_fold(author || char(10) || coalesce((SELECT full_name FROM characters
                     WHERE characters.name = quotes.author COLLATE NOCASE), '')), ?) > 0

@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteHealth
 import QuoteModels
 import QuoteText
@@ -31,7 +32,7 @@ public struct SourceStatus: Sendable {
     public var poolText: String? {
         guard let estimate = poolEstimate, estimate.observed > 0 else { return nil }
         let share = Int((Double(estimate.observed) / estimate.estimated * 100).rounded(.down))
-        return "~\(share)% of an estimated \(Int(estimate.estimated.rounded()))"
+        return tr("~\(share)% of an estimated \(Int(estimate.estimated.rounded()))")
     }
 
     public func json(now: Int) -> String {

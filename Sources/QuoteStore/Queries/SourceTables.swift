@@ -16,7 +16,9 @@ enum SourceTables {
             return [SourceHealth.Rows(table: "characters", count: try count("characters", in: database)),
                     SourceHealth.Rows(table: "deaths", count: try count("deaths", in: database))]
         case SourceName.upbit:
+            // English on purpose: SQL
             return [SourceHealth.Rows(table: "markets", count: try count("markets WHERE delisted_at IS NULL", in: database)),
+                    // English on purpose: SQL
                     SourceHealth.Rows(table: "delisted", count: try count("markets WHERE delisted_at IS NOT NULL", in: database))]
         case SourceName.weather:
             return [SourceHealth.Rows(table: "observations", count: try count("weather_observations", in: database))]

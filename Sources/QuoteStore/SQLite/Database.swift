@@ -105,6 +105,7 @@ public final class Database {
         let mode = try answer.step() ? answer.string(0).lowercased() : ""
         guard mode == "wal" else {
             throw DatabaseError(extendedCode: SQLITE_ERROR,
+                                // English on purpose: SQLite's answer, quoted as it is
                                 message: "journal_mode answered '\(mode)' instead of 'wal'",
                                 sql: answer.sql)
         }
@@ -182,6 +183,7 @@ public final class Database {
     /// SQLite's `PRAGMA quick_check`: nil when the file is sound, else its first complaint.
     /// It reads every page (docs/benchmarks.md), so it is run before writing, not reading.
     public func quickCheck() throws(DatabaseError) -> String? {
+        // English on purpose: SQLite's answer, quoted as it is
         let answer = try scalarString("PRAGMA quick_check(1)") ?? "no answer"
         return answer == "ok" ? nil : answer
     }

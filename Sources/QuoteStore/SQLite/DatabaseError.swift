@@ -69,7 +69,9 @@ public struct DatabaseError: Error, CustomStringConvertible, Equatable {
     }
 
     public var description: String {
+        // English on purpose: SQLite's diagnostics, named by its code
         var text = "SQLite error \(extendedCode): \(message)"
+        // English on purpose: SQLite's diagnostics, named by its code
         if let sql { text += " (while running: \(sql))" }
         return text
     }

@@ -47,6 +47,7 @@ enum FullTextRank {
     static func rowCount(of database: Database) throws(DatabaseError) -> Int {
         let averages = try database.prepare("SELECT block FROM quotes_fts_data WHERE id = 1")
         guard try averages.step(), let rows = rowCount(averages: averages.blob(0)) else {
+            // English on purpose: SQLite's own diagnostics of a query this module wrote (a bug if ever seen)
             throw DatabaseError(extendedCode: SQLITE_CORRUPT, message: "the full-text index has no row count (quotes_fts_data 1)")
         }
         return rows
@@ -97,11 +98,13 @@ enum FullTextRank {
     private static let hits: fts5_extension_function = { api, fts, context, count, values in
         guard let apiPointer = api, let context else { return }
         guard count == 4, let values, (0..<4).allSatisfy({ sqlite3_value_type(values[$0]) == SQLITE_INTEGER }) else {
+            // English on purpose: SQLite's own diagnostics of a query this module wrote (a bug if ever seen)
             sqlite3_result_error(context, "quoted_group_rows: expects a first phrase, a count, a cap and the lowest row id", -1)
             return
         }
         let first = sqlite3_value_int64(values[0]), phrases = sqlite3_value_int64(values[1])
         guard first >= 0, phrases >= 1, phrases <= Int64(apiPointer.pointee.xPhraseCount!(fts)) - first else {
+            // English on purpose: SQLite's own diagnostics of a query this module wrote (a bug if ever seen)
             sqlite3_result_error(context, "quoted_group_rows: no such phrases", -1)
             return
         }
@@ -155,6 +158,7 @@ enum FullTextRank {
         guard let api = api?.pointee, let context else { return }
         guard count == 1, let values, sqlite3_value_type(values[0]) == SQLITE_BLOB,
               let blob = sqlite3_value_blob(values[0]) else {
+            // English on purpose: SQLite's own diagnostics of a query this module wrote (a bug if ever seen)
             sqlite3_result_error(context, "quoted_bm25: expects one blob of weights", -1)
             return
         }
@@ -172,6 +176,7 @@ enum FullTextRank {
             for _ in 0..<Int(phrases) { groupOfPhrase[next] = group; next += 1 }
         }
         guard next == phraseCount else {
+            // English on purpose: SQLite's own diagnostics of a query this module wrote (a bug if ever seen)
             sqlite3_result_error(context, "quoted_bm25: the weights do not match the query's \(phraseCount) phrases", -1)
             return
         }

@@ -125,7 +125,7 @@ public struct Migrator: Sendable {
                 throw StoreError.migrationFailed(
                     name: migration.name,
                     underlying: DatabaseError(extendedCode: DatabaseError.ExtendedCode.constraintForeignKey,
-                                              message: "leaves rows in \(dangling.table) pointing at missing rows in \(dangling.parent)"))
+                                              message: tr("leaves rows in \(dangling.table) pointing at missing rows in \(dangling.parent)")))
             }
         }
     }

@@ -88,6 +88,7 @@ public final class Statement {
         let parameters = Int(sqlite3_bind_parameter_count(handle))
         guard values.count == parameters else {
             throw DatabaseError(extendedCode: SQLITE_RANGE,
+                                // English on purpose: a programming error's diagnostic
                                 message: "\(Plural.count(values.count, "value")) bound to a statement with \(Plural.count(parameters, "parameter"))",
                                 sql: sql)
         }
