@@ -10,8 +10,12 @@ for catalog in po/*.po; do
     shopt -s nullglob
     parts=(po/parts/*.po)
     if [ ${#parts[@]} -gt 0 ]; then
+        # The parts' translations win over older ones; the catalog keeps its own header.
+        cp "$catalog" "$catalog.before"
         msgcat --use-first -o "$catalog.new" "${parts[@]}" "$catalog"
         mv "$catalog.new" "$catalog"
+        python3 scripts/po/header.py "$catalog" "$catalog.before"
+        rm -f "$catalog.before"
     fi
     msgmerge --quiet --update --backup=none --no-fuzzy-matching --sort-by-file "$catalog" po/quoted.pot
     msgattrib --no-obsolete -o "$catalog" "$catalog"
