@@ -44,8 +44,8 @@ import TestSupport
     }
 
     /// A copy of what the extractor reads: Sources, scripts/po and po.
-    func copyOfTheCheckout() throws -> Scratch {
-        let copy = Scratch("quoted-catalog-check")
+    func copyOfTheCheckout() throws -> TemporaryFolder {
+        let copy = TemporaryFolder("quoted-catalog-check")
         try FileManager.default.createDirectory(atPath: copy.file("scripts"), withIntermediateDirectories: true)
         for folder in ["Sources", "scripts/po", "po"] {
             try FileManager.default.copyItem(atPath: SourceTree.root.appendingPathComponent(folder).path, toPath: copy.file(folder))
@@ -70,7 +70,8 @@ import TestSupport
         let write = try Self.run("/usr/bin/python3", [Self.extractor, "--root", copy.path])
         #expect(write.status == 0, "\(write.output)")
         let stale = "po/quoted.pot is not what the sources give"
-        #expect(!(try Self.run("/usr/bin/python3", [Self.extractor, "--check", "--root", copy.path]).output.contains(stale)))
+        let current = try Self.run("/usr/bin/python3", [Self.extractor, "--check", "--root", copy.path])
+        #expect(!current.output.contains(stale), "\(current.output.prefix(500))")
         let pot = copy.file("po/quoted.pot")
         let handle = try #require(FileHandle(forWritingAtPath: pot))
         handle.seekToEndOfFile()
@@ -103,7 +104,7 @@ import TestSupport
 
     /// The check above can fail: a translation that drops a value of its c-format message.
     @Test func msgfmtRefusesALostPlaceholder() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryFolder()
         let broken = scratch.write("broken.po", """
             msgid ""
             msgstr ""

@@ -30,6 +30,25 @@ check "man quotectl renders" bash -c 'MANPAGER=cat MANWIDTH=80 man quotectl 2>/d
 check "man quoted.conf renders" bash -c 'MANPAGER=cat MANWIDTH=80 man 5 quoted.conf 2>/dev/null | grep -q "max_bytes"'
 check "bash completion is installed where bash-completion looks" test -f /usr/share/bash-completion/completions/quotectl
 
+# Korean: the catalog the package installed, found beside /usr/bin; English where no catalog applies.
+hangul='[가-힣]'
+korean_status() {
+    local shown; shown=$(LANG=ko_KR.UTF-8 quotectl status 2>&1)
+    printf '       LANG=ko_KR.UTF-8 quotectl status: %s\n' "$(head -2 <<<"$shown" | tr '\n' '|')" >&3
+    grep -q '저장소' <<<"$shown" && grep -q "$hangul" <<<"$shown"
+}
+check "the package installs the Korean catalog" test -s /usr/share/locale/ko/LC_MESSAGES/quoted.mo
+check "LANG=ko_KR.UTF-8 quotectl status --help is Korean (옵션:)" bash -c 'LANG=ko_KR.UTF-8 quotectl status --help | grep -q "^옵션:"'
+check "LANG=ko_KR.UTF-8 quotectl status is Korean (저장소)" korean_status
+check "LC_ALL=C quotectl status is English, no Hangul" bash -c \
+    "LANG=ko_KR.UTF-8 LC_ALL=C quotectl status | grep -q '^Store: ' && ! LANG=ko_KR.UTF-8 LC_ALL=C quotectl status | grep -q '$hangul'"
+check "LC_ALL=C quotectl status --help is English (OPTIONS:)" bash -c 'LANG=ko_KR.UTF-8 LC_ALL=C quotectl status --help | grep -q "^OPTIONS:"'
+check "man -L ko -w quotectl finds /usr/share/man/ko/man1/quotectl.1.gz" bash -c \
+    '[ "$(man -L ko -w quotectl)" = /usr/share/man/ko/man1/quotectl.1.gz ]'
+check "the Korean manual pages of quoted(8) and quoted.conf(5) are installed" bash -c \
+    '[ "$(man -L ko -w 8 quoted)" = /usr/share/man/ko/man8/quoted.8.gz ] && [ "$(man -L ko -w 5 quoted.conf)" = /usr/share/man/ko/man5/quoted.conf.5.gz ]'
+check "man -L ko quotectl renders Korean" bash -c "MANPAGER=cat MANWIDTH=80 man -L ko quotectl 2>/dev/null | grep -q '$hangul'"
+
 # Point it at the fake upstream (an edit the upgrade must keep), and use it as a group member.
 cat > /etc/quoted/quoted.conf <<CONF
 # edited by the administrator
