@@ -52,7 +52,17 @@ check "man -L ko -w quotectl finds /usr/share/man/ko/man1/quotectl.1.gz" bash -c
     '[ "$(man -L ko -w quotectl)" = /usr/share/man/ko/man1/quotectl.1.gz ]'
 check "the Korean manual pages of quoted(8) and quoted.conf(5) are installed" bash -c \
     '[ "$(man -L ko -w 8 quoted)" = /usr/share/man/ko/man8/quoted.8.gz ] && [ "$(man -L ko -w 5 quoted.conf)" = /usr/share/man/ko/man5/quoted.conf.5.gz ]'
-check "man -L ko quotectl renders Korean" bash -c 'MANPAGER=cat MANWIDTH=80 man -L ko quotectl 2>/dev/null | has_hangul'
+# Hangul alone proves nothing (the English help has 행복 as an example): the Korean page must
+# not be the English one.
+korean_manual() {  # korean_manual SECTION PAGE
+    local korean english
+    korean=$(MANPAGER=cat MANWIDTH=80 man -L ko "$1" "$2" 2>/dev/null)
+    english=$(MANPAGER=cat MANWIDTH=80 LC_ALL=C man "$1" "$2" 2>/dev/null)
+    [ -n "$korean" ] && [ "$korean" != "$english" ] && has_hangul <<<"$korean"
+}
+export -f korean_manual
+check "man -L ko quotectl renders Korean, not the English page" korean_manual 1 quotectl
+check "man -L ko 8 quoted and man -L ko 5 quoted.conf render Korean" bash -c 'korean_manual 8 quoted && korean_manual 5 quoted.conf'
 
 # Point it at the fake upstream (an edit the upgrade must keep), and use it as a group member.
 cat > /etc/quoted/quoted.conf <<CONF
