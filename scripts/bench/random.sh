@@ -75,16 +75,21 @@ hyperfine -N --warmup 30 --runs 500 --export-json "$results" \
     -n "quotectl random --author" "$quotectl random --author 'Author 0042'" \
     -n "fortune" "/usr/games/fortune" >/dev/null
 # The three locales side by side in rounds (hyperfine times one command's runs after another's,
-# so a machine whose load drifts would show the drift as a difference): 5 rounds of 100 runs
-# each, the difference taken within each round, its median over the rounds compared.
+# so a machine whose load drifts would show the drift as a difference): 6 rounds of 100 runs
+# each, the order turned every round so that none is always first, the difference taken within
+# each round, and its median over the rounds compared.
 in_locale() { echo "env -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=$1 $quotectl random"; }
-for round in 1 2 3 4 5; do
-    hyperfine -N --warmup 10 --runs 100 --export-json "$data/bench-locale-$round.json" \
-        -n "LANG=C" "$(in_locale C)" -n "LANG=en_US.UTF-8" "$(in_locale en_US.UTF-8)" \
-        -n "LANG=ko_KR.UTF-8" "$(in_locale ko_KR.UTF-8)" >/dev/null 2>&1
+locales=(C en_US.UTF-8 ko_KR.UTF-8)
+for round in 1 2 3 4 5 6; do
+    order=()
+    for k in 0 1 2; do
+        name=${locales[$(((round + k) % 3))]}
+        order+=(-n "LANG=$name" "$(in_locale "$name")")
+    done
+    hyperfine -N --warmup 10 --runs 100 --export-json "$data/bench-locale-$round.json" "${order[@]}" >/dev/null 2>&1
 done
 verdict=0
-python3 - "$results" "$data"/bench-locale-[1-5].json <<'PY' || verdict=1
+python3 - "$results" "$data"/bench-locale-[1-6].json <<'PY' || verdict=1
 import json, sys
 results = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
 fortune = results["fortune"]["median"]
@@ -128,7 +133,7 @@ PY
 # What each opens of the locale under Korean: the locale archive (setlocale) and the catalog
 # (bindtextdomain, dgettext), tried or found. random prints no message, so it should open neither.
 locale_files() {
-    env -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=ko_KR.UTF-8 strace -qq -f -e trace=openat,open -o "$data/strace.txt" "$quotectl" "$@" >/dev/null 2>&1 || true
+    env -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=C strace -qq -E LANG=ko_KR.UTF-8 -f -e trace=openat,open -o "$data/strace.txt" "$quotectl" "$@" >/dev/null 2>&1 || true
     { grep -E 'locale-archive|/usr/lib/locale|\.mo"|LC_MESSAGES' "$data/strace.txt" || true; } | sed 's/^[0-9]* *//' | cut -c1-120
 }
 echo "locale files opened by quotectl random under LANG=ko_KR.UTF-8 (strace -f -e trace=openat):"
