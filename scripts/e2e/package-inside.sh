@@ -52,13 +52,14 @@ check "man -L ko -w quotectl finds /usr/share/man/ko/man1/quotectl.1.gz" bash -c
     '[ "$(man -L ko -w quotectl)" = /usr/share/man/ko/man1/quotectl.1.gz ]'
 check "the Korean manual pages of quoted(8) and quoted.conf(5) are installed" bash -c \
     '[ "$(man -L ko -w 8 quoted)" = /usr/share/man/ko/man8/quoted.8.gz ] && [ "$(man -L ko -w 5 quoted.conf)" = /usr/share/man/ko/man5/quoted.conf.5.gz ]'
-# Hangul alone proves nothing (the English help has 행복 as an example): the Korean page must
-# not be the English one.
+# Hangul alone proves nothing (the English help has 행복 as an example), nor does a rendering
+# that differs (man renders for the Korean locale): the Korean page's source must not be the
+# English one's, and it must render with Hangul.
 korean_manual() {  # korean_manual SECTION PAGE
     local korean english
-    korean=$(MANPAGER=cat MANWIDTH=80 man -L ko "$1" "$2" 2>/dev/null)
-    english=$(MANPAGER=cat MANWIDTH=80 LC_ALL=C man "$1" "$2" 2>/dev/null)
-    [ -n "$korean" ] && [ "$korean" != "$english" ] && has_hangul <<<"$korean"
+    korean=$(man -L ko -w "$1" "$2") && english=$(LC_ALL=C man -w "$1" "$2") || return 1
+    [ "$korean" != "$english" ] && ! cmp -s <(zcat "$korean") <(zcat "$english") \
+        && MANPAGER=cat MANWIDTH=80 man -L ko "$1" "$2" 2>/dev/null | has_hangul
 }
 export -f korean_manual
 check "man -L ko quotectl renders Korean, not the English page" korean_manual 1 quotectl
