@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds quoted_<version>-<revision>_<arch>.deb with dpkg-deb from a release build, and prints
 # its path last. The files are laid out by scripts/install.sh (one file list for both), with
-# the binaries stripped, the manual pages compressed, and the Debian metadata from
-# packaging/debian. The version comes from the binary (QuotedVersion, its one place).
+# the binaries stripped, the manual pages (English, and each language's under
+# /usr/share/man/LL/) compressed, the message catalogs compiled from po/*.po by msgfmt
+# (/usr/share/locale/LL/LC_MESSAGES/quoted.mo), and the Debian metadata from packaging/debian.
+# Needs dpkg-dev and gettext (msgfmt). The version comes from the binary (QuotedVersion, its one place).
 #
 #   scripts/build-deb.sh                 # builds, then packages into dist/
 #   REVISION=2 scripts/build-deb.sh      # the same upstream version, a later package
@@ -12,8 +14,8 @@ cd "$(dirname "$0")/.."
 
 REVISION=${REVISION:-1}
 OUT=${OUT:-dist}
-for tool in dpkg-deb dpkg-shlibdeps; do
-    command -v "$tool" >/dev/null || { echo "build-deb.sh: $tool is missing (apt-get install dpkg-dev)" >&2; exit 69; }
+for tool in dpkg-deb:dpkg-dev dpkg-shlibdeps:dpkg-dev msgfmt:gettext; do
+    command -v "${tool%%:*}" >/dev/null || { echo "build-deb.sh: ${tool%%:*} is missing (apt-get install ${tool#*:})" >&2; exit 69; }
 done
 if [ "${BUILD:-1}" != 0 ]; then
     echo "building: swift build -c release --static-swift-stdlib" >&2
@@ -35,7 +37,7 @@ BUILD=0 BUILD_DIR="$bin" DESTDIR="$pkg" PREFIX=/usr SYSCONFDIR=/etc \
     ZSHCOMPDIR=/usr/share/zsh/vendor-completions FISHCOMPDIR=/usr/share/fish/vendor_completions.d \
     scripts/install.sh >&2
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$pkg/usr/bin/quoted" "$pkg/usr/bin/quotectl"
-gzip -9n "$pkg"/usr/share/man/man*/*
+gzip -9n "$pkg"/usr/share/man/man*/* "$pkg"/usr/share/man/*/man*/*
 doc="$pkg/usr/share/doc/quoted"
 install -m 0644 packaging/debian/copyright "$doc/copyright"
 # The configuration is fully commented: every default applies until a line is uncommented.

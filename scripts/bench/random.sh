@@ -6,13 +6,19 @@
 #
 # Targets (same run, median wall time): quotectl random <= 0.25 x fortune, with
 # /bin/true printed beside both as the floor (a process that does nothing); `status` and `today`
-# within 1 ms of `random`; quotectl random --author <an author with 200 quotes> <= 0.7 x fortune.
+# within 1 ms of `random`; quotectl random --author <an author with 200 quotes> <= 0.7 x fortune;
+# quotectl random under LANG=ko_KR.UTF-8 within 0.1 ms of LANG=C (English), with en_US.UTF-8
+# beside them (all three through env(1), so each pays the same exec). Then strace shows which
+# locale files `random` opens under Korean (none: the catalog is read only when a message is
+# printed) against `status`, which prints messages.
 # Exits non-zero when a target is missed. Searches: scripts/bench/search.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 need=()
 command -v hyperfine >/dev/null || need+=(hyperfine)
+command -v strace >/dev/null || need+=(strace)
+command -v msgfmt >/dev/null || need+=(gettext)
 [ -x /usr/games/fortune ] || need+=(fortune-mod fortunes)
 [ -f /usr/share/games/fortunes/fortunes ] || need+=(fortunes)
 if [ ${#need[@]} -gt 0 ]; then
@@ -27,6 +33,12 @@ swift build -c release --static-swift-stdlib 2>&1 | tail -1
 # rewritten by cp (docs/benchmarks.md); the C floor is copied the same way.
 mkdir -p bench-data/bin
 install -m 0755 .build/release/quotectl bench-data/bin/quotectl
+# With its catalogs where an installed one finds them (share/locale beside bin), as the package
+# lays them out: the Korean runs must have a catalog to (not) read.
+for po in po/*.po; do
+    install -d "bench-data/share/locale/$(basename "$po" .po)/LC_MESSAGES"
+    msgfmt -o "bench-data/share/locale/$(basename "$po" .po)/LC_MESSAGES/quoted.mo" "$po"
+done
 quotectl="bench-data/bin/quotectl"
 
 data=bench-data
@@ -62,7 +74,22 @@ hyperfine -N --warmup 30 --runs 500 --export-json "$results" \
     -n "quotectl status" "$quotectl status" \
     -n "quotectl random --author" "$quotectl random --author 'Author 0042'" \
     -n "fortune" "/usr/games/fortune" >/dev/null
-python3 - "$results" <<'PY'
+# The three locales side by side in rounds (hyperfine times one command's runs after another's,
+# so a machine whose load drifts would show the drift as a difference): 6 rounds of 100 runs
+# each, the order turned every round so that none is always first, the difference taken within
+# each round, and its median over the rounds compared.
+in_locale() { echo "env -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=$1 $quotectl random"; }
+locales=(C en_US.UTF-8 ko_KR.UTF-8)
+for round in 1 2 3 4 5 6; do
+    order=()
+    for k in 0 1 2; do
+        name=${locales[$(((round + k) % 3))]}
+        order+=(-n "LANG=$name" "$(in_locale "$name")")
+    done
+    hyperfine -N --warmup 10 --runs 100 --export-json "$data/bench-locale-$round.json" "${order[@]}" >/dev/null 2>&1
+done
+verdict=0
+python3 - "$results" "$data"/bench-locale-[1-6].json <<'PY' || verdict=1
 import json, sys
 results = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
 fortune = results["fortune"]["median"]
@@ -83,5 +110,36 @@ for name, result in results.items():
         verdict = f"within 1 ms of random {'met' if ok else 'MISSED'}"
         failed |= not ok
     print(f"{name:34} {median * 1000:7.2f} ms {ratio:10.2f}x  {verdict}")
+
+rounds = [{r["command"]: r["median"] for r in json.load(open(path))["results"]} for path in sys.argv[2:]]
+def median(values):
+    values = sorted(values)
+    return values[len(values) // 2] if len(values) % 2 else (values[len(values) // 2 - 1] + values[len(values) // 2]) / 2
+print(f"quotectl random by locale (through env(1)), {len(rounds)} rounds of 100 runs, medians in ms:")
+for name in ("LANG=C", "LANG=en_US.UTF-8", "LANG=ko_KR.UTF-8"):
+    print(f"  {name:18} " + " ".join(f"{r[name] * 1000:6.2f}" for r in rounds))
+for name in ("LANG=en_US.UTF-8", "LANG=ko_KR.UTF-8"):
+    differences = [r[name] - r["LANG=C"] for r in rounds]
+    shown = median(differences) * 1000
+    line = f"  {name} - LANG=C: median of the rounds' differences {shown:+.3f} ms"
+    if name == "LANG=ko_KR.UTF-8":
+        ok = shown <= 0.1
+        line += f"  (target within 0.1 ms: {'met' if ok else 'MISSED'})"
+        failed |= not ok
+    print(line)
 sys.exit(1 if failed else 0)
 PY
+
+# What each opens of the locale under Korean: the locale archive (setlocale) and the catalog
+# (bindtextdomain, dgettext), tried or found. random prints no message, so it should open neither.
+locale_files() {
+    env -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=C strace -qq -E LANG=ko_KR.UTF-8 -f -e trace=openat,open -o "$data/strace.txt" "$quotectl" "$@" >/dev/null 2>&1 || true
+    { grep -E 'locale-archive|/usr/lib/locale|\.mo"|LC_MESSAGES' "$data/strace.txt" || true; } | sed 's/^[0-9]* *//' | cut -c1-120
+}
+echo "locale files opened by quotectl random under LANG=ko_KR.UTF-8 (strace -f -e trace=openat):"
+opened=$(locale_files random)
+if [ -z "$opened" ]; then echo "  none"; else printf '  %s\n' "$opened"; fi
+echo "and by quotectl status --help (prints translated messages):"
+locale_files status --help | sed 's/^/  /'
+[ -z "$opened" ] || { echo "quotectl random opened locale files: the catalog is not lazy" >&2; verdict=1; }
+exit "$verdict"

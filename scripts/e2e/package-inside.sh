@@ -30,6 +30,41 @@ check "man quotectl renders" bash -c 'MANPAGER=cat MANWIDTH=80 man quotectl 2>/d
 check "man quoted.conf renders" bash -c 'MANPAGER=cat MANWIDTH=80 man 5 quoted.conf 2>/dev/null | grep -q "max_bytes"'
 check "bash completion is installed where bash-completion looks" test -f /usr/share/bash-completion/completions/quotectl
 
+# Korean: the catalog the package installed, found beside /usr/bin; English where no catalog applies.
+# Hangul syllables by code point, in UTF-8 mode (grep refuses a bracket range of them).
+has_hangul() { LC_ALL=C.UTF-8 grep -qP '[\x{AC00}-\x{D7A3}]'; }
+export -f has_hangul
+korean_status() {
+    local shown; shown=$(LANG=ko_KR.UTF-8 quotectl status 2>&1)
+    printf '       LANG=ko_KR.UTF-8 quotectl status: %s\n' "$(head -2 <<<"$shown" | tr '\n' '|')" >&3
+    grep -q '저장소' <<<"$shown" && has_hangul <<<"$shown"
+}
+english_status() {
+    local shown; shown=$(LANG=ko_KR.UTF-8 LC_ALL=C quotectl status 2>&1)
+    grep -q '^Store: ' <<<"$shown" && ! has_hangul <<<"$shown"
+}
+check "the package installs the Korean catalog" test -s /usr/share/locale/ko/LC_MESSAGES/quoted.mo
+check "LANG=ko_KR.UTF-8 quotectl status --help is Korean (옵션:)" bash -c 'LANG=ko_KR.UTF-8 quotectl status --help | grep -q "^옵션:"'
+check "LANG=ko_KR.UTF-8 quotectl status is Korean (저장소)" korean_status
+check "LC_ALL=C quotectl status is English (Store:), no Hangul" english_status
+check "LC_ALL=C quotectl status --help is English (OPTIONS:)" bash -c 'LANG=ko_KR.UTF-8 LC_ALL=C quotectl status --help | grep -q "^OPTIONS:"'
+check "man -L ko -w quotectl finds /usr/share/man/ko/man1/quotectl.1.gz" bash -c \
+    '[ "$(man -L ko -w quotectl)" = /usr/share/man/ko/man1/quotectl.1.gz ]'
+check "the Korean manual pages of quoted(8) and quoted.conf(5) are installed" bash -c \
+    '[ "$(man -L ko -w 8 quoted)" = /usr/share/man/ko/man8/quoted.8.gz ] && [ "$(man -L ko -w 5 quoted.conf)" = /usr/share/man/ko/man5/quoted.conf.5.gz ]'
+# Hangul alone proves nothing (the English help has 행복 as an example), nor does a rendering
+# that differs (man renders for the Korean locale): the Korean page's source must not be the
+# English one's, and it must render with Hangul.
+korean_manual() {  # korean_manual SECTION PAGE
+    local korean english
+    korean=$(man -L ko -w "$1" "$2") && english=$(LC_ALL=C man -w "$1" "$2") || return 1
+    [ "$korean" != "$english" ] && ! cmp -s <(zcat "$korean") <(zcat "$english") \
+        && MANPAGER=cat MANWIDTH=80 man -L ko "$1" "$2" 2>/dev/null | has_hangul
+}
+export -f korean_manual
+check "man -L ko quotectl renders Korean, not the English page" korean_manual 1 quotectl
+check "man -L ko 8 quoted and man -L ko 5 quoted.conf render Korean" bash -c 'korean_manual 8 quoted && korean_manual 5 quoted.conf'
+
 # Point it at the fake upstream (an edit the upgrade must keep), and use it as a group member.
 cat > /etc/quoted/quoted.conf <<CONF
 # edited by the administrator

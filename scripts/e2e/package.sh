@@ -25,8 +25,11 @@ first=$(OUT="$out/debs" REVISION=1 scripts/build-deb.sh 2>/dev/null | tail -1)
 second=$(BUILD=0 OUT="$out/debs" REVISION=2 scripts/build-deb.sh 2>/dev/null | tail -1)
 echo "built $(basename "$first") ($(du -k "$first" | cut -f1) kB) and $(basename "$second")"
 echo "lintian $(basename "$first"):"
-lintian --pedantic "$first" 2>&1 | grep -v "running with root" | sed 's/^/  /' || true
-if lintian "$first" 2>/dev/null | grep -q "^E:"; then echo "FAIL lintian reports errors"; exit 1; fi
+# Read whole before grep: under pipefail, `lintian | grep -q` took lintian's own non-zero exit
+# (it has one when it reports errors) for grep's, and never failed.
+report=$(lintian --pedantic "$first" 2>&1 | grep -v "running with root" || true)
+printf '%s\n' "$report" | sed 's/^/  /'
+if grep -q "^E:" <<<"$report"; then echo "FAIL lintian reports errors"; exit 1; fi
 echo "booting systemd in a container (systemd-nspawn over /: a tmpfs root with throwaway overlays on /usr, /etc and /var)"
 boot_and_check package-e2e "$out" scripts/e2e/package-inside.sh \
     --volatile=yes --overlay=/usr::/usr --overlay=/etc::/etc --overlay=/var::/var --bind-ro="$repo:/src"

@@ -17,6 +17,8 @@ A `// TRANSLATORS: ...` comment on the lines just above reaches the translator (
                         user-visible English literal does not go through the catalog (each
                         named file:line). A literal that must stay English says why on its
                         line or the line above: `// English on purpose: <why>`.
+  --root DIR            reads DIR/Sources and DIR/po instead of this checkout's (the tests
+                        check a copy with a planted mistake, to see the check fail).
 """
 import os
 import re
@@ -336,8 +338,28 @@ def swift_files():
                 yield path, os.path.relpath(path, SOURCES)
 
 
+def use_root(root):
+    """Reads the sources and writes the pot of the checkout at `root`."""
+    global ROOT, SOURCES, POT
+    ROOT = os.path.abspath(root)
+    SOURCES = os.path.join(ROOT, "Sources")
+    POT = os.path.join(ROOT, "po", "quoted.pot")
+
+
 def main():
-    check = "--check" in sys.argv[1:]
+    arguments = sys.argv[1:]
+    if "--root" in arguments:
+        at = arguments.index("--root")
+        if at + 1 >= len(arguments) or not os.path.isdir(arguments[at + 1]):
+            print("extract.py: --root takes the folder of a checkout (with Sources/ and po/)", file=sys.stderr)
+            return 64
+        use_root(arguments[at + 1])
+        del arguments[at:at + 2]
+    unknown = [a for a in arguments if a != "--check"]
+    if unknown:
+        print("extract.py: unknown argument '%s' (extract.py [--check] [--root DIR])" % unknown[0], file=sys.stderr)
+        return 64
+    check = "--check" in arguments
     entries, marked, unmarked = {}, set(), []
     for path, relative in swift_files():
         literals, comments, text = extract(path, relative, entries, marked)
