@@ -79,7 +79,12 @@ done
 install -d "$DESTDIR$MANDIR/man1" "$DESTDIR$MANDIR/man5" "$DESTDIR$MANDIR/man8" \
     "$DESTDIR$BASHCOMPDIR" "$DESTDIR$ZSHCOMPDIR" "$DESTDIR$FISHCOMPDIR"
 # The manual pages and completions come from the binaries themselves (their one declaration of each option).
-generate() { local out=$1 program=$2; shift 2; "$BUILD_DIR/$program" "$@" > "$out"; chmod 0644 "$out"; }
+# English (LC_ALL=C) whatever the installer's own locale, unless PAGE_LANGUAGE names a language
+# (in_language below: C.UTF-8, which is not "C", so gettext reads that language's catalog).
+generate() { local out=$1 program=$2 locale=C; shift 2
+    [ -n "${PAGE_LANGUAGE:-}" ] && locale=C.UTF-8
+    env -u LANG -u LC_MESSAGES LANGUAGE="${PAGE_LANGUAGE:-}" LC_ALL="$locale" "$BUILD_DIR/$program" "$@" > "$out"
+    chmod 0644 "$out"; }
 generate "$DESTDIR$MANDIR/man1/quotectl.1" quotectl manual
 generate "$DESTDIR$MANDIR/man8/quoted.8" quoted manual quoted
 generate "$DESTDIR$MANDIR/man5/quoted.conf.5" quoted manual conf
@@ -94,7 +99,7 @@ for po in po/*.po; do
     msgfmt --check -o "$DESTDIR$LOCALEDIR/$lang/LC_MESSAGES/quoted.mo" "$po"
     chmod 0644 "$DESTDIR$LOCALEDIR/$lang/LC_MESSAGES/quoted.mo"
     in_language() { local out=$1 program=$2; shift 2
-        LANGUAGE=$lang LC_ALL=C.UTF-8 BUILD_DIR="$DESTDIR$BINDIR" generate "$out" "$program" "$@"; }
+        PAGE_LANGUAGE=$lang BUILD_DIR="$DESTDIR$BINDIR" generate "$out" "$program" "$@"; }
     in_language "$DESTDIR$MANDIR/$lang/man1/quotectl.1" quotectl manual
     in_language "$DESTDIR$MANDIR/$lang/man8/quoted.8" quoted manual quoted
     in_language "$DESTDIR$MANDIR/$lang/man5/quoted.conf.5" quoted manual conf

@@ -177,6 +177,6 @@ public enum ByteCount {
         for (unit, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] where bytes >= 1 << shift && bytes % (1 << shift) == 0 {
             return "\(bytes >> shift) \(unit)"
         }
-        return "\(bytes) bytes"
+        return tr("\(bytes) bytes")
     }
 }

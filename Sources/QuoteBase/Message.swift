@@ -106,6 +106,7 @@ public struct Message: Sendable, Hashable, ExpressibleByStringInterpolation {
 
     /// In the user's language when the catalog has it, else the English.
     public var text: String {
+        if parts.count == 1, case .value(let value) = parts[0] { return value }
         guard MessageCatalog.isActive, let translation = MessageCatalog.translation(of: key) else { return english }
         return Message.fill(translation, with: values) ?? english
     }

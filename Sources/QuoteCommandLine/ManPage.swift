@@ -60,7 +60,7 @@ public struct ManPage {
         text += ".SH " + ManPage.title(tr("NAME")) + "\n"
         text += "\(ManPage.escape(name)) \\- \(ManPage.escape(summary.first.map { String($0).lowercased() + summary.dropFirst() } ?? summary))\n"
         if !synopsis.isEmpty {
-            // TRANSLATORS: a manual page's section title (Korean: 개요).
+            // TRANSLATORS: a manual page's section title (Korean: 요약).
             text += ".SH " + ManPage.title(tr("SYNOPSIS")) + "\n"
             text += synopsis.map { ".B \(ManPage.escape(name))\n\(ManPage.escape($0))\n" }.joined(separator: ".br\n")
         }

@@ -229,6 +229,6 @@ public enum LogLevel: String, CaseIterable, Sendable {
     /// "error, warning, info or debug" as a message, to place inside another (a help's).
     /// Its key, "%1$s or %2$s", is OptionValue.choicesText's.
     public static var choices: Message {
-        "\(allCases.dropLast().map(\.rawValue).joined(separator: ", ")) or \(LogLevel.debug.rawValue)"
+        declared("\(allCases.dropLast().map(\.rawValue).joined(separator: ", ")) or \(LogLevel.debug.rawValue)")
     }
 }

@@ -21,8 +21,9 @@ public final class ControlClient {
     public enum Failure: Error, Equatable, Sendable {
         /// Nothing listens there (no daemon running): fall back to syncing directly.
         case notRunning
-        case refused(String)
-        case broken(String)
+        /// What went wrong, English where it is machine output (status --json) and translated where a person reads it.
+        case refused(Message)
+        case broken(Message)
         /// Connected, but the daemon said nothing for the allowed time.
         case notAnswering(pid: Int?)
     }
@@ -34,7 +35,7 @@ public final class ControlClient {
         do { socket = try FileDescriptor.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue)) } catch {
             throw .broken("socket: \(error)")
         }
-        guard var address = UnixSocketAddress(path) else { throw .broken(tr("socket path too long: \(path)")) }
+        guard var address = UnixSocketAddress(path) else { throw .broken(declared("socket path too long: \(path)")) }
         self.silence = max(1, silence)
         let deadline = clock.now + .seconds(self.silence)
         // A listener whose backlog is full (a stopped daemon stops accepting) answers EAGAIN at once:
@@ -48,7 +49,7 @@ public final class ControlClient {
             }
             switch failure.code {
             case ENOENT, ECONNREFUSED: throw .notRunning
-            case EACCES, EPERM: throw .refused(tr("\(path): permission denied"))
+            case EACCES, EPERM: throw .refused(declared("\(path): permission denied"))
             case EAGAIN: throw .notAnswering(pid: nil)
             default: throw .broken("\(path): \(failure)")
             }

@@ -42,7 +42,7 @@ public enum ReloadRequest {
     private static func answer(to failure: ControlClient.Failure) -> Answer {
         switch failure {
         case .notRunning: return Answer(code: .unavailable, message: tr("no daemon is running"))
-        case .refused(let reason): return Answer(code: .noPermission, message: reason)
+        case .refused(let reason): return Answer(code: .noPermission, message: reason.text)
         case .broken(let reason): return Answer(code: .unavailable, message: tr("control socket: \(reason)"))
         case .notAnswering(let pid):
             guard let pid else { return Answer(code: .unavailable, message: tr("the daemon does not answer")) }

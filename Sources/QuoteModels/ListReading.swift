@@ -14,9 +14,9 @@ public enum ListPlace: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .record(let n): return "record \(n)"
-        case .line(let n): return "line \(n)"
-        case .entry(let n): return "entry \(n)"
+        case .record(let n): return tr("record \(n)")
+        case .line(let n): return tr("line \(n)")
+        case .entry(let n): return tr("entry \(n)")
         }
     }
 }
@@ -39,7 +39,7 @@ public struct ListProblem: Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        "\(place)" + (upstreamID.map { " (id \($0))" } ?? "") + ": " + reason
+        upstreamID.map { tr("\(place) (id \($0)): \(reason)") } ?? tr("\(place): \(reason)")
     }
 }
 

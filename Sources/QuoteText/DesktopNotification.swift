@@ -17,7 +17,7 @@ public struct DesktopNotification: Equatable, Sendable {
         var untitled: String {
             switch self {
             case .quoteOfTheDay: return tr("Quote of the day")
-            case .randomQuote: return "A quote"
+            case .randomQuote: return tr("A quote")
             }
         }
     }

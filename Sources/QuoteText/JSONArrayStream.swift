@@ -295,9 +295,9 @@ public struct JSONArrayStream: Sendable {
     private func notAnArray(startingWith byte: UInt8) -> Error {
         switch byte {
         case UInt8(ascii: "{"): return NotAnArray(found: tr("an object"))
-        case UInt8(ascii: "\""): return NotAnArray(found: "a string")
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return NotAnArray(found: "a number")
-        case UInt8(ascii: "t"), UInt8(ascii: "f"): return NotAnArray(found: "a boolean")
+        case UInt8(ascii: "\""): return NotAnArray(found: tr("a string"))
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return NotAnArray(found: tr("a number"))
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return NotAnArray(found: tr("a boolean"))
         case UInt8(ascii: "n"): return NotAnArray(found: "null")
         case UInt8(ascii: "<"): return error(tr("found '<': this looks like HTML, not JSON"))
         default: return error(tr("unexpected character '\(printable(byte))'"))

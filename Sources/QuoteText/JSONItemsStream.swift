@@ -224,7 +224,7 @@ public struct JSONItemsStream: Sendable {
             let token = pointer.tokens[depth]
             let count = levels[depth].count
             let what = levels[depth].isObject ? tr("an object with no member \"\(token)\"")
-                : trn(count, "an array of \(count) element, none numbered \(token)", "an array of \(count) elements, none numbered \(token)")
+                : tr("an array of \(count) elements, none numbered \(token)")
             throw notFound(what + place(depth), nil)
         }
         levels.removeLast()

@@ -175,7 +175,7 @@ public struct JSONParser {
     }
 
     private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw error("truncated \\u escape") }
+        guard index + 4 <= bytes.count else { throw error(tr("truncated \\u escape")) }
         var value: UInt32 = 0
         for _ in 0..<4 {
             let byte = bytes[index]

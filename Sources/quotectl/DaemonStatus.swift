@@ -13,7 +13,7 @@ struct DaemonStatus {
     var syncsRun: Int?
     var nextDue: [String: Int] = [:]
     var syncing: [String] = []
-    var problem: String?
+    var problem: Message?
     /// The daemon runs but refused this user (its peer check): why.
     var refused: String?
 
@@ -33,7 +33,7 @@ struct DaemonStatus {
                         // English on purpose: the control protocol's word for a refused peer.
                         status.refused = String(reply.text.dropFirst("permission denied".count).drop { $0 == ":" || $0 == " " })
                     } else {
-                        status.problem = reply.text
+                        status.problem = Message(value: reply.text)
                     }
                     continue
                 }
@@ -56,9 +56,9 @@ struct DaemonStatus {
         } catch .notAnswering(let pid) {
             status.running = true
             status.pid = pid ?? status.pid
-            status.problem = controlFailureText(.notAnswering(pid: pid))
+            status.problem = controlFailure(.notAnswering(pid: pid))
         } catch {
-            status.problem = controlFailureText(error)
+            status.problem = controlFailure(error)
         }
         return status
     }
@@ -86,7 +86,7 @@ struct DaemonStatus {
         object.add("pid", pid)
         object.add("uptime", uptime)
         // English on purpose: --json, the control protocol's words.
-        object.add("error", problem ?? refused.map { "permission denied: " + $0 })
+        object.add("error", problem?.english ?? refused.map { "permission denied: " + $0 })
         return object.result
     }
 }

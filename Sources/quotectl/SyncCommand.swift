@@ -29,10 +29,10 @@ let syncCommand = Command(syncSpec) { arguments, context in
                                                candidates: Locations.sockets(configured: configured),
                                                silence: wait ? ControlProtocol.silenceLimit : ControlProtocol.quickAnswer)
         } catch .notAnswering(let pid) {
-            Output.error(controlFailureText(.notAnswering(pid: pid)))
+            Output.error(controlFailure(.notAnswering(pid: pid)).text)
             return .temporaryFailure
         } catch {
-            Output.error(controlFailureText(error))
+            Output.error(controlFailure(error).text)
             return .noPermission
         }
         guard let client else {
@@ -63,16 +63,17 @@ let syncCommand = Command(syncSpec) { arguments, context in
             Output.error(tr("the daemon closed the connection before finishing"))
             return .temporaryFailure
         } catch let failure as ControlClient.Failure {
-            Output.error(controlFailureText(failure))
+            Output.error(controlFailure(failure).text)
             return .temporaryFailure
         }
 }
 
-func controlFailureText(_ failure: ControlClient.Failure) -> String {
+/// Why the daemon could not be asked: English in status --json, translated where a person reads it.
+func controlFailure(_ failure: ControlClient.Failure) -> Message {
     switch failure {
-    case .notRunning: return tr("daemon not running")
-    case .refused(let reason), .broken(let reason): return tr("control socket: \(reason)")
-    case .notAnswering(let pid): return pid.map { tr("daemon not answering (pid \($0))") } ?? tr("daemon not answering")
+    case .notRunning: return declared("daemon not running")
+    case .refused(let reason), .broken(let reason): return declared("control socket: \(reason)")
+    case .notAnswering(let pid): return pid.map { declared("daemon not answering (pid \($0))") } ?? declared("daemon not answering")
     }
 }
 

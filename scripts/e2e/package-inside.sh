@@ -52,6 +52,14 @@ check "man -L ko -w quotectl finds /usr/share/man/ko/man1/quotectl.1.gz" bash -c
     '[ "$(man -L ko -w quotectl)" = /usr/share/man/ko/man1/quotectl.1.gz ]'
 check "the Korean manual pages of quoted(8) and quoted.conf(5) are installed" bash -c \
     '[ "$(man -L ko -w 8 quoted)" = /usr/share/man/ko/man8/quoted.8.gz ] && [ "$(man -L ko -w 5 quoted.conf)" = /usr/share/man/ko/man5/quoted.conf.5.gz ]'
+# The package was built from a Korean session (package.sh): its English pages are still English.
+english_manuals() {
+    local page
+    for page in man1/quotectl.1 man8/quoted.8 man5/quoted.conf.5; do
+        zcat "/usr/share/man/$page.gz" | grep -q '^\.SH NAME' || { echo "$page is not English"; return 1; }
+    done
+}
+check "the English manual pages are English though the package was built under ko_KR.UTF-8" english_manuals
 # Hangul alone proves nothing (the English help has 행복 as an example), nor does a rendering
 # that differs (man renders for the Korean locale): the Korean page's source must not be the
 # English one's, and it must render with Hangul.

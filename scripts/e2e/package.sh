@@ -21,7 +21,8 @@ out=$(mktemp -d /tmp/quoted-package-e2e.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$out"' EXIT
 chmod 0777 "$out"
 mkdir "$out/debs"
-first=$(OUT="$out/debs" REVISION=1 scripts/build-deb.sh 2>/dev/null | tail -1)
+# Built from a Korean session: the English manual pages and completions must stay English.
+first=$(LANG=ko_KR.UTF-8 LANGUAGE=ko OUT="$out/debs" REVISION=1 scripts/build-deb.sh 2>/dev/null | tail -1)
 second=$(BUILD=0 OUT="$out/debs" REVISION=2 scripts/build-deb.sh 2>/dev/null | tail -1)
 echo "built $(basename "$first") ($(du -k "$first" | cut -f1) kB) and $(basename "$second")"
 echo "lintian $(basename "$first"):"

@@ -218,6 +218,22 @@ def continued(text, literals, k):
     return pieces, j + 1
 
 
+def first_argument_of_trn(before):
+    """Whether `before` ends with `trn(COUNT, ` (COUNT any expression without a string, its
+    parentheses balanced: trn(items.count(), ...) too)."""
+    for match in reversed(list(re.finditer(r"(?<![A-Za-z0-9_.])trn\(", before))):
+        argument = before[match.end():]
+        if '"' in argument:
+            return False
+        depth = 0
+        for c in argument.rstrip()[:-1] if argument.rstrip().endswith(",") else argument:
+            depth += {"(": 1, ")": -1}.get(c, 0)
+            if depth < 0:
+                return False
+        return argument.rstrip().endswith(",") and depth == 0
+    return False
+
+
 def extract(path, relative, entries, marked_spans):
     text = open(path, encoding="utf-8").read()
     literals, comments = scan(text)
@@ -228,7 +244,7 @@ def extract(path, relative, entries, marked_spans):
         kind = None
         if re.search(r"(?<![A-Za-z0-9_.])(tr|declared)\(\s*$", before):
             kind = "message"
-        elif re.search(r"(?<![A-Za-z0-9_.])trn\([^()\"]*,\s*$", before):
+        elif first_argument_of_trn(before):
             kind = "plural"
         elif re.search(r"(?<![A-Za-z0-9_])(%s):\s*(\{\s*(\w+\s+in\s+)?)?$" % "|".join(LABELS), before):
             kind = "message"
@@ -244,8 +260,6 @@ def extract(path, relative, entries, marked_spans):
             after = after2
         for m in range(k, after):
             marked_spans.add((relative, literals[m].start))
-        if kind == "declared" and any(p is None for p in pieces):
-            raise SystemExit("%s:%d: a declared message cannot hold values: use tr() where it is shown" % (relative, lit.line))
         msgid = key_of(pieces)
         plural = key_of(plural_pieces) if plural_pieces is not None else None
         if msgid == "":

@@ -17,7 +17,7 @@ for catalog in po/*.po; do
         python3 scripts/po/header.py "$catalog" "$catalog.before"
         rm -f "$catalog.before"
     fi
-    msgmerge --quiet --update --backup=none --no-fuzzy-matching --sort-by-file "$catalog" po/quoted.pot
+    msgmerge --quiet --update --backup=none --sort-by-file "$catalog" po/quoted.pot
     msgattrib --no-obsolete -o "$catalog" "$catalog"
     printf '%s: ' "$catalog"
     msgfmt --check --statistics -o /dev/null "$catalog"

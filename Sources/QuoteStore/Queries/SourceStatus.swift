@@ -28,13 +28,6 @@ public struct SourceStatus: Sendable {
     /// Whether it came from a feed whose manifest has expired.
     public func feedExpired(now: Int) -> Bool { Freshness.feedExpired(fromFeed: fromHub, validUntil: feedValidUntil, now: now) }
 
-    /// "~93% of an estimated 85", or nil when nothing was sampled.
-    public var poolText: String? {
-        guard let estimate = poolEstimate, estimate.observed > 0 else { return nil }
-        let share = Int((Double(estimate.observed) / estimate.estimated * 100).rounded(.down))
-        return tr("~\(share)% of an estimated \(Int(estimate.estimated.rounded()))")
-    }
-
     public func json(now: Int) -> String {
         var object = JSONObjectBuilder()
         // Every line of `status --json` says what it describes: a source, or the daemon.
