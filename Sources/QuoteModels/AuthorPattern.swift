@@ -11,16 +11,8 @@ public struct AuthorPattern: Sendable {
         case notARegex(String)
         case noGroup
 
-        /// The ending of a sentence about the setting (`"author_pattern\(error)"`); a whole
-        /// sentence reads better in a translation: `message(for:)`.
-        public var description: String {
-            switch self {
-            // TRANSLATORS: follows an option or setting name, such as --author-pattern.
-            case .notARegex(let reason): return tr(": \(reason) (a POSIX extended regular expression)")
-            // TRANSLATORS: follows an option or setting name, such as --author-pattern.
-            case .noGroup: return tr(" has no group: put the author's part in parentheses, such as '~ *([^~]+[^~ ]) *~'")
-            }
-        }
+        /// The sentence about the configuration's setting; `message(for:)` names another.
+        public var description: String { message(for: "author_pattern") }
 
         /// The whole sentence about `setting` (author_pattern, --author-pattern).
         public func message(for setting: String) -> String {

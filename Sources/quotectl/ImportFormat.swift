@@ -35,7 +35,7 @@ enum ImportFormat {
         do throws(AuthorPattern.Invalid) {
             _ = try AuthorPattern(pattern)
         } catch {
-            throw usage("--author-pattern\(error)")
+            throw usage(error.message(for: "--author-pattern"))
         }
         return pattern
     }
