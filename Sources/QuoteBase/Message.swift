@@ -178,3 +178,9 @@ extension Message: CustomStringConvertible {
     /// Interpolated into text, a message reads in the user's language.
     public var description: String { text }
 }
+
+/// This program speaks the user's language from its first message on: quoted's text domain,
+/// its catalogs where `Locations.catalogs()` finds them (read only when a message is shown).
+public func speakTheUsersLanguage() {
+    MessageCatalog.open(domain: "quoted", folder: { Locations.catalogs() })
+}

@@ -70,7 +70,7 @@ func usageFailure(_ error: UsageError) -> ExitCode {
     // is) — except `check`'s run: a Nagios plugin's line, usage errors included, is English
     // for the monitoring system (its --help is for a person).
     let nagios = commandIndex.map { words[$0] == Subcommand.check.rawValue } == true && !words.contains { $0 == "--help" || $0 == "-h" }
-    if !nagios { MessageCatalog.open(domain: "quoted", folder: { Locations.catalogs() }) }
+    if !nagios { speakTheUsersLanguage() }
     guard let commandIndex else { return runWithoutSubcommand(words) }
     let name = words[commandIndex]
     if name == "help" {

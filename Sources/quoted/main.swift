@@ -34,7 +34,7 @@ func speaksUserLanguage(_ words: [String]) -> Bool {
 
 /// The subcommand `words` name, run to its exit status.
 func main(_ words: [String]) async -> ExitCode {
-    if speaksUserLanguage(words) { MessageCatalog.open(domain: "quoted", folder: { Locations.catalogs() }) }
+    if speaksUserLanguage(words) { speakTheUsersLanguage() }
     switch words.first {
     case "sync":
         return await SyncOnceCommand.run(Array(words.dropFirst()))
