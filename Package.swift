@@ -91,7 +91,7 @@ let package = Package(
         // HTTP (libcurl), the five upstreams, the hub's feed as a sixth, and the sync engine.
         .target(name: "QuoteSync", dependencies: ["QuoteSystem", "QuoteBase", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "QuoteScheduling", "QuoteFeed", "QuoteFormats", "CCurl"]),
         // This user's own state under $XDG_STATE_HOME/quoted: the quotes shown (seen history and
-        // the last shown, for like/hide and --once-per), liked and hidden. Never the store. No Foundation.
+        // the last shown, for like/hide), the greetings (--once-per), liked and hidden. Never the store. No Foundation.
         .target(name: "QuoteUserState", dependencies: ["QuoteSystem", "QuoteBase", "QuoteText", "QuoteModels"]),
         // The daemon's parts: scheduler, control socket, sd_notify, signals, logging. It links
         // no networking: each sync runs as a child `quoted sync --once`.

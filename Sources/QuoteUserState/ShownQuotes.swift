@@ -2,8 +2,8 @@ import QuoteBase
 import QuoteModels
 import QuoteText
 
-/// One quote shown to this user: what `like` and `hide` take when given no ID, and what
-/// `--once-per` asks about (when, in which boot, in which session).
+/// One quote shown to this user: what `like` and `hide` take when given no ID, and — a greeting,
+/// kept by `Greetings` — what `--once-per` asks about (when, in which boot, in which session).
 public struct ShownQuote: Equatable, Sendable {
     public let kept: KeptQuote
     public let identity: SessionIdentity
@@ -38,30 +38,41 @@ public enum ShownQuotes {
 
     /// What was shown, oldest first (malformed lines skipped).
     public static func history(_ folder: StateFolder = .current()) -> [ShownQuote] {
-        lines(folder).compactMap(shownQuote)
+        history(of: fileName, folder)
     }
 
     /// The last quote shown to this user, if any: the last line that reads as one.
     public static func last(_ folder: StateFolder = .current()) -> ShownQuote? {
-        lines(folder).reversed().lazy.compactMap(shownQuote).first
+        lines(of: fileName, folder).reversed().lazy.compactMap(shownQuote).first
     }
 
     /// Records `quotes` as shown now (the last of them is "the last quote shown"). Callable from
-    /// any command that shows quotes; throws only when the file cannot be written. The lines
-    /// kept are copied as they are, not parsed: this runs on every `quotectl random`.
+    /// any command that shows quotes; throws only when the file cannot be written.
     public static func record(_ quotes: [Quote], now: Int = UnixTime.now(), identity: SessionIdentity = .current(),
                               folder: StateFolder = .current()) throws(UserStateError) {
+        try record(quotes, into: fileName, now: now, identity: identity, folder: folder)
+    }
+
+    /// The history kept in `file`, oldest first (malformed lines skipped).
+    static func history(of file: String, _ folder: StateFolder) -> [ShownQuote] {
+        lines(of: file, folder).compactMap(shownQuote)
+    }
+
+    /// Adds `quotes` to the history kept in `file`. The lines kept are copied as they are, not
+    /// parsed: this runs on every `quotectl random`.
+    static func record(_ quotes: [Quote], into file: String, now: Int, identity: SessionIdentity,
+                       folder: StateFolder) throws(UserStateError) {
         guard !quotes.isEmpty else { return }
         let added = quotes.suffix(keptCount).map { Array((ShownQuote(kept: KeptQuote($0, time: now), identity: identity).jsonLine + "\n").utf8) }
         var bytes: [UInt8] = []
-        for line in lines(folder).suffix(keptCount - added.count) { bytes += line + [UInt8(ascii: "\n")] }
+        for line in lines(of: file, folder).suffix(keptCount - added.count) { bytes += line + [UInt8(ascii: "\n")] }
         for line in added { bytes += line }
         // Not synced: a crash loses at most the newest line of a history.
-        try folder.write(fileName, bytes, durable: false)
+        try folder.write(file, bytes, durable: false)
     }
 
-    private static func lines(_ folder: StateFolder) -> [ArraySlice<UInt8>] {
-        guard case .bytes(let bytes) = folder.read(fileName, limit: maximumBytes) else { return [] }
+    private static func lines(of file: String, _ folder: StateFolder) -> [ArraySlice<UInt8>] {
+        guard case .bytes(let bytes) = folder.read(file, limit: maximumBytes) else { return [] }
         return bytes.split(separator: UInt8(ascii: "\n"))
     }
 
@@ -70,7 +81,7 @@ public enum ShownQuotes {
     }
 }
 
-/// `random --once-per day|boot|session`: whether this user was shown a quote in the period.
+/// `random --once-per day|boot|session`: whether this user was greeted in the period (`Greetings`).
 public enum OncePeriod: String, CaseIterable, Sendable {
     case day, boot, session
 

@@ -152,9 +152,10 @@ enum Options {
         """)
     static let oncePer: TypedOption<OncePeriod?> = .choice("once-per",
         help: """
-        Print a quote only if you have not been shown one this day (your local calendar day), boot (since \
-        the machine started) or session (this login, by $XDG_SESSION_ID or the kernel's audit session; \
-        where neither is known, the boot); otherwise print nothing and exit 0. For login greetings.
+        Print a quote only if random --once-per has not greeted you yet this day (your local calendar day), \
+        boot (since the machine started) or session (this login, by $XDG_SESSION_ID or the kernel's audit \
+        session; where neither is known, the boot); otherwise print nothing and exit 0. For login greetings: \
+        the quotes a bar, a follower, a notification or today shows do not count.
         """)
     static let exportLiked = Option.flag("liked",
         help: """

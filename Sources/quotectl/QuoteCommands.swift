@@ -126,12 +126,12 @@ let randomCommand = Command(randomSpec) { arguments, context in
         }
         return try followRandom(request, layout: layout, maxWidth: maxWidth, interval: interval, store: context.store())
     }
-    // Shown already in the period: nothing, and success (a greeting says nothing twice).
-    if UserStateUse.shownAlready(in: request.oncePer) { return .success }
+    // Greeted already in the period: nothing, and success (a greeting says nothing twice).
+    if UserStateUse.greetedAlready(in: request.oncePer) { return .success }
     if request.liked {
         let quotes = try UserStateUse.likedDraw(count: request.count)
         printQuotes(quotes, layout: layout, maxWidth: maxWidth)
-        UserStateUse.rememberShown(quotes)
+        UserStateUse.rememberShown(quotes, greeting: request.greets)
         return .success
     }
     let store = try context.store()
@@ -143,7 +143,7 @@ let randomCommand = Command(randomSpec) { arguments, context in
         return .noInput
     }
     let status = answer(quotes, filter: request.filter, store: store, layout: layout, maxWidth: maxWidth)
-    if status == .success { UserStateUse.rememberShown(quotes) }
+    if status == .success { UserStateUse.rememberShown(quotes, greeting: request.greets) }
     return status
 }
 
@@ -153,7 +153,7 @@ func notifyRandom(_ request: RandomRequest, _ arguments: Arguments, _ context: i
     if request.count > 1 { throw UsageError(message: tr("--notify shows one quote: it takes no --count"), command: "random") }
     let notifier: DesktopNotifier
     do { notifier = try DesktopNotifier.locate() } catch { Output.error(error.message); return .unavailable }
-    if UserStateUse.shownAlready(in: request.oncePer) { return .success }
+    if UserStateUse.greetedAlready(in: request.oncePer) { return .success }
     let quote: Quote
     if request.liked {
         quote = try UserStateUse.likedDraw(count: 1)[0]
@@ -166,16 +166,17 @@ func notifyRandom(_ request: RandomRequest, _ arguments: Arguments, _ context: i
             Output.error(UserStateUse.everyMatchHidden(request.filter, store: store, hidden: hidden) ?? nothingMatches(request.filter, store: store))
             return .noInput
         }
-        let status = shown(notifier.show(drawn, occasion: .randomQuote), drawn)
+        let status = shown(notifier.show(drawn, occasion: .randomQuote), drawn, greeting: request.greets)
         if status == .success { draw.drawnSeen?.save() }
         return status
     }
-    return shown(notifier.show(quote, occasion: .randomQuote), quote)
+    return shown(notifier.show(quote, occasion: .randomQuote), quote, greeting: request.greets)
 }
 
-/// A notification that was shown is a quote this user saw: what like and hide take without an ID.
-func shown(_ status: ExitCode, _ quote: Quote) -> ExitCode {
-    if status == .success { UserStateUse.rememberShown([quote]) }
+/// A notification that was shown is a quote this user saw: what like and hide take without an ID
+/// (and, with `random --once-per`, the period's greeting).
+func shown(_ status: ExitCode, _ quote: Quote, greeting: Bool = false) -> ExitCode {
+    if status == .success { UserStateUse.rememberShown([quote], greeting: greeting) }
     return status
 }
 
@@ -203,6 +204,10 @@ struct SourceShares {
             pending = nil
         }
         if pending != nil { throw UsageError(message: tr("a share at the end names no source"), command: "random") }
+        // Only the sources named are drawn from: with a share for none of them, nothing would be.
+        if !shares.entries.isEmpty, shares.entries.allSatisfy({ $0.percent == 0 }) {
+            throw UsageError(message: tr("every share is 0%: give a source more than 0%"), command: "random")
+        }
         let total = shares.entries.compactMap(\.percent).reduce(0, +)
         if total > 100.000001 { throw UsageError(message: tr("the shares add up to \(total)%, more than 100%"), command: "random") }
         return shares

@@ -4,8 +4,9 @@ import QuoteUserState
 
 /// Answers a `RandomRequest` from the store: draws at random (by the sources' weights, if any),
 /// shuffles the matches when most of them are wanted, and with `--unseen` keeps to the quotes
-/// this user has not been shown, starting a new round once every match has been. The quotes
-/// this user hid are never drawn, on any of these paths.
+/// this user has not been shown, starting a new round once every match has been. Sources named
+/// as words are the only ones drawn from, on every path, as with `--source`; and the quotes this
+/// user hid are never drawn, on any of these paths.
 struct RandomDraw {
     let store: Store
     let hidden: KeptList
@@ -32,13 +33,16 @@ struct RandomDraw {
         let filter = request.filter
         var seen = request.unseen ? SeenQuotes(storePath: store.path) : nil
         let weights = try self.weights(for: request)
+        let scope = Self.scope(filter, shares: request.shares, weights: weights)
+        guard !scope.isEmpty else { return [] }
         // More than a few asked for: never more than match (-n 1000000000 on 284 quotes costs
         // what 284 cost), and when most of the matches are wanted, a shuffle of them beats
         // drawing at random and throwing repeats away.
         var wanted = request.count
         var matches: Int?
         if request.count > 64 {
-            let total = try picker.count(filter)
+            var total = 0
+            for part in scope { total += try picker.count(part) }
             wanted = min(request.count, total)
             matches = total
         }
@@ -46,9 +50,9 @@ struct RandomDraw {
         if matches.map({ wanted * 2 < $0 }) ?? true {
             try drawAtRandom(filter, weights: weights, wanted: wanted, skipping: seen)
         }
-        if seen == nil, quotes.count < wanted { try addShuffled(filter, wanted: wanted) }
+        if seen == nil, quotes.count < wanted { try addShuffled(scope, wanted: wanted) }
         if var state = seen, quotes.count < wanted {
-            try addUnseen(filter, wanted: wanted, seen: &state)
+            try addUnseen(scope, wanted: wanted, seen: &state)
             seen = state
         }
         if var state = seen, !quotes.isEmpty {
@@ -63,6 +67,31 @@ struct RandomDraw {
         guard !request.shares.isEmpty || request.equal else { return [] }
         let counts = try picker.sourceCounts(request.filter)
         return try request.shares.weights(available: counts, equal: request.equal)
+    }
+
+    /// Where the draw may take its quotes from: the filter alone, or with sources named as words
+    /// the filter narrowed to each of them that has a share (so that what fills up after the
+    /// weighted picks, when they found too few, never comes from a source nobody named).
+    private static func scope(_ filter: QuoteFilter, shares: SourceShares, weights: [(String, Double)]) -> [QuoteFilter] {
+        guard !shares.isEmpty else { return [filter] }
+        return weights.map { weight in
+            var narrowed = filter
+            narrowed.source = weight.0
+            return narrowed
+        }
+    }
+
+    /// Every quote of the scope, each once: two named sources may overlap (custom and custom.zen).
+    private func matchingKeys(_ scope: [QuoteFilter]) throws -> [(id: Int, source: String, upstreamID: String)] {
+        var keys: [(id: Int, source: String, upstreamID: String)] = []
+        var ids = Set<Int>()
+        for part in scope {
+            for key in try picker.matchingKeys(part) where !ids.contains(key.id) {
+                ids.insert(key.id)
+                keys.append(key)
+            }
+        }
+        return keys
     }
 
     private func isHidden(_ source: String, _ upstreamID: String) -> Bool {
@@ -85,8 +114,8 @@ struct RandomDraw {
     }
 
     /// The rest, from a shuffle of every match not drawn yet.
-    private mutating func addShuffled(_ filter: QuoteFilter, wanted: Int) throws {
-        var rest = try picker.matchingKeys(filter).filter { !chosen.contains($0.id) && !isHidden($0.source, $0.upstreamID) }
+    private mutating func addShuffled(_ scope: [QuoteFilter], wanted: Int) throws {
+        var rest = try matchingKeys(scope).filter { !chosen.contains($0.id) && !isHidden($0.source, $0.upstreamID) }
         rest.shuffle(using: &generator)
         for key in rest.prefix(wanted - quotes.count) {
             if let quote = (try picker.quote(id: key.id)) { quotes.append(quote) }
@@ -95,8 +124,8 @@ struct RandomDraw {
 
     /// Random picks keep landing on what was seen: choose among the unseen ones directly, and
     /// once every match has been seen, start a new round for these matches.
-    private mutating func addUnseen(_ filter: QuoteFilter, wanted: Int, seen state: inout SeenQuotes) throws {
-        let keys = try picker.matchingKeys(filter).filter { !isHidden($0.source, $0.upstreamID) }
+    private mutating func addUnseen(_ scope: [QuoteFilter], wanted: Int, seen state: inout SeenQuotes) throws {
+        let keys = try matchingKeys(scope).filter { !isHidden($0.source, $0.upstreamID) }
         var unseen = keys.filter { !state.keys.contains(SeenQuotes.key(source: $0.source, upstreamID: $0.upstreamID)) && !chosen.contains($0.id) }
         if unseen.isEmpty, quotes.isEmpty {
             for key in keys { state.remove(SeenQuotes.key(source: key.source, upstreamID: key.upstreamID)) }

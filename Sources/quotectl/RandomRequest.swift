@@ -17,8 +17,10 @@ struct RandomRequest {
     let unseen: Bool
     /// `--liked`: among the quotes this user liked, from the user's state.
     let liked: Bool
-    /// `--once-per`: nothing at all when a quote was shown in this period.
+    /// `--once-per`: nothing at all when this user was greeted in this period.
     let oncePer: OncePeriod?
+    /// What this request prints is a greeting: what `--once-per` counts, and nothing else is.
+    var greets: Bool { oncePer != nil }
 
     /// The arguments' mistakes are found in the order the command has always named them.
     init(_ arguments: Arguments) throws(UsageError) {

@@ -5,14 +5,22 @@ import QuoteUserState
 
 /// What the quote commands ask of this user's state, each failure said in one line on stderr.
 enum UserStateUse {
-    /// Remembers `quotes` as shown (for like and hide without an ID, and --once-per). A history
-    /// that cannot be written is said; the quotes stay printed and the exit status is kept.
-    static func rememberShown(_ quotes: [Quote]) {
+    /// Remembers `quotes` as shown (for like and hide without an ID) and, when `greeting` (printed
+    /// by `random --once-per`), as the period's greeting. A history that cannot be written is
+    /// said; the quotes stay printed and the exit status is kept.
+    static func rememberShown(_ quotes: [Quote], greeting: Bool = false) {
         do throws(UserStateError) {
             try ShownQuotes.record(quotes)
         } catch {
             Output.flush()
             Output.error(tr("\(error.message); the quote is not remembered as shown"))
+        }
+        guard greeting else { return }
+        do throws(UserStateError) {
+            try Greetings.record(quotes)
+        } catch {
+            Output.flush()
+            Output.error(tr("\(error.message); the quote is not remembered as a greeting"))
         }
     }
 
@@ -33,13 +41,14 @@ enum UserStateUse {
                    "every quote that matches is one you hid (\(count) quotes hidden; quotectl unhide ID shows one again)")
     }
 
-    /// `--once-per PERIOD`: true when this user was shown a quote in the period already.
-    static func shownAlready(in period: OncePeriod?) -> Bool {
+    /// `--once-per PERIOD`: true when this user was greeted in the period already. Only greetings
+    /// count: the quotes a bar, a follower, a notification or `today` showed are no greeting.
+    static func greetedAlready(in period: OncePeriod?) -> Bool {
         guard let period else { return false }
-        // Every kept line, not the last alone: a bar's follower in another session records a
-        // quote every few minutes, and this session's greeting must still count.
+        // Every kept greeting, not the last alone: another session's greeting may have come
+        // after this session's, which must still count.
         let now = UnixTime.now(), identity = SessionIdentity.current()
-        return ShownQuotes.history().contains { period.includes($0, now: now, identity: identity) }
+        return Greetings.history().contains { period.includes($0, now: now, identity: identity) }
     }
 
     /// `random --liked`: up to `count` of the liked quotes, in random order.

@@ -83,20 +83,22 @@ import TestSupport
         #expect(block["color"] == nil)
     }
 
+    /// `script` in a clean shell of its own session, through our own Subprocess: it gives the
+    /// shell an empty signal mask and default actions (the test runner's threads block signals,
+    /// and tmux and script need theirs).
+    func shell(_ script: String) async throws -> Subprocess.Termination {
+        let process = try Subprocess.spawn("/usr/bin/env", arguments: ["env", "-i", "PATH=/usr/bin:/bin", "LANG=C.UTF-8", "TERM=xterm-256color",
+                                                                       "HOME=\(scratch.path)", "setsid", "-w", "/bin/sh", "-c", script],
+                                           defaultSignals: [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGCHLD, SIGWINCH]).process
+        return await BlockingWork.perform { process.wait() }
+    }
+
     /// The real tmux: `#(quotectl random --format tmux)` in status-right shows the quote as text,
     /// its `#[fg=red]` not taken for a style.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
     func tmuxShowsTheQuoteAsText() async throws {
         let command = "QUOTED_DB=\(scratch.file("bar.db")) \(quotectl.path) random --source custom.bar --format tmux --max-width 40 2>&1"
         let socket = "quoted-bar-\(getpid())"
-        // Through our own Subprocess: it gives the shell an empty signal mask and default
-        // actions (the test runner's threads block signals, and tmux and script need theirs).
-        func shell(_ script: String) async throws -> Subprocess.Termination {
-            let process = try Subprocess.spawn("/usr/bin/env", arguments: ["env", "-i", "PATH=/usr/bin:/bin", "LANG=C.UTF-8", "TERM=xterm-256color",
-                                                                           "HOME=\(scratch.path)", "setsid", "-w", "/bin/sh", "-c", script],
-                                               defaultSignals: [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGCHLD, SIGWINCH]).process
-            return await BlockingWork.perform { process.wait() }
-        }
         let setUp = try await shell("""
             tmux -L \(socket) -f /dev/null new-session -d -x 160 -y 5 'sleep 20' </dev/null >/dev/null 2>&1 &&
             tmux -L \(socket) set -g status-right-length 120 >/dev/null && tmux -L \(socket) set -g status-interval 1 >/dev/null &&
@@ -112,6 +114,48 @@ import TestSupport
                             + "kill $!; tmux -L \(socket) kill-server >/dev/null 2>&1")
         let shown = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: typescript))) ?? Data(), as: UTF8.self)
         #expect(shown.contains("Half #[fg=red]red, 100%{F#f00}…"), "\(shown.suffix(400))")
+    }
+
+    /// The README's tmux snippet as pasted, in a tmux of 80 columns (an inner tmux, whose status
+    /// line is the last line of the outer one's pane): the session and the window list keep the
+    /// left, and the quote on the right is one the snippet's command prints, from its first word
+    /// (tmux cuts the start of a right side that leaves the window list no room).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func theREADMEsTmuxSnippetKeepsTheWindowListAt80Columns() async throws {
+        let readme = try String(contentsOf: Fixtures.folder.deletingLastPathComponent().deletingLastPathComponent()
+                                    .appendingPathComponent("README.md"), encoding: .utf8)
+        let blocks = readme.components(separatedBy: "```sh\n").dropFirst().map { $0.components(separatedBy: "\n```")[0] }
+        let snippet = try #require(blocks.first { $0.hasPrefix("# tmux (~/.tmux.conf)") }, "the README's tmux snippet")
+        let statusRight = "set -g status-right '#("
+        let line = try #require(snippet.split(separator: "\n").first { $0.hasPrefix(statusRight) && $0.hasSuffix(")'") }, "\(snippet)")
+        let words = line.dropFirst(statusRight.count).dropLast(2).split(separator: " ").map(String.init)
+        #expect(words.first == "quotectl", "\(line)")
+        // Every line the snippet's command can print, as tmux shows it (## is one #).
+        let printed = try quotectl.run(Array(words.dropFirst()) + ["-n", "100000"])
+        #expect(printed.status == 0, "\(printed.stderr)")
+        let quotes = printed.stdout.split(separator: "\n").map { $0.replacingOccurrences(of: "##", with: "#") }
+        let config = scratch.write("tmux.conf", snippet + "\n")
+        let outer = "quoted-outer-\(getpid())", inner = "quoted-inner-\(getpid())"
+        let capture = scratch.file("status")
+        let setUp = try await shell("""
+            export PATH=\(BinaryRunner.productsFolder.path):/usr/bin:/bin QUOTED_DB=\(scratch.file("bar.db")) &&
+            tmux -L \(outer) -f /dev/null new-session -d -x 80 -y 6 'tmux -L \(inner) -f \(config) new-session' </dev/null >/dev/null 2>&1
+            """)
+        #expect(setUp == .exited(0))
+        // Looked at every 0.1 s until the quote is drawn (the status command runs once attached), for at most 10 s.
+        var status = ""
+        for _ in 0..<100 {
+            _ = try? await shell("tmux -L \(outer) capture-pane -p > \(capture) 2>/dev/null")
+            let pane = (try? String(contentsOfFile: capture, encoding: .utf8)) ?? ""
+            status = pane.split(separator: "\n").last.map { String($0) } ?? ""
+            while status.hasSuffix(" ") { status.removeLast() }
+            if status.hasPrefix("[0] 0:"), quotes.contains(where: { status.hasSuffix(" " + $0) }) { break }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        _ = try? await shell("tmux -L \(inner) kill-server >/dev/null 2>&1; tmux -L \(outer) kill-server >/dev/null 2>&1")
+        let shown = status
+        #expect(shown.hasPrefix("[0] 0:"), "the window list is gone: \(shown)")
+        #expect(quotes.contains { shown.hasSuffix(" " + $0) }, "the quote is cut at its start: \(shown)")
     }
 
     /// status speaks to bars too: a template per source, or the freshness of what syncs.

@@ -64,6 +64,32 @@ import TestSupport
         #expect(missing.stderr.contains("no quote from weather matches"), "\(missing.stderr)")
     }
 
+    /// Sources named as words are the only ones drawn from, as with --source: fewer quotes than
+    /// -n asks when they hold fewer, never the rest from other sources — on the random picks'
+    /// path, the shuffle's (-n over 64) and --unseen's.
+    @Test func namedSourcesAreTheOnlyOnesDrawnFrom() throws {
+        for (name, text) in [("zen", "The zen quote."), ("esc", "The escape quote.")] {
+            let file = scratch.write(name + ".json", #"[{"id": 1, "text": "\#(text)", "source": "A"}]"#)
+            #expect(try quotectl.run(["--db", store, "import", file, "--name", name]).status == 0)
+        }
+        func sources(_ arguments: [String]) throws -> [String] {
+            try json(["random"] + arguments).compactMap { $0["source"] as? String }
+        }
+        #expect(try sources(["custom.zen", "-n", "3"]) == ["custom.zen"])
+        #expect(try sources(["--source", "custom.zen", "-n", "3"]) == ["custom.zen"])
+        #expect(try sources(["custom.zen", "-n", "300"]) == ["custom.zen"])
+        #expect(try sources(["50%", "custom.zen", "50%", "custom.esc", "-n", "4"]).sorted() == ["custom.esc", "custom.zen"])
+        #expect(try sources(["custom.zen", "custom.esc", "-n", "4", "--unseen"]).sorted() == ["custom.esc", "custom.zen"])
+        // Both seen now: a new round, of custom.zen's quotes alone.
+        #expect(try sources(["custom.zen", "-n", "3", "--unseen"]) == ["custom.zen"])
+        // custom names every list, custom.zen one of them: each quote once.
+        let lists = try sources(["custom", "custom.zen", "-n", "2000"])
+        #expect(lists.count == 1_002 && lists.allSatisfy { $0.hasPrefix("custom.") }, "\(lists.count)")
+        let none = try quotectl.run(["--db", store, "random", "0%", "custom.zen", "0%", "custom.esc"])
+        #expect(none.status == 64 && none.stdout.isEmpty, "\(none.stdout)")
+        #expect(none.stderr.contains("every share is 0%"), "\(none.stderr)")
+    }
+
     @Test func shortAndLongFollowFortunesThreshold() throws {
         let short = try json(["random", "-n", "20", "-s"])
         #expect(!short.isEmpty)

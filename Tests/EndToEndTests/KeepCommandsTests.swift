@@ -177,15 +177,32 @@ import TestSupport
         otherSession.environment["XDG_SESSION_ID"] = "c42"
         #expect(try otherSession.run(["random", "--once-per", "session"]).stdout.count > 1)
         #expect(try otherSession.run(["random", "--once-per", "session"]).stdout.isEmpty)
-        // Shown in another boot, or at a time ahead of the clock: not shown in this period.
-        let shown = state + "/shown"
+        // Greeted in another boot, or at a time ahead of the clock: not greeted in this period.
+        let greeted = state + "/greeted"
         for line in [#"{"boot":"0b0b0b0b-0000-0000-0000-000000000000","session":"c42","source":"custom.t","id":"1","text":"x","author":null,"lang":null,"time":1000}"#,
                      #"{"boot":null,"session":null,"source":"custom.t","id":"1","text":"x","author":null,"lang":null,"time":4102444800}"#] {
-            try (line + "\n").write(toFile: shown, atomically: true, encoding: .utf8)
+            try (line + "\n").write(toFile: greeted, atomically: true, encoding: .utf8)
             let period = line.contains("4102444800") ? "day" : "boot"
             #expect(try otherSession.run(["random", "--once-per", period]).stdout.count > 1, "\(period)")
         }
         #expect(try quotectl.run(["random", "--once-per", "week"]).status == 64)
+    }
+
+    /// Only a greeting (what random --once-per printed) uses up the period: the quotes a bar, a
+    /// plain random or today showed do not, though like takes the last of them.
+    @Test func onlyAGreetingUsesUpThePeriod() throws {
+        for arguments in [["random", "--format", "tmux"], ["random", "--format", "waybar"], ["random", "--format", "i3blocks"],
+                          ["random", "--format", "polybar"], ["random", "--oneline"], ["random"], ["today"]] {
+            let shown = try quotectl.run(arguments)
+            #expect(shown.status == 0 && shown.stdout.count > 1, "\(arguments): \(shown.stderr)")
+        }
+        #expect(try quotectl.run(["like"]).status == 0)  // today's quote, the last shown
+        let greeting = try quotectl.run(["random", "--once-per", "day"])
+        #expect(greeting.status == 0 && greeting.stdout.count > 1, "a bar used up the day's greeting: \(greeting.stderr)")
+        let again = try quotectl.run(["random", "--once-per", "day"])
+        #expect(again.status == 0 && again.stdout.isEmpty, "\(again.stdout)")
+        #expect(try quotectl.run(["random", "--format", "tmux"]).stdout.count > 1)
+        #expect(FileManager.default.fileExists(atPath: state + "/greeted"))
     }
 
     @Test(arguments: ["json", "csv", "fortune"])

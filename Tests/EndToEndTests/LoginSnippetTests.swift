@@ -38,15 +38,15 @@ import TestSupport
     }
 
     /// --once-per day: the day's second login shell shows nothing and keeps its status; a
-    /// last-shown time in the future (the clock went back) is no quote shown today.
+    /// greeting time in the future (the clock went back) is no greeting today.
     @Test func aSecondLoginTheSameDayShowsNothing() throws {
         #expect(try BinaryRunner("quotectl", home: scratch.path).run(["status"]).status == 0)
         #expect(try login().stdout.split(separator: "\n").count >= 2)
         let again = try login()
         #expect(again.stdout == "status=0\n", "\(again.stdout)")
-        let shown = scratch.path + "/.local/state/quoted/shown"
+        let greeted = scratch.path + "/.local/state/quoted/greeted"
         let future = #"{"boot":null,"session":null,"source":"builtin","id":"x","text":"From tomorrow.","author":null,"lang":null,"time":4102444800}"#
-        try (future + "\n").write(toFile: shown, atomically: true, encoding: .utf8)
+        try (future + "\n").write(toFile: greeted, atomically: true, encoding: .utf8)
         let afterClockWentBack = try login()
         #expect(afterClockWentBack.stdout.split(separator: "\n").count >= 2, "\(afterClockWentBack.stdout)")
     }

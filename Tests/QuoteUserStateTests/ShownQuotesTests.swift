@@ -37,6 +37,20 @@ import TestSupport
         #expect(ShownQuotes.history(folder).map(\.kept.key.upstreamID) == ["1", "2"])
     }
 
+    /// A greeting is kept apart from the quotes shown: a bar's quotes every few minutes neither
+    /// count as one nor push the day's greeting out of its history.
+    @Test func greetingsAreKeptApartFromTheQuotesShown() throws {
+        try ShownQuotes.record([quote(1)], now: noon, identity: here, folder: folder)
+        #expect(Greetings.history(folder).isEmpty)
+        try Greetings.record([quote(2)], now: noon, identity: here, folder: folder)
+        for id in 3...(ShownQuotes.keptCount + 20) { try ShownQuotes.record([quote(id)], now: noon + id, identity: here, folder: folder) }
+        let greetings = Greetings.history(folder)
+        #expect(greetings.map(\.kept.key.upstreamID) == ["2"] && greetings.first?.kept.time == noon && greetings.first?.identity == here)
+        #expect(OncePeriod.day.includes(greetings.first, now: noon + 60, identity: here))
+        #expect(ShownQuotes.last(folder)?.kept.key.upstreamID == String(ShownQuotes.keptCount + 20))
+        #expect(!ShownQuotes.history(folder).contains { $0.kept.key.upstreamID == "2" })
+    }
+
     func shown(at time: Int, _ identity: SessionIdentity) -> ShownQuote {
         ShownQuote(kept: KeptQuote(quote(1), time: time), identity: identity)
     }
