@@ -43,6 +43,8 @@ public actor Daemon {
     /// client asks is kept under the ticket.
     var tickets: [Int: Ticket] = [:]
     var nextTicket = 0
+    /// The clients waiting now, each answered once: by the actor, or by its task's cancellation.
+    let waiters = ReportWaiters()
     let startedAt: Duration
     /// When the daemon started, in Unix seconds (for the metrics).
     let startedWall: Int
@@ -185,6 +187,7 @@ public actor Daemon {
 
     func stopping(_ stop: Stop) async {
         if state == .running { state = .stopping }
+        waiters.daemonStops()
         notifier.stopping()
         if stop == .signalsLost { logger.error("the signal stream ended: stopping rather than run deaf to SIGTERM") }
         answerWaitingTickets(idleOnly: true)
@@ -242,6 +245,7 @@ public actor Daemon {
         }
         // Every sync has ended; nobody may wait for a report that will never come.
         state = .stopped
+        waiters.daemonStops()
         answerWaitingTickets()
     }
 

@@ -57,22 +57,23 @@ extension Daemon {
         // ticket goes. A stop cancels every request's task too, but answers the tickets itself
         // (`answerWaitingTickets`): a sync that finishes within the grace still reports.
         if Task.isCancelled, !isStopping { return stopWaiting(ticket) }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                tickets[ticket]?.waiter = continuation
+        let waiters = self.waiters
+        let answer = await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: ReportWaiters.Waiter) in
+                waiters.register(ticket, waiter)
             }
         } onCancel: {
-            Task { await self.stopWaiting(ticket) }
+            waiters.cancel(ticket)
         }
+        waiters.forget(ticket)
+        guard let answer else { return stopWaiting(ticket) }
+        return answer
     }
 
-    /// Drops a ticket whose client left, answering its waiter (if any) so its task ends; nothing
-    /// while stopping, when `answerWaitingTickets` answers every ticket.
-    @discardableResult
+    /// Drops the ticket of a client that left.
     func stopWaiting(_ ticket: Int) -> SourceReport {
         let left = SourceReport(source: tickets[ticket]?.source ?? "", ok: false, summary: "cancelled: the client left", seconds: 0)
-        guard !isStopping, let entry = tickets.removeValue(forKey: ticket) else { return left }
-        entry.waiter?.resume(returning: left)
+        tickets[ticket] = nil
         return left
     }
 
@@ -216,9 +217,8 @@ extension Daemon {
 
     func deliver(_ report: SourceReport) {
         for (number, ticket) in tickets where ticket.source == report.source && ticket.report == nil {
-            if let waiter = ticket.waiter {
+            if waiters.answer(number, with: report) {
                 tickets[number] = nil
-                waiter.resume(returning: report)
             } else {
                 tickets[number]?.report = report
             }
@@ -230,9 +230,8 @@ extension Daemon {
     func answerWaitingTickets(idleOnly: Bool = false) {
         for (number, ticket) in tickets where ticket.report == nil && !(idleOnly && sourceState(ticket.source).running) {
             let cancelled = SourceReport(source: ticket.source, ok: false, summary: "cancelled: the daemon is stopping", seconds: 0)
-            if let waiter = ticket.waiter {
+            if waiters.answer(number, with: cancelled) {
                 tickets[number] = nil
-                waiter.resume(returning: cancelled)
             } else {
                 tickets[number]?.report = cancelled
             }
@@ -240,9 +239,8 @@ extension Daemon {
     }
 }
 
-/// A client waiting for the report of one source's sync.
+/// A client waiting for the report of one source's sync (its waiter is in `ReportWaiters`).
 struct Ticket {
     let source: String
     var report: SourceReport?
-    var waiter: CheckedContinuation<SourceReport, Never>?
 }

@@ -16,7 +16,8 @@ public protocol SyncRunner: Sendable {
 
 /// Runs each sync as a child process, `quoted sync --once --source NAME --json --quiet --config -`,
 /// handing it the daemon's configuration text on standard input (a file edited but not yet
-/// reloaded, or a bad one a reload refused, never reaches a sync).
+/// reloaded, or a bad one a reload refused, never reaches a sync). The configuration's warnings
+/// are the daemon's to log, once per load: the child (`--progress`) does not repeat them.
 /// The daemon itself never loads the HTTP stack (libcurl and its TLS libraries: most of a sync's
 /// resident memory), and whatever a big sync allocates goes back to the system when
 /// the child exits instead of staying in a long-lived heap. Cancelling the task

@@ -5,7 +5,8 @@ import QuoteText
 /// content-addressed file holding all of its data, that file's size and SHA-256, its row count
 /// and when the hub last synced it, until when the manifest is valid, and the keys that will sign
 /// the next ones. `serial` grows with every manifest the hub writes, across lost folders too (it
-/// is never less than the time it was written): a spoke never applies one older than it holds.
+/// is never less than the time it was written, in milliseconds: `FeedSerial`): a spoke never
+/// applies one older than it holds.
 public struct Manifest: Equatable, Sendable {
     /// 2: name, valid_until and next_keys, signed inline (`Signify.embed`).
     public static let format = 2
@@ -13,6 +14,8 @@ public struct Manifest: Equatable, Sendable {
     static let times = 0...253_402_300_799
     /// A manifest is small; anything bigger is not one.
     public static let maximumBytes = 1 << 20
+    /// The largest serial a manifest may hold: one below Int.max, so that adding one never overflows.
+    static let largestSerial = Int.max - 1
 
     public struct Entry: Equatable, Sendable {
         public var name: String
@@ -36,7 +39,9 @@ public struct Manifest: Equatable, Sendable {
     }
 
     public var name: String
+    /// The milliseconds since 1970 when it was written, or more (`FeedSerial`); seconds from an older hub.
     public var serial: Int
+    /// Unix seconds: when the hub wrote it.
     public var generated: Int
     /// Unix seconds after which no spoke applies it: a frozen mirror or a replay ends there.
     public var validUntil: Int
@@ -91,7 +96,7 @@ public struct Manifest: Equatable, Sendable {
         guard document["format"]?.int == format else {
             throw FeedFailure("the manifest's format is \(document["format"].map { "\($0.kindName)" } ?? "missing"), not \(format)")
         }
-        guard let serial = document["serial"]?.int, (0..<Int.max).contains(serial), let generated = document["generated"]?.int,
+        guard let serial = document["serial"]?.int, (0...largestSerial).contains(serial), let generated = document["generated"]?.int,
               Self.times.contains(generated), let validUntil = document["valid_until"]?.int, Self.times.contains(validUntil),
               validUntil >= generated, let list = document["sources"]?.array else {
             throw FeedFailure("the manifest lacks serial, generated, valid_until or sources, or holds one out of range")

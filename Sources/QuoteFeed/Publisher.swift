@@ -43,8 +43,10 @@ public struct Publisher {
         }
     }
 
-    /// Publishes `only` these sources (nil: every one); the others keep their entries.
-    public func publish(only: Set<String>? = nil, now: Int = UnixTime.now()) throws(FeedFailure) -> Outcome {
+    /// Publishes `only` these sources (nil: every one); the others keep their entries. `now` is
+    /// the time of writing in seconds, `milliseconds` the clock the serial follows.
+    public func publish(only: Set<String>? = nil, now: Int = UnixTime.now(),
+                        milliseconds: Int = FeedSerial.now()) throws(FeedFailure) -> Outcome {
         let folder = settings.dir
         let byHash = Path.join(folder, "by-hash")
         for path in [folder, byHash] where !Path.exists(path) {
@@ -65,6 +67,11 @@ public struct Publisher {
         // A feed written "later" than now: this host's clock went back, and a serial from it could too.
         if let previous, previous.generated > now + 300 {
             throw FeedFailure("the manifest in \(folder) was written at \(UnixTime.timestamp(previous.generated)), after this host's clock (\(UnixTime.timestamp(now))): fix the clock before publishing")
+        }
+        // The serial never goes back, not even when the folder was lost: it is at least the time of
+        // writing, by either reading of the clock.
+        guard let serial = FeedSerial.next(after: previous?.serial, now: max(milliseconds, now * 1_000)) else {
+            throw FeedFailure("the manifest in \(folder) holds serial \(previous?.serial ?? 0), which leaves no higher one to write: remove \(Path.join(folder, "manifest.json")) to start again at this host's clock")
         }
         let store: Store
         do {
@@ -90,8 +97,7 @@ public struct Publisher {
             if previous?.entry(named: source.name)?.sha256 != entry.sha256 { written.append(source.name) }
             entries.append(entry)
         }
-        // The serial never goes back, not even when the folder was lost: it is at least the time of writing.
-        let manifest = Manifest(name: settings.name ?? Self.hostName(), serial: max((previous?.serial ?? 0) + 1, now), generated: now,
+        let manifest = Manifest(name: settings.name ?? Self.hostName(), serial: serial, generated: now,
                                 validUntil: now + settings.validFor, nextKeys: nextKeys.map(\.base64), sources: entries)
         try writeManifest(manifest, signedWith: secrets, in: folder)
         let pruned = prune(byHash, keeping: Set(entries.map { String($0.file.dropFirst("by-hash/".count)) }), now: now)

@@ -49,7 +49,9 @@ enum SourceFamilies {
 enum FeedFamilies {
     static func hub(_ feeds: [FeedHealth]) -> [Family] {
         [
-            Family("quoted_hub_feed_serial", .gauge, "The serial of the manifest the hub published.", samples(feeds, \.serial)),
+            Family("quoted_hub_feed_serial", .gauge,
+                   "The serial of the manifest the hub published (its time of writing in milliseconds since 1970, or a little more).",
+                   samples(feeds, \.serial)),
             Family("quoted_hub_feed_generated_timestamp_seconds", .gauge, "When the hub wrote its manifest (Unix seconds).",
                    samples(feeds, \.generated)),
             Family("quoted_hub_feed_expiry_timestamp_seconds", .gauge, "When the hub's manifest expires (Unix seconds).",
@@ -59,7 +61,8 @@ enum FeedFamilies {
 
     static func spoke(_ feeds: [FeedHealth]) -> [Family] {
         [
-            Family("quoted_spoke_feed_applied_serial", .gauge, "The serial of the hub's manifest this spoke applied.",
+            Family("quoted_spoke_feed_applied_serial", .gauge,
+                   "The serial of the hub's manifest this spoke applied (its time of writing in milliseconds since 1970, or a little more).",
                    samples(feeds, \.serial)),
             Family("quoted_spoke_feed_generated_timestamp_seconds", .gauge, "When the hub wrote the manifest this spoke applied (Unix seconds).",
                    samples(feeds, \.generated)),

@@ -1,8 +1,8 @@
 import Glibc
 
 /// The system clocks read as they are, for what must carry their values themselves: a log
-/// line's wall-clock time and systemd's MONOTONIC_USEC. Deadlines and waits are kept on an
-/// injected `MonotonicClock` instead, so tests can move them.
+/// line's wall-clock time, a feed manifest's serial and systemd's MONOTONIC_USEC. Deadlines and
+/// waits are kept on an injected `MonotonicClock` instead, so tests can move them.
 public enum ClockReading {
     /// CLOCK_REALTIME: seconds since 1970 and the nanoseconds past them.
     public static func wallClock() -> (seconds: Int, nanoseconds: Int) {

@@ -89,6 +89,9 @@ enum SyncOnceCommand {
             printError("quoted: \(error)")
             throw Exit(code: .configuration)
         }
+        // The daemon's child (--progress) is handed the configuration the daemon loaded, whose
+        // warnings the daemon logs once per load: repeated by every child, they would fill its log.
+        guard !arguments.has(Options.progress) else { return configuration }
         // English on purpose: sync --once speaks for the daemon: its lines go to the journal and its results to sync_log
         for warning in configuration.warnings { printError("quoted: warning: \(warning)") }
         return configuration

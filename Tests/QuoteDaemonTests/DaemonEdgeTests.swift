@@ -89,7 +89,7 @@ final class SlowRunner: SyncRunner {
         let (started, _) = await daemon.syncNow(["custom.x"], wait: true)
         let ticket = try #require(started.first?.ticket)
         let waiting = Task(executorPreference: ownThreads) { await daemon.report(ticket) }
-        #expect(await Waiting.until { await daemon.tickets[ticket]?.waiter != nil })
+        #expect(await Waiting.until { await daemon.waiters.isWaiting(ticket) })
         waiting.cancel()
         let report = await waiting.value
         #expect(!report.ok && report.summary == "cancelled: the client left", "\(report.summary)")

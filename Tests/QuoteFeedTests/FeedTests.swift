@@ -194,6 +194,62 @@ let signify = "/usr/bin/signify-openbsd"
         }
     }
 
+    /// A hub publishing many times a second (every source of a start syncing at once) keeps its
+    /// serial within milliseconds of its clock, each above the last: seconds ran 400 s ahead.
+    @Test func serialsWrittenWithinOneSecondStayAtTheClock() throws {
+        let store = try storeWithAList()
+        let publisher = Publisher(settings: PublishSettings(dir: folder.file("feed")), storePath: store, retention: 7_200)
+        let before = Int(Date().timeIntervalSince1970 * 1_000) - 1
+        var serials: [Int] = []
+        for _ in 0..<5 { serials.append(try publisher.publish().manifest.serial) }
+        let after = Int(Date().timeIntervalSince1970 * 1_000) + 1
+        #expect(zip(serials, serials.dropFirst()).allSatisfy { $0 < $1 }, "\(serials)")
+        #expect(serials.allSatisfy { (before...(after + serials.count)).contains($0) }, "\(serials), the clock \(before)...\(after)")
+    }
+
+    /// A hub whose folder was lost starts at its clock, above every serial it wrote, however
+    /// many it wrote within the second before.
+    @Test func aLostFolderStartsAboveTheSerialsOfTheSecondBefore() throws {
+        let store = try storeWithAList()
+        let publisher = Publisher(settings: PublishSettings(dir: folder.file("feed")), storePath: store, retention: 7_200)
+        let now = UnixTimeNow()
+        let serials = try (0..<3).map { _ in try publisher.publish(now: now, milliseconds: now * 1_000).manifest.serial }
+        #expect(serials == [now * 1_000, now * 1_000 + 1, now * 1_000 + 2])
+        try FileManager.default.removeItem(atPath: folder.file("feed"))
+        let again = try publisher.publish(now: now + 1, milliseconds: (now + 1) * 1_000).manifest.serial
+        #expect(again > serials.max()!)
+    }
+
+    /// The feed of a hub that counted in seconds (400 s ahead of its clock, as a fast publish
+    /// loop left it) is continued above that serial, in milliseconds.
+    @Test func aSecondsSerialIsContinuedInMilliseconds() throws {
+        let store = try storeWithAList()
+        let publisher = Publisher(settings: PublishSettings(dir: folder.file("feed")), storePath: store, retention: 7_200)
+        let now = UnixTimeNow()
+        var old = try publisher.publish(now: now).manifest
+        old.serial = now + 400
+        try old.json.write(toFile: folder.file("feed/manifest.json"), atomically: true, encoding: .utf8)
+        #expect(try publisher.publish(now: now, milliseconds: now * 1_000).manifest.serial == (now + 400) * 1_000 + 1)
+        #expect(try publisher.publish(now: now, milliseconds: now * 1_000).manifest.serial == (now + 400) * 1_000 + 2)
+    }
+
+    /// A manifest whose serial leaves no higher one (a file no hub wrote) is refused, naming it,
+    /// rather than overflowing or writing one that reads back as no manifest.
+    @Test func aSerialAtTheEndOfTheRangeIsRefused() throws {
+        let store = try storeWithAList()
+        let publisher = Publisher(settings: PublishSettings(dir: folder.file("feed")), storePath: store, retention: 7_200)
+        let now = UnixTimeNow()
+        var last = try publisher.publish(now: now).manifest
+        last.serial = Int.max - 1
+        try last.json.write(toFile: folder.file("feed/manifest.json"), atomically: true, encoding: .utf8)
+        do {
+            _ = try publisher.publish(now: now)
+            Issue.record("published after serial \(Int.max - 1)")
+        } catch {
+            #expect(error.reason.contains("leaves no higher one") && error.reason.contains(folder.file("feed/manifest.json")), "\(error)")
+        }
+    }
+
     @Test func filesNoManifestNamesForTwoIntervalsArePruned() throws {
         let store = try storeWithAList()
         let publisher = Publisher(settings: PublishSettings(dir: folder.file("feed")), storePath: store, retention: 7_200)

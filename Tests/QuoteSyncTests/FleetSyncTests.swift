@@ -179,9 +179,60 @@ import TestSupport
         _ = try await sync(key: true, now: start + 5)
         try FileManager.default.removeItem(atPath: hub.file("feed"))
         let again = try publish(9, signed: true, now: start + 10)
-        #expect(again.serial >= start + 10)
+        #expect(again.serial >= (start + 10) * 1_000)
         #expect(try await sync(key: true, now: start + 20).reports.map(\.ok) == [true])
         #expect(try count() == 9)
+    }
+
+    /// A hub that published several times within one second (every source of a start syncing at
+    /// once), then lost its folder, is taken a second later: its serials stayed at its clock.
+    @Test func aHubThatPublishedFastAndLostItsFolderIsTakenASecondLater() async throws {
+        let start = UnixTime.now()
+        for round in 0..<3 { try publish(5 + round, now: start) }
+        #expect(try await sync(now: start).reports.map(\.ok) == [true])
+        try FileManager.default.removeItem(atPath: hub.file("feed"))
+        try publish(9, now: start + 1)
+        let again = try await sync(now: start + 1)
+        #expect(again.reports.map(\.ok) == [true], "\(again.reports)")
+        #expect(try count() == 9)
+    }
+
+    /// A spoke that holds a serial in seconds (its hub's, from before serials were milliseconds,
+    /// 400 s ahead of the clock) takes the upgraded hub's first serial, then refuses a rollback.
+    @Test func aSpokeHoldingASecondsSerialTakesItsUpgradedHub() async throws {
+        let start = UnixTime.now()
+        var seconds = try publish(5, now: start)
+        seconds.serial = start + 400
+        try seconds.json.write(toFile: hub.file("feed/manifest.json"), atomically: true, encoding: .utf8)
+        #expect(try await sync(now: start).reports.map(\.ok) == [true])
+        let upgraded = try publish(6, now: start + 1)
+        #expect(upgraded.serial > (start + 400) * 1_000, "the hub continues above its seconds serial, in milliseconds")
+        let taken = try await sync(now: start + 1)
+        #expect(taken.reports.map(\.ok) == [true], "\(taken.reports)")
+        #expect(try count() == 6)
+        // Above the seconds serial as a number, before it as a time: a rollback.
+        var rollback = upgraded
+        rollback.serial = start * 1_000
+        rollback.sources = []
+        try rollback.json.write(toFile: hub.file("feed/manifest.json"), atomically: true, encoding: .utf8)
+        let refused = try await sync(now: start + 2)
+        #expect(refused.reports.first?.summary.contains("older than one verified here") == true, "\(refused.reports)")
+        #expect(try count() == 6)
+    }
+
+    /// The check itself: a serial held in seconds counts as that many thousand milliseconds.
+    @Test func aHeldSecondsSerialComparesAsMilliseconds() throws {
+        let configuration = try Configuration.parse("[fleet]\nhub = http://127.0.0.1:1/\n", file: "spoke.conf")
+        let fleet = FleetSync(engine: SyncEngine(storePath: spoke.file("q.db")), fleet: configuration.fleet!, configuration: configuration)
+        let now = 1_800_000_000
+        let held = FeedTrustRepository.Trust(name: "test-feed", serial: now + 400, generated: now, validUntil: now + Self.day, checkedAt: now)
+        func manifest(_ serial: Int) -> Manifest {
+            Manifest(name: "test-feed", serial: serial, generated: now, validUntil: now + Self.day, sources: [])
+        }
+        #expect(fleet.refusal(of: manifest((now + 400) * 1_000 + 1), pinned: "test-feed", trust: held, now: now) == nil)
+        let rollback = fleet.refusal(of: manifest(now * 1_000), pinned: "test-feed", trust: held, now: now)
+        #expect(rollback?.message.contains("older than one verified here") == true, "\(String(describing: rollback))")
+        #expect(fleet.refusal(of: manifest(now + 399), pinned: "test-feed", trust: held, now: now) != nil)
     }
 
     /// Rotation without a flag day: the hub signs with both keys and announces the new one; spokes

@@ -41,6 +41,7 @@ public struct FeedTrustRepository {
     }
 
     /// A manifest verified: its serial is the floor from now on (never lowered), its validity the feed's.
+    /// A hub's milliseconds serial is above every seconds serial of an older one, so `max` keeps the later.
     public func record(_ trust: Trust) throws(StoreError) {
         try database.storeOperation { () throws(DatabaseError) in
             try database.execute("""

@@ -22,7 +22,8 @@ enum FeedSource {
         let applied = Validators(url: key, bodySHA256: entry.sha256)
         // Mix-and-match: never feed a source from an older manifest than the one its data came from.
         let name = entry.name
-        if let held = try context.askStore({ (knowledge) throws(StoreError) in try knowledge.feedSerial(source: name) }), held > manifest.serial {
+        if let held = try context.askStore({ (knowledge) throws(StoreError) in try knowledge.feedSerial(source: name) }),
+           FeedSerial.isOlder(manifest.serial, than: held) {
             throw SourceFailure("feed: \(entry.name) holds data of manifest \(held), newer than this one (\(manifest.serial)); not applied")
         }
         if try context.storedValidators(for: key)?.bodySHA256 == entry.sha256 {

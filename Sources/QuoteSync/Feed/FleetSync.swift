@@ -258,7 +258,7 @@ public struct FleetSync: Sendable {
                                  + "not applied (set [fleet] name = \(TerminalSanitizer.clean(manifest.name)) to follow that feed instead)")
         }
         if now > manifest.validUntil { return Self.expired(manifest.validUntil, now: now, unchanged: false) }
-        if let trust, manifest.serial < trust.serial {
+        if let trust, FeedSerial.isOlder(manifest.serial, than: trust.serial) {
             return SourceFailure("feed: the hub's manifest (serial \(manifest.serial)) is older than one verified here (\(trust.serial)); "
                                  + "not applied (a mirror that lags, or a replay)")
         }
