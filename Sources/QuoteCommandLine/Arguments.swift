@@ -12,6 +12,7 @@ public struct UsageError: Error, Sendable, Equatable {
     /// What a usage mistake prints on stderr: the message, then where help is.
     public func lines(program: String) -> String {
         let help = program + " " + (command.map { $0 + " " } ?? "") + "--help"
+        // TRANSLATORS: the command always ends in --help ("quotectl random --help").
         return "\(program): \(message)\n" + tr("Try '\(help)' for more.") + "\n"
     }
 }

@@ -31,12 +31,14 @@ extension SectionReader {
                 throw self.error(entry.line, tr("fields in [\(section)]: \(error)"))
             }
         case "split":
-            guard let split = ListFormat.Split(rawValue: value) else { throw bad(tr("line or paragraph")) }
+            guard let split = ListFormat.Split(rawValue: value) else {
+                throw bad(tr("\(ListFormat.Split.line.rawValue) or \(ListFormat.Split.paragraph.rawValue)"))
+            }
             format.split = split
         case "author_pattern":
             format.authorPattern = try authorPattern(entry, in: section)
         case "archive":
-            guard let flag = ConfigValue.bool(value) else { throw bad(tr("true or false")) }
+            guard let flag = ConfigValue.bool(value) else { throw bad(ConfigValue.boolNames) }
             format.archive = flag
         default:
             return false

@@ -160,7 +160,7 @@ struct SectionReader {
         let value = entry.value
         switch entry.key {
         case "enabled", "allow_http", "allow_shrink":
-            guard let flag = ConfigValue.bool(value) else { throw bad(tr("true or false")) }
+            guard let flag = ConfigValue.bool(value) else { throw bad(ConfigValue.boolNames) }
             switch entry.key {
             case "enabled": settings.enabled = flag
             case "allow_http": settings.allowHTTP = flag
@@ -237,7 +237,8 @@ struct SectionReader {
             guard let degrees = Double(value), (-180...180).contains(degrees) else { throw bad(tr("a longitude from -180 to 180")) }
             settings.longitude = degrees
         case "units":
-            guard ["metric", "imperial", "standard"].contains(value) else { throw bad(tr("metric, imperial or standard")) }
+            let units = ["metric", "imperial", "standard"]
+            guard units.contains(value) else { throw bad(tr("\(units.dropLast().joined(separator: ", ")) or \(units[units.count - 1])")) }
             settings.units = value
         case "lang":
             guard (1...16).contains(value.utf8.count),

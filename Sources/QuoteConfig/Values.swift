@@ -75,6 +75,9 @@ public enum ConfigValue {
         default: return nil
         }
     }
+
+    /// "true or false" for a refusal: the words as the file writes them, in every language.
+    public static var boolNames: String { tr("\(true) or \(false)") }
 }
 
 /// The allowed range of every numeric setting: the validator's only source, and what

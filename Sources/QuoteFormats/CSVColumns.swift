@@ -22,7 +22,9 @@ struct CSVColumns: Sendable {
         }
         guard index[.text] != nil else {
             let shown = names.prefix(8).joined(separator: ", ") + (names.count > 8 ? ", …" : "")
-            let wanted = mapping[.text].map { "\"\($0)\"" } ?? tr("\"text\" or \"quote\"")
+            // The names as the header must write them, in every language: values, not words to translate.
+            let textName = "\"text\"", quoteName = "\"quote\""
+            let wanted = mapping[.text].map { "\"\($0)\"" } ?? tr("\(textName) or \(quoteName)")
             throw ListFailure(tr("not CSV: line \(header.line): the header (\(shown)) has no \(wanted) column"))
         }
         self.count = names.count

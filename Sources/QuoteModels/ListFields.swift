@@ -44,8 +44,10 @@ extension ListFormat {
         let name = part[..<colon].trimmingASCIIWhitespace()
         let member = part[part.index(after: colon)...].trimmingASCIIWhitespace()
         guard let field = Field(rawValue: name) else {
-            throw FieldsError(reason: name.isEmpty ? tr("\"\(part)\": no field named (fields: id, text, author, category)")
-                : tr("\"\(part)\": '\(name)' is no field (fields: id, text, author, category)"))
+            // The fields as a mapping writes them, in every language: values, not words to translate.
+            let fields = Field.allCases.map(\.rawValue).joined(separator: ", ")
+            throw FieldsError(reason: name.isEmpty ? tr("\"\(part)\": no field named (fields: \(fields))")
+                : tr("\"\(part)\": '\(name)' is no field (fields: \(fields))"))
         }
         guard !member.isEmpty else { throw FieldsError(reason: tr("\"\(part)\": no member named for \(name)")) }
         guard !member.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {

@@ -58,17 +58,6 @@ let configCommand = Command(configSpec) { arguments, _ in
         return .success
 }
 
-/// "1h", "30m", "1d 6h".
-func durationText(_ seconds: Int) -> String {
-    var parts: [String] = []
-    var rest = seconds
-    for (unit, size) in [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)] where rest >= size {
-        parts.append("\(rest / size)\(unit)")
-        rest %= size
-    }
-    return parts.isEmpty ? "0s" : parts.joined(separator: " ")
-}
-
 let forgetSpec = CommandSpec(
     name: Subcommand.forget.rawValue,
     overview: "Remove a custom list and its quotes from the store. A list still in the config is synced again on the next run.",

@@ -28,6 +28,7 @@ import TestSupport
     }
 
     static let extractor = SourceTree.root.appendingPathComponent("scripts/po/extract.py").path
+    static let literals = SourceTree.root.appendingPathComponent("scripts/po/literals.py").path
     static let catalog = SourceTree.root.appendingPathComponent("po/ko.po").path
 
     static func msgfmt(_ arguments: [String]) throws -> Run? {
@@ -100,6 +101,40 @@ import TestSupport
     @Test func everyTranslationKeepsItsPlaceholders() throws {
         guard let check = try Self.msgfmt(["--check", "-o", "/dev/null", Self.catalog]) else { return }
         #expect(check.status == 0, "\(check.output)")
+    }
+
+    /// What a program matches is in every translation as the English writes it: options, keys and
+    /// [sections], CSV columns and JSON members, {fields}, format and source names, commands,
+    /// environment variables, paths: a manual that calls the column 본문 sends its reader to a
+    /// refused file (issue 38).
+    @Test func everyTranslationKeepsTheNamesAProgramMatches() throws {
+        let check = try Self.run("/usr/bin/python3", [Self.literals])
+        #expect(check.status == 0, "\(check.output.suffix(3000))")
+    }
+
+    /// The check above can fail: the Korean import help as it was, and an option translated.
+    @Test func aTranslatedNameIsNamedWithItsLine() throws {
+        let scratch = TemporaryFolder()
+        let broken = scratch.write("broken.po", """
+            msgid ""
+            msgstr ""
+            "Content-Type: text/plain; charset=UTF-8\\n"
+
+            msgid "csv (a header row naming the text or quote, author, id and category columns)"
+            msgstr "csv(본문이나 명언, 저자, id, 분류 열의 이름이 적힌 머리 행)"
+
+            #, c-format
+            msgid "%1$s applies only to --format %2$s"
+            msgstr "%1$s 옵션은 --형식 %2$s에만 적용됨"
+
+            """)
+        let check = try Self.run("/usr/bin/python3", [Self.literals, broken])
+        #expect(check.status == 1)
+        for name in ["text", "quote", "author", "category"] {
+            #expect(check.output.contains("broken.po:5: '\(name)' is not in the translation"), "\(check.output)")
+        }
+        #expect(!check.output.contains("'id'"), "\(check.output)")
+        #expect(check.output.contains("broken.po:9: '--format' is not in the translation"), "\(check.output)")
     }
 
     /// The check above can fail: a translation that drops a value of its c-format message.

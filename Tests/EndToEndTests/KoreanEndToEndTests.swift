@@ -165,6 +165,44 @@ struct KoreanEndToEndTests {
         }
     }
 
+    /// A duration in running text reads in the language ("1시간 30분마다", not "1h30m마다"); the
+    /// English keeps "every 1h 30m" (issue 38).
+    @Test func anIntervalReadsInHoursAndMinutes() throws {
+        let config = folder.write("quoted.conf", "[store]\npath = \(storePath)\n[source.custom.a]\nurl = https://example.org/a.json\n"
+                                  + "interval = 1h30m\n" + BinaryRunner.fixedSourcesOff + "\n")
+        let (shown, english) = try both(.koreanLang, ["--config", config, "config", "check"])
+        #expect(shown.status == 0 && english.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("1시간 30분마다"), "\(shown.stdout)")
+        #expect(!shown.stdout.contains("1h 30m") && !shown.stdout.contains("1h30m"), "\(shown.stdout)")
+        #expect(english.stdout.contains("every 1h 30m"), "\(english.stdout)")
+    }
+
+    /// The CSV header the Korean help of import names is one the importer takes: a column's name
+    /// is what a program matches, literal in every language, or a file written as the help says
+    /// is refused (65) (issue 38).
+    @Test func aCSVWithTheHeaderTheKoreanHelpNamesImports() throws {
+        let korean = quotectl(["LANG": "ko_KR.UTF-8"])
+        let help = try korean.run(["import", "--help"])
+        #expect(help.status == 0, "\(help.stderr)")
+        // The help is wrapped to the width: read it as one line.
+        let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let opening = try #require(text.range(of: "csv("), "\(text)")
+        let closing = try #require(text.range(of: " 열", range: opening.upperBound..<text.endIndex), "\(text)")
+        let names = String(text[opening.upperBound..<closing.lowerBound])
+            .replacingOccurrences(of: " 또는 ", with: ", ").components(separatedBy: ", ")
+        #expect(names.count >= 4, "\(names)")
+        let row = names.indices.map { "\"행복은 습관이다 \($0)\"" }.joined(separator: ",")
+        let csv = folder.write("named.csv", names.joined(separator: ",") + "\n" + row + "\n")
+        let imported = try korean.run(["--db", storePath, "import", "--name", "named", csv])
+        #expect(imported.status == 0, "\(names): \(imported.stderr)")
+        #expect(imported.stdout.contains("custom.named: 명언 1개"), "\(imported.stdout)")
+        // A header that names none of them is refused naming the columns as a header writes them.
+        let other = folder.write("other.csv", "본문,저자\n행복,누군가\n")
+        let refused = try korean.run(["--db", storePath, "import", "--name", "other", other])
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("\"text\" 또는 \"quote\" 열이 없음"), "\(refused.stderr)")
+    }
+
     // MARK: Tables in Korean keep their columns (a Hangul syllable is two columns wide).
 
     /// The lines quotectl draws on a terminal `columns` wide (a pty made by script(1)).
@@ -237,7 +275,7 @@ struct KoreanEndToEndTests {
         if columns >= 200 {
             let header = try #require(table.first { $0.hasPrefix("출처") }, "\(lines)")
             for heading in headings { #expect(header.contains(heading), "\(header)") }
-            #expect(table.contains { $0.hasPrefix("custom.a") && $0.contains("켜짐") && $0.contains("1h마다") }, "\(lines)")
+            #expect(table.contains { $0.hasPrefix("custom.a") && $0.contains("켜짐") && $0.contains("1시간마다") }, "\(lines)")
             #expect(table.contains { $0.hasPrefix("upbit") && $0.contains("꺼짐") }, "\(lines)")
             try checkTable(table, header: "출처", rows: ["happiness", "breakingbad", "upbit", "custom.a"], columns: columns - 2)
         } else {
