@@ -22,7 +22,13 @@ struct CSVColumns: Sendable {
         }
         guard index[.text] != nil else {
             let shown = names.prefix(8).joined(separator: ", ") + (names.count > 8 ? ", …" : "")
-            let wanted = mapping[.text].map { "\"\($0)\"" } ?? tr("\"text\" or \"quote\"")
+            guard let named = mapping[.text] else {
+                throw ListFailure(tr("""
+                    not CSV: line \(header.line): the header (\(shown)) has no "text" or "quote" column (name the one that \
+                    holds the text with --fields text:COLUMN, or fields = text:COLUMN in quoted.conf)
+                    """))
+            }
+            let wanted = "\"\(named)\""
             throw ListFailure(tr("not CSV: line \(header.line): the header (\(shown)) has no \(wanted) column"))
         }
         self.count = names.count
