@@ -24,7 +24,13 @@ struct CSVColumns: Sendable {
             let shown = names.prefix(8).joined(separator: ", ") + (names.count > 8 ? ", …" : "")
             // The names as the header must write them, in every language: values, not words to translate.
             let textName = "\"text\"", quoteName = "\"quote\""
-            let wanted = mapping[.text].map { "\"\($0)\"" } ?? tr("\(textName) or \(quoteName)")
+            guard let named = mapping[.text] else {
+                throw ListFailure(tr("""
+                    not CSV: line \(header.line): the header (\(shown)) has no \(textName) or \(quoteName) column (name the \
+                    one that holds the text with --fields text:COLUMN, or fields = text:COLUMN in quoted.conf)
+                    """))
+            }
+            let wanted = "\"\(named)\""
             throw ListFailure(tr("not CSV: line \(header.line): the header (\(shown)) has no \(wanted) column"))
         }
         self.count = names.count

@@ -18,14 +18,23 @@ enum FeedCallbacks {
             }
         })
         // A DTD could define entities that expand without bound (billion laughs) or read files
-        // (XXE): a feed needs none, so any DOCTYPE ends the read before its subset is parsed.
-        XML_SetStartDoctypeDeclHandler(expat, { data, _, _, _, _ in
+        // and addresses (XXE): a feed needs none, so any DOCTYPE ends the read. An internal subset
+        // is parsed only up to its first entity declaration, never expanded, to say which it was.
+        XML_SetDoctypeDeclHandler(expat, { data, _, systemID, _, internalSubset in
             guard let data else { return }
-            feedParser(data).fail(tr("not an Atom or RSS feed: a DTD is refused (entities could expand without bound)"))
+            if systemID != nil {
+                feedParser(data).fail(FeedCallbacks.externalEntity)
+            } else if internalSubset == 0 {
+                feedParser(data).fail(FeedCallbacks.needlessDTD)
+            }
+        }, { data in
+            guard let data else { return }
+            feedParser(data).fail(FeedCallbacks.needlessDTD)
         })
-        XML_SetEntityDeclHandler(expat, { data, _, _, _, _, _, _, _, _ in
+        XML_SetEntityDeclHandler(expat, { data, _, _, _, _, _, systemID, _, _ in
             guard let data else { return }
-            feedParser(data).fail(tr("not an Atom or RSS feed: an entity declaration is refused"))
+            feedParser(data).fail(systemID != nil ? FeedCallbacks.externalEntity
+                                  : tr("not an Atom or RSS feed: a DTD is refused (entities could expand without bound)"))
         })
         // Never fetched: returning an error makes expat fail the document.
         XML_SetExternalEntityRefHandler(expat, { _, _, _, _, _ in Int32(XML_STATUS_ERROR.rawValue) })
@@ -36,6 +45,16 @@ enum FeedCallbacks {
             feedParser(data).progress()
         })
     }
+}
+
+extension FeedCallbacks {
+    /// A DTD or an entity that names a file or an address: expat never reads it.
+    static var externalEntity: String {
+        tr("not an Atom or RSS feed: external entities are refused (they could read local files or other addresses)")
+    }
+
+    /// A DTD that declares no entity: refused all the same, as no feed needs one.
+    static var needlessDTD: String { tr("not an Atom or RSS feed: a DTD is refused (a feed needs none)") }
 }
 
 private func feedParser(_ data: UnsafeMutableRawPointer) -> FeedParser {

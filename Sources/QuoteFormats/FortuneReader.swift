@@ -1,9 +1,10 @@
 import QuoteModels
 
-/// A fortune file (strfile's input): records between lines that are a lone `%`. Lines of a
-/// record are joined with spaces (fortune files are wrapped for the terminal; an empty line
-/// stays a line break); a last indented line such as `\t\t-- Mark Twain` is the author; `" %"`
-/// is a text line that is just `%`. Ids are derived from the text.
+/// A fortune file (strfile's input): records between lines that are a lone `%`. A record's text
+/// is kept as written, as fortune prints it: its lines, blank lines, indentation, runs of spaces
+/// and tabs (ASCII art, verse, dialogue); only blanks at the ends of lines and blank lines at
+/// the ends of the record go. A last indented line such as `\t\t-- Mark Twain` is the author;
+/// `" %"` is a text line that is just `%`. Ids are derived from the text.
 public struct FortuneReader: ListReader {
     public let source: String
     public var format: ListFormat.Kind? { .fortune }
@@ -73,21 +74,20 @@ public struct FortuneReader: ListReader {
 
     /// A record's text and author, or nil when it has no text.
     static func quote(_ record: [Substring]) -> (String, String?)? {
-        // Trailing blanks go; the leading ones tell an attribution line.
+        // Trailing blanks go; the leading ones are the record's layout (and tell an attribution line).
         var lines = record.map { line in String(line.reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed()) }
-        while lines.first?.allSatisfy(\.isWhitespace) == true { lines.removeFirst() }
-        while lines.last?.allSatisfy(\.isWhitespace) == true { lines.removeLast() }
+        func blank(_ line: String) -> Bool { line.allSatisfy(\.isWhitespace) }
+        while let first = lines.first, blank(first) { lines.removeFirst() }
+        while let last = lines.last, blank(last) { lines.removeLast() }
         var author: String?
         if let last = lines.last, let attribution = attribution(last) {
             author = attribution
             lines.removeLast()
+            while let before = lines.last, blank(before) { lines.removeLast() }
         }
         // " %" is how a text line that is just "%" is written inside a record.
-        let paragraphs = lines.split(whereSeparator: { $0.allSatisfy(\.isWhitespace) }).map { paragraph in
-            paragraph.map { $0 == " %" ? "%" : String($0.drop(while: { $0 == " " || $0 == "\t" })) }.joined(separator: " ")
-        }
-        let joined = paragraphs.joined(separator: "\n")
-        return joined.isEmpty ? nil : (joined, author)
+        let text = lines.map { line in line == " %" ? "%" : blank(line) ? "" : line }.joined(separator: "\n")
+        return text.isEmpty ? nil : (text, author)
     }
 
     /// `\t\t-- Mark Twain`, `    ― Seneca`: an indented dash, then the author.

@@ -3,7 +3,7 @@
 /// 1,000,000-record file spends its time here). Anything else takes the String path, whose
 /// idea of white space is Unicode's.
 enum FortuneRecord {
-    private static let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
+    private static let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), percent = UInt8(ascii: "%")
 
     /// nil when the record is not ASCII; `.some(nil)` when it holds no text.
     static func ascii(_ record: [UInt8]) -> (String, String?)?? {
@@ -14,7 +14,7 @@ enum FortuneRecord {
                 let byte = bytes[index]
                 if byte >= 0x80 { return nil }
                 guard byte == 0x0A else { continue }
-                // Trailing blanks go; the leading ones tell an attribution line.
+                // Trailing blanks go; the leading ones are the record's layout (and tell an attribution line).
                 var end = index
                 while end > start, [space, tab, 0x0D].contains(bytes[end - 1]) { end -= 1 }
                 lines.append(start..<end)
@@ -27,24 +27,18 @@ enum FortuneRecord {
             if let last = lines.last, let name = attribution(bytes, last) {
                 author = name
                 lines.removeLast()
+                while let before = lines.last, blank(before) { lines.removeLast() }
             }
+            // The lines as written, each after a line break but the first.
             var text: [UInt8] = []
-            var inParagraph = false, afterBlank = false
-            for line in lines {
-                if blank(line) {
-                    afterBlank = inParagraph
+            for (number, line) in lines.enumerated() {
+                if number > 0 { text.append(0x0A) }
+                if blank(line) { continue }
+                if line.count == 2, bytes[line.lowerBound] == space, bytes[line.lowerBound + 1] == percent {
+                    text.append(percent)
                     continue
                 }
-                if afterBlank { text.append(0x0A) } else if inParagraph { text.append(space) }
-                afterBlank = false
-                inParagraph = true
-                if line.count == 2, bytes[line.lowerBound] == space, bytes[line.lowerBound + 1] == UInt8(ascii: "%") {
-                    text.append(UInt8(ascii: "%"))
-                    continue
-                }
-                var from = line.lowerBound
-                while from < line.upperBound, bytes[from] == space || bytes[from] == tab { from += 1 }
-                text.append(contentsOf: bytes[from..<line.upperBound])
+                text.append(contentsOf: bytes[line])
             }
             return .some(text.isEmpty ? nil : (String(decoding: text, as: UTF8.self), author))
         }

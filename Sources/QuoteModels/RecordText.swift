@@ -59,6 +59,8 @@ public enum RecordText {
         }
     }
 
+    /// Without the white space at its ends; a text of several lines keeps its first line's
+    /// indentation, which lines it up with the lines below (ASCII art, verse, a fortune as written).
     static func trim(_ text: String) -> String {
         // Most texts need no trimming: decide from the first and last byte alone.
         if let first = text.utf8.first, let last = text.utf8.last,
@@ -67,6 +69,8 @@ public enum RecordText {
         }
         guard let first = text.firstIndex(where: { !$0.isWhitespace }),
               let last = text.lastIndex(where: { !$0.isWhitespace }) else { return "" }
-        return String(text[first...last])
+        guard text[first...last].contains(where: \.isNewline) else { return String(text[first...last]) }
+        let lineStart = text[..<first].lastIndex(where: \.isNewline).map { text.index(after: $0) } ?? text.startIndex
+        return String(text[lineStart...last])
     }
 }

@@ -12,10 +12,11 @@ func printQuote(_ quote: Quote, json: Bool) {
         Output.line(quote.json)
         return
     }
-    // On a terminal, wrapped between words to the reading width (display columns: Hangul is 2).
+    // On a terminal, wrapped between words to the reading width (display columns: Hangul is 2),
+    // unless its writer laid it out (ASCII art, verse): that is printed as written, as fortune does.
     let text = TerminalSanitizer.clean(quote.text)
     if Terminal.isTerminal {
-        for line in DisplayWidth.wrap(text, width: Terminal.readingWidth) { Output.line(line) }
+        for line in TextLayout.lines(text, width: Terminal.readingWidth) { Output.line(line) }
     } else {
         Output.line(text)
     }

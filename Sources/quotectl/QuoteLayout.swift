@@ -3,11 +3,12 @@ import QuoteCommandLine
 import QuoteModels
 import QuoteText
 
-/// How `random` and `today` print a quote: for a person (wrapped, with its attribution), for a
-/// script (`--json`), on one line (`--oneline`), through the user's template (`--format
-/// '{text} ({author})'`), or as exactly what a status bar reads (`--format waybar|i3blocks|
-/// polybar|tmux`). Every form is sanitised: no terminal control from an upstream reaches the
-/// output, and the one-line forms hold one line whatever the quote holds.
+/// How `random` and `today` print a quote: for a person (with its attribution; wrapped to the
+/// terminal, or as written when its writer laid it out: `TextLayout`), for a script (`--json`),
+/// on one line (`--oneline`), through the user's template (`--format '{text} ({author})'`), or
+/// as exactly what a status bar reads (`--format waybar|i3blocks|polybar|tmux`). Every form is
+/// sanitised: no terminal control from an upstream reaches the output, and the one-line forms
+/// hold one line whatever the quote holds.
 enum QuoteLayout: Equatable {
     case plain
     case json
@@ -74,7 +75,7 @@ enum QuoteLayout: Equatable {
     func lines(for quote: Quote, maxWidth: Int?) -> [String] {
         switch self {
         case .plain, .json:
-            return []  // printed by printQuote: wrapped to the terminal, or JSON
+            return []  // printed by printQuote: for the terminal (`TextLayout`), or JSON
         case .oneLine:
             return [fit(QuoteLine.of(quote), maxWidth)]
         case .template(let template):

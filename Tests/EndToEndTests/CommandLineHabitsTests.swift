@@ -113,14 +113,13 @@ import TestSupport
         #expect(state.sorted().count == 2 && state.sorted()[0].hasPrefix("seen-") && state.sorted()[1] == "shown", "\(state)")
     }
 
-    @Test func exportedFortunesAreWrappedAt72Columns() throws {
+    /// fortune prints a record as written, so an export is never rewrapped: wrapping is the display's.
+    @Test func exportedFortunesAreNeverRewrapped() throws {
         let long = String(repeating: "word ", count: 60).trimmingCharacters(in: .whitespaces)
         let file = scratch.write("long.json", #"[{"id": 1, "text": "\#(long)", "source": "A"}]"#)
         #expect(try quotectl.run(["--db", store, "import", file, "--name", "long"]).status == 0)
         let exported = try quotectl.run(["--db", store, "export", "--source", "custom.long", "--format", "fortune"]).stdout
-        let lines = exported.split(separator: "\n")
-        #expect(lines.count > 4)
-        #expect(lines.allSatisfy { $0.count <= 72 || $0.hasPrefix("\t") })
+        #expect(exported == long + "\n\t\t-- A\n%\n")
     }
 
     /// On a 100-column terminal (a pty made by script(1)), quotes wrap between words at 80.
@@ -138,6 +137,14 @@ import TestSupport
         #expect(text.joined(separator: " ") == words)
         // Piped, the same quote is one line.
         #expect(try quotectl.run(["--db", store, "random", "--source", "custom.wrap"]).stdout.hasPrefix(words + "\n"))
+        // A quote laid out by its writer is printed as written, at any width.
+        let art = #"  /\\_/\\\n ( o.o )   "# + words + #"\n  > ^ <"#  // as JSON writes it
+        let artFile = scratch.write("art.json", #"[{"id": 1, "text": "\#(art)", "source": "A"}]"#)
+        #expect(try quotectl.run(["--db", store, "import", artFile, "--name", "art"]).status == 0)
+        let shown = try BinaryRunner("script", home: scratch.path, path: "/usr/bin/script")
+            .run(["-qc", "stty cols 100; \(quotectl.path) --db \(store) --color never random --source custom.art", "/dev/null"])
+        let artLines = shown.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
+        #expect(artLines == ["  /\\_/\\", " ( o.o )   " + words, "  > ^ <", "    — A"], "\(shown.stdout)")
     }
 
     /// Markets with Korean names: the English column starts at the same display column.

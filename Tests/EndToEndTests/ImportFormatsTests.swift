@@ -47,6 +47,7 @@ import TestSupport
         #expect(empty.stderr.contains("q.csv: line 2: \"text\" is empty; nothing imported"), "\(empty.stderr)")
         let header = try quotectl.run(["import", scratch.write("h.csv", "a,b\n1,2\n"), "--name", "c"])
         #expect(header.status == 65 && header.stderr.contains("h.csv: not CSV: line 1: the header (a, b) has no"), "\(header.stderr)")
+        #expect(header.stderr.contains("with --fields text:COLUMN"), "\(header.stderr)")
     }
 
     @Test func paragraphsAndLatin1() throws {

@@ -15,7 +15,7 @@ import TestSupport
         ["id": 2, "text": "100 %\n%\nthe line above is a lone percent", "source": "Percent"],
         ["id": 3, "text": "=cmd|' /C calc'!A0", "source": "@SUM(1+1)"],
         ["id": 4, "text": "행복은 내면에서 오지 않고 사이에서 온다.", "source": "Jonathan Haidt"],
-        ["id": 5, "text": "A long one that fortune files will wrap at seventy-two columns, between words, as they always have done.",
+        ["id": 5, "text": "A long one, longer than the seventy-two columns fortune files are wrapped at, which export never rewraps.",
          "source": "Jean-Paul Sartre", "category": "long"],
         ["id": "b42", "text": "An id that is a string", "source": "Strings"],
         ["id": 7, "text": "She said \"yes, then no\", twice — and left", "source": "Doe, Jane", "category": "a, b"],
@@ -51,7 +51,7 @@ import TestSupport
         let imported = try quotectl.run(["import", "-", "--name", copy], stdin: exported.stdout)
         #expect(imported.status == 0, "\(imported.stderr)")
         // JSON and CSV carry every field (CSV's formula guard is taken off again); fortune the
-        // text (its line breaks as empty lines) and its author; text the same on one line per quote.
+        // text (its lines as written) and its author; text the same on one line per quote.
         let withCategory = format == "json" || format == "csv" || format == "atom", oneLine = format == "text"
         #expect(try quotes("custom.\(copy)", withCategory: withCategory, oneLine: oneLine)
                 == quotes(source, withCategory: withCategory, oneLine: oneLine))

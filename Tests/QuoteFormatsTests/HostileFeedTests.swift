@@ -16,19 +16,31 @@ import TestSupport
         #expect(failure.reason == "not an Atom or RSS feed: a DTD is refused (entities could expand without bound)")
     }
 
+    /// Refused as what they are: external entities, not entities that could expand.
     @Test func externalEntitiesAreNeverRead() throws {
         for body in [
             "<?xml version=\"1.0\"?><!DOCTYPE rss [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><rss><channel><item><description>&x;</description></item></channel></rss>",
             "<!DOCTYPE rss SYSTEM \"file:///etc/passwd\"><rss><channel><item><description>a</description></item></channel></rss>",
             "<!DOCTYPE rss [<!ENTITY % p SYSTEM \"file:///etc/passwd\"> %p;]><rss/>",
+            "<!DOCTYPE rss PUBLIC \"-//Netscape Communications//DTD RSS 0.91//EN\" \"http://my.netscape.com/publish/formats/rss-0.91.dtd\"><rss/>",
+            "<!DOCTYPE rss [<!ENTITY img SYSTEM \"http://example.com/a.gif\" NDATA gif>]><rss/>",
         ] {
             let failure = try #require(feedFailure(body))
-            #expect(failure.reason.contains("DTD is refused"), "\(failure)")
+            #expect(failure.reason == "not an Atom or RSS feed: external entities are refused (they could read local files or other addresses)",
+                    "\(failure)")
             #expect(!failure.reason.contains("root:"))
         }
         // Without a DTD an entity is undefined: expat says so, and nothing is read.
         let failure = try #require(feedFailure("<rss><channel><item><description>&x;</description></item></channel></rss>"))
         #expect(failure.reason == "not an Atom or RSS feed: line 1: undefined entity")
+    }
+
+    /// A DTD that declares nothing is refused too, saying no feed needs one.
+    @Test func aDTDWithoutEntitiesIsRefused() throws {
+        for body in ["<!DOCTYPE rss><rss/>", "<!DOCTYPE rss [<!ELEMENT rss ANY>]><rss><channel><item><description>a</description></item></channel></rss>"] {
+            let failure = try #require(feedFailure(body))
+            #expect(failure.reason == "not an Atom or RSS feed: a DTD is refused (a feed needs none)", "\(failure)")
+        }
     }
 
     @Test func deepNestingStopsAtTheCap() throws {

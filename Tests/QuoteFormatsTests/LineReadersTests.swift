@@ -60,11 +60,23 @@ func fixtureBytes(_ name: String) throws -> [UInt8] {
         #expect(read.places == [.line(1), .line(4)])
     }
 
-    @Test func linesAreJoinedAndAnEmptyLineIsAParagraph() throws {
-        let read = try fortune("%\n\n  first\n\tline\n\nsecond\n %\n    ― Seneca\n\n\n%\n")
-        #expect(read.quotes.map(\.text) == ["first line\nsecond %"])
+    /// fortune prints a record as written: its lines, blank lines, indentation (the first line's
+    /// too), runs of spaces and tabs stay; blanks at the ends of lines and of the record go.
+    @Test func aRecordIsKeptAsWritten() throws {
+        let read = try fortune("%\n\n  first  \n\tline\n  \nsecond\t \n %\n\n    ― Seneca\n\n\n%\n")
+        #expect(read.quotes.map(\.text) == ["  first\n\tline\n\nsecond\n%"])
         #expect(read.quotes.first?.author == "Seneca")
         #expect(read.places == [.line(3)])
+    }
+
+    /// ASCII art reads the same whether the record is ASCII (read on its bytes) or not (on Strings).
+    @Test func artIsKeptOnTheByteAndTheStringPath() throws {
+        let art = "\t\t  /\\_/\\\n\t\t ( o.o )    meow\n\t\t  > ^ <\n"
+        let ascii = try fortune(art + "\t\t-- Cat\n%\n")
+        let unicode = try fortune(art + "\t\t— Cat\n%\n")
+        #expect(ascii.quotes.map(\.text) == ["\t\t  /\\_/\\\n\t\t ( o.o )    meow\n\t\t  > ^ <"])
+        #expect(unicode.quotes.map(\.text) == ascii.quotes.map(\.text))
+        #expect(ascii.quotes.map(\.author) == ["Cat"] && unicode.quotes.map(\.author) == ["Cat"])
     }
 
     @Test func idsAreDerivedAsImportAlwaysDerivedThem() throws {
@@ -99,10 +111,10 @@ func fixtureBytes(_ name: String) throws -> [UInt8] {
         let whole = try readList(FortuneReader(source: "custom.f"), bytes)
         #expect(whole.quotes.map(\.text) == [
             "A day without sunshine is like, you know, night.",
-            "Das Leben ist schön, wenn man es nicht zu ernst nimmt.",
-            "Q:\tHow many programmers does it take to change a light bulb? A:\tNone, that's a hardware problem.",
-            "First paragraph of a longer one, wrapped for the terminal.\nSecond paragraph.",
-            "Progress is 99% % done.",
+            "Das Leben ist schön, wenn man es\nnicht zu ernst nimmt.",
+            "Q:\tHow many programmers does it take to change a light bulb?\nA:\tNone, that's a hardware problem.",
+            "First paragraph of a longer one,\nwrapped for the terminal.\n\nSecond paragraph.",
+            "Progress is 99%\n%\ndone.",
             "The last one has trailing blank lines.",
         ])
         #expect(whole.quotes.map(\.author) == ["Steve Martin", "Unbekannt", nil, "Anonymous", nil, "Fortune"])
@@ -132,11 +144,31 @@ func fixtureBytes(_ name: String) throws -> [UInt8] {
         #expect(read.derived == [true, true, true])
     }
 
-    @Test func paragraphsAreJoinedAndALastDashLineIsTheAuthor() throws {
-        let read = try text("\n\nThe first\nparagraph.\n— Seneca\n\n\nSecond — Ovid\n\nthird\nand last", split: .paragraph)
-        #expect(read.quotes.map(\.text) == ["The first paragraph.", "Second", "third and last"])
+    /// A paragraph is kept as written (verse stays verse): its line breaks and indentation.
+    @Test func paragraphsKeepTheirLinesAndALastDashLineIsTheAuthor() throws {
+        let read = try text("\n\nThe first\n  paragraph.  \n— Seneca\n\n\nSecond — Ovid\n\nthird\nand last", split: .paragraph)
+        #expect(read.quotes.map(\.text) == ["The first\n  paragraph.", "Second", "third\nand last"])
         #expect(read.quotes.map(\.author) == ["Seneca", "Ovid", nil])
         #expect(read.places == [.line(3), .line(8), .line(10)])
+    }
+
+    /// An ASCII hyphen between spaces before a name is an attribution dash, as " — " and " -- " are.
+    @Test func aSpacedHyphenBeforeANameIsTheAuthor() throws {
+        let read = try text("Stay hungry. - Steve Jobs\nThe little prince - Antoine de Saint-Exupéry\n행복은 사이에서 온다 - 조너선 하이트\n")
+        #expect(read.quotes.map(\.text) == ["Stay hungry.", "The little prince", "행복은 사이에서 온다"])
+        #expect(read.quotes.map(\.author) == ["Steve Jobs", "Antoine de Saint-Exupéry", "조너선 하이트"])
+        let paragraph = try text("Stay hungry.\nStay foolish.\n- Steve Jobs\n", split: .paragraph)
+        #expect(paragraph.quotes.map(\.text) == ["Stay hungry.\nStay foolish."] && paragraph.quotes.map(\.author) == ["Steve Jobs"])
+    }
+
+    /// Hyphenated words, ranges and a hyphen before what is no name stay text.
+    @Test(arguments: ["A well-known truth", "Read pages 1-2 first", "It ended 3 - 2", "Do - or do not",
+                      "Choose this - that", "-5 degrees outside", "Life is short - Live it well"])
+    func aHyphenThatIsNoAttributionStaysText(line: String) throws {
+        let read = try text(line + "\n")
+        #expect(read.quotes.map(\.text) == [line] && read.quotes.map(\.author) == [nil])
+        let paragraph = try text("The quote\n" + line + "\n", split: .paragraph)
+        #expect(paragraph.quotes.map(\.text) == ["The quote\n" + line] && paragraph.quotes.map(\.author) == [nil])
     }
 
     @Test func aLineLongerThanTheCapIsAProblem() throws {
@@ -174,9 +206,14 @@ func fixtureBytes(_ name: String) throws -> [UInt8] {
         #expect(mapped.derived == [true])
     }
 
+    /// The failure says how to name the text's column: --fields (fields = in a list's section).
     @Test func aHeaderWithoutATextColumnIsNotCSV() {
-        #expect(throws: ListFailure("not CSV: line 1: the header (name, said) has no \"text\" or \"quote\" column")) {
+        #expect(throws: ListFailure("not CSV: line 1: the header (name, said) has no \"text\" or \"quote\" column (name the one "
+                                    + "that holds the text with --fields text:COLUMN, or fields = text:COLUMN in quoted.conf)")) {
             try csv("name,said\na,b\n")
+        }
+        #expect(throws: ListFailure("not CSV: line 1: the header (name, said) has no \"Quote text\" column")) {
+            try csv("name,said\na,b\n", fields: [.text: "Quote text"])
         }
         #expect(throws: ListFailure("not CSV: line 2: a quoted cell is not closed")) { try csv("text\n\"open\n") }
     }

@@ -87,22 +87,14 @@ public struct Exporter {
         TerminalSanitizer.oneLine(quote.text) + (quote.author.map { " — " + TerminalSanitizer.oneLine($0) } ?? "") + "\n"
     }
 
-    /// Fortune files are wrapped at 72 columns; so are exported quotes (between words, in
-    /// display columns).
-    static let fortuneWidth = 72
-
-    /// One strfile record: the text, the author indented as fortune files do, and
-    /// the `%` separator. A text line that is just "%" would end the record early,
-    /// so it gets a leading space.
+    /// One strfile record: the text as stored, line for line (indentation and blank lines kept,
+    /// never rewrapped: fortune prints a record as written), the author indented as fortune files
+    /// do, and the `%` separator. A text line that is just "%" would end the record early, so it
+    /// gets a leading space (import reads it back as "%").
     static func fortuneEntry(_ quote: Quote) -> String {
         var entry = ""
-        // A line break in the text is an empty line between paragraphs (import reads it back so).
-        let paragraphs = TerminalSanitizer.clean(quote.text).split(separator: "\n", omittingEmptySubsequences: true)
-        for (index, paragraph) in paragraphs.enumerated() {
-            if index > 0 { entry += "\n" }
-            for line in DisplayWidth.wrap(String(paragraph), width: fortuneWidth) {
-                entry += (line == "%" ? " %" : line) + "\n"
-            }
+        for line in TerminalSanitizer.clean(quote.text).split(separator: "\n", omittingEmptySubsequences: false) {
+            entry += (line == "%" ? " %" : String(line)) + "\n"
         }
         if let author = quote.author {
             entry += "\t\t-- " + TerminalSanitizer.clean(author).replacing("\n", with: " ") + "\n"
