@@ -28,9 +28,49 @@ public enum MessageCatalog {
         guard setlocale(LC_ALL, "") != nil, let messages = setlocale(LC_MESSAGES, nil) else { return nil }
         let name = String(cString: messages)
         guard name != "C", name != "POSIX", let folder = setting.folder() else { return nil }
+        if let refusal = refusal(of: folder, domain: setting.domain) {
+            warn("ignoring \(refusal); messages are in English")
+            return nil
+        }
         quoted_bind_catalog(setting.domain, folder)
         return setting.domain
     }()
+
+    /// The first catalog of `domain` under `folder` that gettext could open and that is unsound
+    /// (named, with why), or nil when all are sound. Every language's is checked, not just the
+    /// locale's: gettext's own choice (LANGUAGE's list, locale aliases, codeset variants) may
+    /// open any of them.
+    static func refusal(of folder: String, domain: String) -> String? {
+        guard let languages = try? FileSystem.contentsOfDirectory(folder) else { return nil }
+        for language in languages.sorted() {
+            let path = "\(folder)/\(language)/LC_MESSAGES/\(domain).mo"
+            guard FileSystem.exists(path) else { continue }
+            guard let bytes = read(path) else { return "the catalog \(path) (unreadable, or over \(CatalogFile.sizeLimit) bytes)" }
+            if let problem = CatalogFile.refusal(of: bytes) { return "the damaged catalog \(path) (\(problem))" }
+        }
+        return nil
+    }
+
+    private static func read(_ path: String) -> [UInt8]? {
+        guard let file = try? FileDescriptor.open(path, O_RDONLY | O_CLOEXEC), let status = try? file.io.status(),
+              status.st_size >= 0, status.st_size <= CatalogFile.sizeLimit else { return nil }
+        // One byte more than stat says, so a file that grew meanwhile is seen past the cap.
+        var bytes = [UInt8](repeating: 0, count: min(Int(status.st_size), CatalogFile.sizeLimit) + 1)
+        var filled = 0
+        while filled < bytes.count {
+            guard let got = try? file.io.read(into: &bytes, from: filled) else { return nil }
+            if got == 0 { break }
+            filled += got
+        }
+        guard filled < bytes.count else { return nil }
+        return Array(bytes[0..<filled])
+    }
+
+    /// In English on purpose: the catalog is what failed.
+    private static func warn(_ text: String) {
+        let program = CommandLine.arguments.first.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "quoted"
+        try? Descriptor.standardError.writeAll("\(program): warning: \(text)\n")
+    }
 
     /// Whether messages are looked up at all (false: the English as written).
     public static var isActive: Bool { domain != nil }
