@@ -89,11 +89,8 @@ struct SectionReader {
                 self.error(entry.line, tr("\(entry.key) = '\(entry.value)' in [fleet]: expected \(expected)"))
             }
             problems.recording { () throws(ConfigError) in
-                switch entry.key {
-                case "timeout": fleet.timeout = try self.duration(entry.value, in: ConfigLimits.timeout, bad: bad)
-                case "max_bytes": fleet.maxBytes = try self.size(entry.value, in: FeedLimits.maxBytes, bad: bad)
-                default: return
-                }
+                if entry.key == "timeout" { fleet.timeout = try self.duration(entry.value, in: ConfigLimits.timeout, bad: bad) }
+                if entry.key == "max_bytes" { fleet.maxBytes = try self.size(entry.value, in: FeedLimits.maxBytes, bad: bad) }
             }
         }
         guard let hubEntry = section.entries.first(where: { $0.key == "hub" }) else {
