@@ -26,7 +26,7 @@ public struct MetricsSettings: Sendable, Equatable {
 extension SectionReader {
     /// `[metrics] textfile = /absolute/path.prom`.
     func metrics(_ section: INIFile.Section) throws(ConfigError) -> MetricsSettings {
-        try check(section, allowed: ConfigKey.allowed(in: .metrics))
+        check(section, allowed: ConfigKey.allowed(in: .metrics))
         guard let textfile = try path(section, "textfile") else { return MetricsSettings() }
         let line = section.entries.first { $0.key == "textfile" }?.line ?? section.line
         let name = textfile.split(separator: "/").last.map(String.init) ?? ""
@@ -36,24 +36,30 @@ extension SectionReader {
         return MetricsSettings(textfile: textfile)
     }
 
-    /// `[check] stale_after_intervals = N`, `critical_after = DURATION`.
-    func checkSettings(_ section: INIFile.Section) throws(ConfigError) -> CheckSettings {
-        try check(section, allowed: ConfigKey.allowed(in: .check))
+    /// `[check] stale_after_intervals = N`, `critical_after = DURATION`: each value refused is a
+    /// problem of its line, and leaves its default.
+    func checkSettings(_ section: INIFile.Section) -> CheckSettings {
+        check(section, allowed: ConfigKey.allowed(in: .check))
         var settings = CheckSettings()
         for entry in section.entries {
             switch entry.key {
             case "stale_after_intervals":
                 let range = CheckSettings.staleAfterIntervals
                 guard let count = ConfigValue.count(entry.value), range.contains(count) else {
-                    throw error(entry.line, tr("stale_after_intervals must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(entry.value)'"))
+                    problems.add(error(entry.line, tr("stale_after_intervals must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(entry.value)'")))
+                    continue
                 }
                 settings.staleAfterIntervals = count
-            default:
+            case "critical_after":
                 let range = CheckSettings.criticalAfter
                 guard let seconds = ConfigValue.duration(entry.value), range.contains(seconds) else {
-                    throw error(entry.line, tr("critical_after must be a duration from \(ConfigText.durations(range)), not '\(entry.value)'"))
+                    problems.add(error(entry.line, tr("critical_after must be a duration from \(ConfigText.durations(range)), not '\(entry.value)'")))
+                    continue
                 }
                 settings.criticalAfter = seconds
+            default:
+                // Named by check() as unknown.
+                continue
             }
         }
         return settings

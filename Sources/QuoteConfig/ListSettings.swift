@@ -56,12 +56,13 @@ extension SectionReader {
         return entry.value
     }
 
-    /// Each list key the section sets must apply to its format (read whole first: `format` may come last).
-    func checkListKeys(_ section: INIFile.Section, _ format: ListFormat) throws(ConfigError) {
+    /// Each list key the section sets must apply to its format (read whole first: `format` may
+    /// come last); each one that does not is a problem of its line.
+    func checkListKeys(_ section: INIFile.Section, _ format: ListFormat) {
         for entry in section.entries {
             guard let formats = ListFormat.keyFormats[entry.key], !formats.contains(format.kind) else { continue }
             let names = ListFormat.Kind.allCases.filter(formats.contains).map(\.rawValue)
-            throw error(entry.line, tr("\(entry.key) in [\(section.name)] applies only to format = \(names.joined(separator: ", ")) (this list's format is \(format.kind.rawValue))"))
+            problems.add(error(entry.line, tr("\(entry.key) in [\(section.name)] applies only to format = \(names.joined(separator: ", ")) (this list's format is \(format.kind.rawValue))")))
         }
     }
 }

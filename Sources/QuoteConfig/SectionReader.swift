@@ -1,16 +1,26 @@
 import QuoteBase
-/// Reads one section's keys into typed settings, with messages that name the line.
+/// Reads one section's keys into typed settings, with messages that name the line. A key's
+/// problem goes to `problems` and the reading goes on to the next key; a function throws only
+/// what leaves it nothing to return (a key the section cannot do without).
 struct SectionReader {
     let file: String
+    let problems: ConfigProblems
 
     func error(_ line: Int, _ message: String) -> ConfigError {
         ConfigError(file: file, line: line, message: message)
     }
 
-    func check(_ section: INIFile.Section, allowed: Set<String>) throws(ConfigError) {
+    /// Each key of `section` that is not one of `allowed` is a problem of its own line.
+    func check(_ section: INIFile.Section, allowed: Set<String>) {
         for entry in section.entries where !allowed.contains(entry.key) {
-            throw error(entry.line, tr("unknown key '\(entry.key)' in [\(section.name)] (known: \(allowed.sorted().joined(separator: ", ")))"))
+            problems.add(error(entry.line, tr("unknown key '\(entry.key)' in [\(section.name)] (known: \(allowed.sorted().joined(separator: ", ")))")))
         }
+    }
+
+    /// Whether no value of `keys` in `section` was refused: a judgement made over a refused
+    /// value's default would be a second problem, and a false one.
+    func readCleanly(_ section: INIFile.Section, _ keys: Set<String>) -> Bool {
+        !section.entries.contains { keys.contains($0.key) && problems.contains(line: $0.line) }
     }
 
     func path(_ section: INIFile.Section, _ key: String) throws(ConfigError) -> String? {
@@ -40,17 +50,20 @@ struct SectionReader {
 
     /// `[publish]`: the feed folder, its keys, its name and how long each manifest is valid.
     func publish(_ section: INIFile.Section) throws(ConfigError) -> PublishSettings {
-        try check(section, allowed: ConfigKey.allowed(in: .publish))
-        guard let dir = try path(section, "dir") else { throw error(section.line, tr("[publish] needs dir = PATH")) }
-        var publish = PublishSettings(dir: dir)
-        publish.signingKeys = try paths(section, "signing_key")
-        publish.nextKeys = try paths(section, "next_keys")
-        publish.name = try feedName(section)
+        check(section, allowed: ConfigKey.allowed(in: .publish))
+        var publish = PublishSettings(dir: "")
+        problems.recording { () throws(ConfigError) in publish.signingKeys = try self.paths(section, "signing_key") }
+        problems.recording { () throws(ConfigError) in publish.nextKeys = try self.paths(section, "next_keys") }
+        problems.recording { () throws(ConfigError) in publish.name = try self.feedName(section) }
         if let entry = section.entries.first(where: { $0.key == "valid_for" }) {
-            publish.validFor = try duration(entry.value, in: FeedLimits.validFor) { expected in
-                self.error(entry.line, "valid_for = '\(entry.value)' in [publish]: expected \(expected)")
+            problems.recording { () throws(ConfigError) in
+                publish.validFor = try self.duration(entry.value, in: FeedLimits.validFor) { expected in
+                    self.error(entry.line, "valid_for = '\(entry.value)' in [publish]: expected \(expected)")
+                }
             }
         }
+        guard let dir = try path(section, "dir") else { throw error(section.line, tr("[publish] needs dir = PATH")) }
+        publish.dir = dir
         return publish
     }
 
@@ -66,7 +79,20 @@ struct SectionReader {
     /// `[fleet]`: the hub's URL (https, or http when the feed is signed or the hub is on loopback),
     /// its key, and the limits of a feed request.
     func fleet(_ section: INIFile.Section) throws(ConfigError) -> FleetSettings {
-        try check(section, allowed: ConfigKey.allowed(in: .fleet))
+        check(section, allowed: ConfigKey.allowed(in: .fleet))
+        var fleet = FleetSettings(hub: "")
+        problems.recording { () throws(ConfigError) in fleet.hubKeys = try self.paths(section, "hub_key") }
+        problems.recording { () throws(ConfigError) in fleet.name = try self.feedName(section) }
+        problems.recording { () throws(ConfigError) in fleet.caFile = try self.path(section, "ca_file") }
+        for entry in section.entries {
+            let bad = { (expected: String) -> ConfigError in
+                self.error(entry.line, tr("\(entry.key) = '\(entry.value)' in [fleet]: expected \(expected)"))
+            }
+            problems.recording { () throws(ConfigError) in
+                if entry.key == "timeout" { fleet.timeout = try self.duration(entry.value, in: ConfigLimits.timeout, bad: bad) }
+                if entry.key == "max_bytes" { fleet.maxBytes = try self.size(entry.value, in: FeedLimits.maxBytes, bad: bad) }
+            }
+        }
         guard let hubEntry = section.entries.first(where: { $0.key == "hub" }) else {
             throw error(section.line, tr("[fleet] needs hub = URL (the hub's feed folder)"))
         }
@@ -75,11 +101,10 @@ struct SectionReader {
         guard (1...8).contains(urls.count), Set(urls).count == urls.count else {
             throw error(hubEntry.line, tr("hub takes 1 to 8 different URLs (mirrors of one feed), separated by commas"))
         }
-        var fleet = FleetSettings(hub: urls[0])
+        fleet.hub = urls[0]
         fleet.mirrors = Array(urls.dropFirst())
-        fleet.hubKeys = try paths(section, "hub_key")
-        fleet.name = try feedName(section)
-        fleet.caFile = try path(section, "ca_file")
+        // A hub_key refused on its own line is no proof that the feed is unsigned.
+        let keysKnown = readCleanly(section, ["hub_key"])
         for url in urls {
             guard let parts = URLText.schemeAndHost(url), ["http", "https"].contains(parts.scheme),
                   !URLText.hasUserInfo(url), url.utf8.count <= ConfigLimits.urlLength else {
@@ -87,47 +112,51 @@ struct SectionReader {
             }
             // TLS says who serves the feed, not who wrote it: a mirror or CDN in between could serve
             // anything. Only a hub on this machine is taken unsigned.
-            if fleet.hubKeys.isEmpty, !URLText.isLoopback(host: parts.host) {
+            if fleet.hubKeys.isEmpty, keysKnown, !URLText.isLoopback(host: parts.host) {
                 throw error(hubEntry.line, tr("hub: a hub that is not on a loopback address needs hub_key (its signify public key): TLS alone says who serves the feed, not who signed it"))
-            }
-        }
-        for entry in section.entries {
-            let bad = { (expected: String) -> ConfigError in
-                self.error(entry.line, tr("\(entry.key) = '\(entry.value)' in [fleet]: expected \(expected)"))
-            }
-            switch entry.key {
-            case "timeout": fleet.timeout = try duration(entry.value, in: ConfigLimits.timeout, bad: bad)
-            case "max_bytes": fleet.maxBytes = try size(entry.value, in: FeedLimits.maxBytes, bad: bad)
-            default: continue
             }
         }
         return fleet
     }
 
-    func apply(_ section: INIFile.Section, to settings: inout SourceSettings) throws(ConfigError) {
-        try check(section, allowed: ConfigKey.allowed(in: .source([settings.kind])))
+    /// A source's section: each key's problem, then what the section's keys say together.
+    func apply(_ section: INIFile.Section, to settings: inout SourceSettings) {
+        let allowed = ConfigKey.allowed(in: .source([settings.kind]))
+        check(section, allowed: allowed)
         settings.line = section.line
         var keyFromFile: String?
-        for entry in section.entries {
-            // check() has refused unknown keys already: each key is one of these groups'.
+        // check() has named the unknown keys: each key read here is one of these groups'.
+        for entry in section.entries where allowed.contains(entry.key) {
             let bad = { (expected: String) -> ConfigError in
                 self.error(entry.line, tr("\(entry.key) = '\(entry.value)' in [\(section.name)]: expected \(expected)"))
             }
-            if try applyCommon(entry, to: &settings, bad: bad) { continue }
-            if try applySampling(entry, to: &settings, bad: bad) { continue }
-            if try applyList(entry, in: section.name, to: &settings.listFormat, bad: bad) { continue }
-            if let key = try applyWeather(entry, to: &settings, bad: bad) { keyFromFile = key }
+            problems.recording { () throws(ConfigError) in
+                if try self.applyCommon(entry, to: &settings, bad: bad) { return }
+                if try self.applySampling(entry, to: &settings, bad: bad) { return }
+                if try self.applyList(entry, in: section.name, to: &settings.listFormat, bad: bad) { return }
+                if let key = try self.applyWeather(entry, to: &settings, bad: bad) { keyFromFile = key }
+            }
         }
         if let keyFromFile {
             if settings.apiKey != nil {
-                throw error(section.line, tr("[\(section.name)] has both api_key and api_key_file: keep one"))
+                problems.add(error(section.line, tr("[\(section.name)] has both api_key and api_key_file: keep one")))
             }
             settings.apiKey = keyFromFile
         }
-        try validateURL(of: settings, section: section)
-        if settings.kind == .custom { try checkListKeys(section, settings.listFormat) }
-        if settings.kind == .weather, settings.enabled, settings.apiKey == nil {
-            throw error(section.line, tr("[\(section.name)] is enabled but has no api_key or api_key_file"))
+        checkTogether(section, settings)
+    }
+
+    /// What a source's keys say together: its URL, the list keys its format takes, the weather's
+    /// key — each judged only over values its section did not refuse.
+    private func checkTogether(_ section: INIFile.Section, _ settings: SourceSettings) {
+        var judged = settings
+        // An allow_http refused is not a "no": plain http is not held against the URL.
+        if !readCleanly(section, ["allow_http"]) { judged.allowHTTP = true }
+        problems.recording { () throws(ConfigError) in try self.validateURL(of: judged, section: section) }
+        if settings.kind == .custom, readCleanly(section, ["format"]) { checkListKeys(section, settings.listFormat) }
+        if settings.kind == .weather, settings.enabled, settings.apiKey == nil,
+           readCleanly(section, ["enabled", "api_key", "api_key_file"]) {
+            problems.add(error(section.line, tr("[\(section.name)] is enabled but has no api_key or api_key_file")))
         }
     }
 

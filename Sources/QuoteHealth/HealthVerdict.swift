@@ -20,7 +20,8 @@ public struct HealthVerdict: Sendable, Equatable {
     public let fresh: Int
     public let stale: Int
     public let failing: Int
-    /// "4 of 5 sources fresh; failing: upbit (HTTP 503 for 12 min)": what `check` and STATUS= say.
+    /// "4 of 5 sources fresh; failing: upbit (HTTP 503 for 12 min)": what `check` and STATUS= say,
+    /// each failing source with the reason its last attempt failed.
     public let summary: String
 
     public init(sources: [SourceHealth], now: Int, thresholds: HealthThresholds = HealthThresholds()) {
@@ -59,9 +60,15 @@ public struct HealthVerdict: Sendable, Equatable {
         if source.feedExpired(now: now), let until = source.feedValidUntil {
             return "\(plain(source.name, limit: 80)) (feed expired \(age(since: until, now: now)) ago)"
         }
-        let reason = source.lastHTTPStatus.map { "HTTP \($0)" } ?? source.lastError.map { plain($0, limit: 40) } ?? "failed"
         let duration = source.failingSince.map { " for " + age(since: $0, now: now) } ?? ""
-        return "\(plain(source.name, limit: 80)) (\(reason)\(duration))"
+        return "\(plain(source.name, limit: 80)) (\(failureReason(source))\(duration))"
+    }
+
+    /// Why the last attempt failed, as the store recorded it: the status alone would call a feed
+    /// refused for its DTD "HTTP 200" (the request went well, the body did not); a failing status
+    /// is where the stored error begins anyway ("HTTP 503, retry after 60 s").
+    static func failureReason(_ source: SourceHealth) -> String {
+        source.lastError.map { plain($0, limit: 120) } ?? source.lastHTTPStatus.map { "HTTP \($0)" } ?? "failed"
     }
 
     static func staleNote(_ source: SourceHealth, now: Int) -> String {

@@ -32,17 +32,23 @@ public struct TableLayout {
 
     public let columns: [Column]
     public let gap = 2
+    /// Whether a pipe gets the header row too, as `ps` and `systemctl list-units` give it: for a
+    /// table whose readers find its columns by their names.
+    public let headerWhenPiped: Bool
 
-    public init(_ columns: [Column]) {
+    public init(_ columns: [Column], headerWhenPiped: Bool = false) {
         self.columns = columns
+        self.headerWhenPiped = headerWhenPiped
     }
 
     /// For a terminal `width` columns wide, with a header row; or (`width` nil: a pipe) every
-    /// cell whole, columns aligned, no header — stable for scripts.
+    /// cell whole, columns aligned, the header row only when `headerWhenPiped` — stable for scripts.
     public func render(_ rows: [[String]], width: Int?) -> Rendered {
         guard let width else {
-            let widths = columns.indices.map { column in rows.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
-            return Rendered(header: [], rows: rows.map { [line(of: $0.map { [$0] }, widths: widths, row: 0, last: true)] })
+            let named = headerWhenPiped ? [columns.map(\.header)] + rows : rows
+            let widths = columns.indices.map { column in named.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
+            let header = headerWhenPiped ? [line(of: columns.map { [$0.header] }, widths: widths, row: 0, last: true)] : []
+            return Rendered(header: header, rows: rows.map { [line(of: $0.map { [$0] }, widths: widths, row: 0, last: true)] })
         }
         var shown = Array(columns.indices)
         let ranks = columns.indices.compactMap { index -> (Int, Int)? in

@@ -24,7 +24,8 @@ let configCommand = Command(configSpec) { arguments, _ in
         do throws(ConfigError) {
             configuration = try Configuration.load(path: location.path)
         } catch {
-            Output.error(error.description)
+            // Every problem of the file, a line each in line order, as a compiler names them.
+            for problem in error.all { Output.error(problem.description) }
             return .configuration
         }
         for warning in configuration.warnings { Output.error(tr("warning: \(warning)")) }

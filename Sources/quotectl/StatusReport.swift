@@ -39,8 +39,18 @@ struct StatusReport {
             shown.fromHub = fed.contains(source.name)
             shown.feedGenerated = shown.fromHub ? feed?.generated : nil
             shown.feedValidUntil = shown.fromHub ? feed?.validUntil : nil
+            shown.disabled = (configuration ?? .defaults).source(named: source.name).map { !$0.enabled } ?? false
+            shown.configured = Self.configured(shown, configuration: configuration)
             return shown
         }
+    }
+
+    /// Whether quoted syncs the source (`--json`'s "configured"): as the configuration says;
+    /// without one, a fixed source as the defaults say and a list as the store last recorded it.
+    private static func configured(_ source: SourceStatus, configuration: Configuration?) -> Bool {
+        if source.name == SourceName.builtin { return true }
+        if let configuration { return configuration.syncs(source.name, fromHub: source.fromHub) }
+        return SourceName.listName(of: source.name) != nil ? source.configured : !source.disabled
     }
 
     /// With no daemon to ask, a time stored under a wrong clock is shown as the daemon will treat it.
@@ -54,7 +64,8 @@ struct StatusReport {
     /// terminal's width), then what the daemon says.
     func printTable() {
         Output.safeLine(tr("Store: \(storePath)"))
-        var table = Table([.init(tr("SOURCE")), .init(tr("HOLDS"), .wrap), .init(tr("LAST SUCCESS"), .wrap), .init(tr("NEXT DUE"))])
+        var table = Table([.init(tr("SOURCE")), .init(tr("HOLDS"), .wrap), .init(tr("LAST SUCCESS"), .wrap), .init(tr("NEXT DUE"))],
+                          headerWhenPiped: true)
         for source in sources { table.add(row(source)) }
         let rendered = table.rendered()
         for line in rendered.header { Output.line(line) }
@@ -76,7 +87,16 @@ struct StatusReport {
         }
         let success = source.lastSuccess.map { "\(UnixTime.localTimestamp($0)) (\(UnixTime.relativeForPeople($0, now: now)))" }
         let next = source.nextDue.map { UnixTime.relativeForPeople($0, now: now) } ?? "-"
-        return [source.name, parts.joined(separator: ", "), success ?? (source.name == SourceName.builtin ? tr("built in") : tr("never")), next]
+        return [source.name, parts.joined(separator: ", "), success ?? Self.unsynced(source), next]
+    }
+
+    /// The LAST SUCCESS of a source that has none: why, in a word.
+    private static func unsynced(_ source: SourceStatus) -> String {
+        if source.name == SourceName.builtin { return tr("built in") }
+        if source.disabled { return tr("disabled") }
+        // TRANSLATORS: the last success of a list quotectl import made: no sync fetches it.
+        if source.imported { return tr("imported") }
+        return tr("never")
     }
 
     /// "3 markets", "1 observation": a count of the rows a source brought other than quotes,
@@ -121,7 +141,8 @@ struct StatusReport {
             if let retry = source.retryAfter, retry > now { detail += tr("; upstream asked to wait until \(UnixTime.localTimestamp(retry))") }
             notes.append(Style.yellow(detail))
         }
-        if !source.configured && !source.fromHub {
+        // A list the configuration no longer names (a disabled source or an imported list is not one).
+        if !source.configured && !source.fromHub && !source.disabled && !source.imported {
             let list = SourceName.listName(of: source.name) ?? source.name
             notes.append(tr("no longer in the config: kept until 'quotectl forget \(list)'"))
         }

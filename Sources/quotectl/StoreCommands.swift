@@ -44,7 +44,7 @@ let importCommand = Command(importSpec) { arguments, context in
 
 let exportSpec = CommandSpec(
     name: Subcommand.export.rawValue,
-    overview: "Write the store's quotes for other tools. fortune writes strfile's input: `quotectl export --format fortune > q && strfile q && fortune q`.",
+    overview: "Write the store's quotes for other tools. fortune writes strfile's input: `quotectl export --format fortune > q && strfile q && fortune q`. When no quote matches (an empty store or source, a list the store does not have), it writes nothing, not even an empty array or feed, and exits 66.",
     options: [Options.exportSource.option, Options.format.option, Options.exportLiked])
 
 let exportCommand = Command(exportSpec) { arguments, context in
@@ -59,15 +59,22 @@ let exportCommand = Command(exportSpec) { arguments, context in
         let count = try Exporter(database: store.database).export(source: source, format: format, write: Output.write)
         if count == 0 {
             Output.flush()
-            Output.error(source.map { tr("no quotes from \($0) to export") } ?? tr("no quotes to export"))
+            Output.error(nothingToExport(source, store: store))
             return .noInput
         }
         return .success
 }
 
+/// Why an export wrote nothing: a list the store does not have is named as `forget` names it.
+private func nothingToExport(_ source: String?, store: Store) -> String {
+    guard let source else { return tr("no quotes to export") }
+    let known = (try? QuoteWriter(database: store.database).hasSource(source)) ?? true
+    return SourceName.listName(of: source) != nil && !known ? tr("the store has no list \(source)") : tr("no quotes from \(source) to export")
+}
+
 let statusSpec = CommandSpec(
     name: Subcommand.status.rawValue,
-    overview: "Show what the store holds per source and what is known of each source's last sync.",
+    overview: "Show what the store holds per source and what is known of each source's last sync. Piped, the table keeps its header row. With --json, a line per source, then one for the daemon: a source's configured is true when quoted syncs it (the built-in set too), and false for a disabled source (disabled: true), a list only imported (imported: true) or a list gone from the configuration.",
     options: [Options.json, Options.statusFormat.option, Options.maxWidth.option, Options.follow, Options.statusEvery.option])
 
 /// `status --format`: a template per source, or a bar's summary.

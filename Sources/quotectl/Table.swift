@@ -3,13 +3,13 @@ import QuoteText
 
 /// A table for a person or a script: on a terminal, laid out in its whole width with a bold
 /// header (TableLayout: rows wrap, never break; the least useful columns go first); piped, the
-/// same aligned columns, whole, without the header — stable for scripts.
+/// same aligned columns, whole, without the header unless `headerWhenPiped` — stable for scripts.
 struct Table {
     let layout: TableLayout
     var rows: [[String]] = []
 
-    init(_ columns: [TableLayout.Column]) {
-        layout = TableLayout(columns)
+    init(_ columns: [TableLayout.Column], headerWhenPiped: Bool = false) {
+        layout = TableLayout(columns, headerWhenPiped: headerWhenPiped)
     }
 
     mutating func add(_ row: [String]) { rows.append(row) }

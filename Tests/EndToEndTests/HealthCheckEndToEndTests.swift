@@ -131,7 +131,7 @@ import TestSupport
             .init(name: "hub.example", serial: 3, generated: now - 600, validUntil: now + 86_400, checkedAt: now - 60))
         let result = try quotectl.run(["--config", config, "check"])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.hasPrefix("QUOTED WARNING - 1 of 2 sources fresh; failing: custom.hublist (HTTP 404 for 1 min) |"),
+        #expect(result.stdout.hasPrefix("QUOTED WARNING - 1 of 2 sources fresh; failing: custom.hublist (feed: HTTP 404 for 1 min) |"),
                 "\(result.stdout)")
         let metrics = try quotectl.run(["--config", config, "status", "--format", "prometheus"]).stdout
         for line in ["quoted_source_up{source=\"custom.hublist\",feed=\"hub.example\"} 0",

@@ -283,6 +283,48 @@ import TestSupport
         #expect(random.stderr.contains("quotectl sync --now --source happiness"), "\(random.stderr)")
     }
 
+    /// The table says why a source has no success (its header row kept when piped, as `ps` does),
+    /// and `--json` calls neither a disabled source nor an imported list configured.
+    @Test func statusTellsDisabledAndImportedFromNeverSynced() throws {
+        let store = scratch.file("s.db")
+        let list = scratch.write("mine.json", #"[{"id": 1, "text": "mine"}]"#)
+        #expect(try quotectl.run(["--db", store, "import", list, "--name", "mine"]).status == 0)
+        let config = scratch.write("quoted.conf", "[store]\npath = \(store)\n[source.upbit]\nenabled = false\n")
+        let table = try quotectl.run(["--config", config, "status"])
+        #expect(table.status == 0, "\(table.stderr)")
+        let lines = table.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count > 2 && lines[1].hasPrefix("SOURCE ") && lines[1].contains("LAST SUCCESS"), "\(table.stdout)")
+        func row(_ name: String) -> String { lines.first { $0.hasPrefix(name + " ") } ?? "" }
+        #expect(row("upbit").contains(" disabled "), "\(table.stdout)")
+        #expect(row("weather").contains(" disabled "), "\(table.stdout)")
+        #expect(row("custom.mine").contains(" imported "), "\(table.stdout)")
+        #expect(row("happiness").contains(" never "), "\(table.stdout)")
+        #expect(!table.stdout.contains("no longer in the config"), "\(table.stdout)")
+        let json = try jsonLines(try quotectl.run(["--config", config, "status", "--json"]).stdout)
+        func object(_ name: String) -> [String: Any] { json.first { $0["source"] as? String == name } ?? [:] }
+        #expect(object("custom.mine")["configured"] as? Bool == false)
+        #expect(object("custom.mine")["imported"] as? Bool == true)
+        #expect(object("upbit")["configured"] as? Bool == false)
+        #expect(object("upbit")["disabled"] as? Bool == true)
+        #expect(object("happiness")["configured"] as? Bool == true)
+        #expect(object("happiness")["disabled"] == nil && object("happiness")["imported"] == nil)
+        #expect(object("builtin")["configured"] as? Bool == true)
+    }
+
+    /// Nothing to export is exit 66 with nothing on stdout (no `[]`, header row or empty feed), and
+    /// stderr names the list the store does not have.
+    @Test func anExportThatFindsNothingPrintsNothing() throws {
+        for format in ["json", "csv", "atom"] {
+            let result = try quotectl.run(["export", "--source", "custom.nosuch", "--format", format])
+            #expect(result.status == 66)
+            #expect(result.stdout.isEmpty, "\(format): \(result.stdout)")
+            #expect(result.stderr == "quotectl: the store has no list custom.nosuch\n", "\(result.stderr)")
+        }
+        let empty = try quotectl.run(["export", "--source", "happiness", "--format", "json"])
+        #expect(empty.status == 66 && empty.stdout.isEmpty, "\(empty.stdout)")
+        #expect(empty.stderr == "quotectl: no quotes from happiness to export\n", "\(empty.stderr)")
+    }
+
     @Test func statusListsEverySource() throws {
         let result = try quotectl.run(["status", "--json"])
         #expect(result.status == 0)

@@ -129,6 +129,21 @@ import TestSupport
         #expect(try quoted.run(["sync"]).status == 64)
     }
 
+    /// `config check` names every mistake of the file, a line each in line order, as a compiler
+    /// does (it used to name line 4, then 2, then 3, one a run); quoted refuses the file as before.
+    @Test func configCheckNamesEveryMistakeInLineOrder() throws {
+        let config = scratch.write("bad.conf", "[source.custom.x]\ninterval = forever\ntimeout = x\nbogus = 1\nurl = https://example.org/x.json\n")
+        let check = try quotectl.run(["config", "check", "--config", config])
+        #expect(check.status == 78)
+        let lines = check.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(check.stderr)")
+        for (line, number) in zip(lines, [2, 3, 4]) { #expect(line.hasPrefix("quotectl: \(config):\(number): "), "\(line)") }
+        #expect(lines.last?.contains("unknown key 'bogus' in [source.custom.x]") == true, "\(check.stderr)")
+        let sync = try quoted.run(["sync", "--once", "--config", config])
+        #expect(sync.status == 78)
+        #expect(sync.stderr.contains("bad.conf:2: interval = 'forever' in [source.custom.x]"), "\(sync.stderr)")
+    }
+
     @Test func aListRemovedFromTheConfigKeepsItsQuotesUntilForgotten() throws {
         let config = writeConfig()
         #expect(try quoted.run(["sync", "--once", "--config", config, "--source", "custom.dev"]).status == 0)

@@ -105,6 +105,70 @@ import TestSupport
         #expect(error?.message.contains(message) == true, "\(String(describing: error))")
     }
 
+    /// Every mistake of the file at once, in line order, as a compiler names them: not one a run,
+    /// in whatever order the reading met them (the unknown key on line 4 used to come first).
+    @Test func everyMistakeIsNamedInLineOrder() {
+        let error = error("""
+            [source.custom.x]
+            interval = forever
+            timeout = x
+            bogus = 1
+            url = https://example.org/x.json
+            [source.weather
+            lat = 200
+            [source.upbit]
+            enabled = maybe
+            just words
+            [check]
+            critical_after = soon
+            """)
+        let all = error?.all ?? []
+        #expect(all.map(\.line) == [2, 3, 4, 6, 9, 10, 12], "\(all)")
+        #expect(error?.line == 2 && error?.message.hasPrefix("interval = 'forever' in [source.custom.x]") == true, "\(String(describing: error))")
+        #expect(all[2].message.hasPrefix("unknown key 'bogus' in [source.custom.x]"), "\(all[2])")
+        #expect(all[3].message.contains("section header"), "\(all[3])")
+        #expect(all.allSatisfy { $0.file == "quoted.conf" && $0.description.hasPrefix("quoted.conf:\($0.line): ") })
+        #expect(error?.description == all.first?.description, "the first alone is the one-line description")
+    }
+
+    /// A value refused is not judged a second time over its default: no plain-http complaint for an
+    /// allow_http that was not understood, no format mismatch for a format that was not, no missing
+    /// key for a key file that could not be read, no validity against intervals for a valid_for.
+    @Test func aRefusedValueBringsNoSecondFalseProblem() {
+        let error = error("""
+            [source.custom.y]
+            url = http://example.org/y.json
+            allow_http = perhaps
+            format = xml
+            split = line
+            [source.weather]
+            enabled = true
+            api_key_file = /nonexistent/key
+            [publish]
+            dir = /srv/feed
+            valid_for = soon
+            """)
+        #expect(error?.all.map(\.line) == [3, 4, 8, 11], "\(String(describing: error?.all))")
+    }
+
+    /// What `status --json` calls configured: a source quoted syncs under this configuration.
+    @Test func whatTheConfigurationSyncs() throws {
+        let configuration = try parse("""
+            [source.custom.on]
+            url = https://example.org/on.json
+            [source.custom.off]
+            url = https://example.org/off.json
+            enabled = false
+            """)
+        #expect(configuration.syncs("custom.on", fromHub: false))
+        #expect(configuration.syncs("happiness", fromHub: false), "a fixed source is synced by default")
+        #expect(!configuration.syncs("weather", fromHub: false), "weather is off by default")
+        #expect(!configuration.syncs("custom.off", fromHub: false))
+        #expect(!configuration.syncs("custom.imported", fromHub: false), "a list the configuration does not name")
+        #expect(configuration.syncs("custom.hublist", fromHub: true), "a hub's list the feed brings")
+        #expect(!configuration.syncs("custom.off", fromHub: true), "turned off, even when the feed has it")
+    }
+
     @Test func loopbackHostsMayUsePlainHTTPAndShortIntervals() throws {
         let configuration = try parse("""
             [source.happiness]

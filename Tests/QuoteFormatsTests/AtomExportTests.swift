@@ -40,11 +40,14 @@ import TestSupport
         #expect(exported.contains("<updated>2024-05-01T00:00:00Z</updated>"))
     }
 
-    @Test func anEmptyExportIsAnEmptyFeed() throws {
+    /// Nothing found is exit 66 with nothing on stdout: no empty feed (nor `[]`, nor a lone CSV
+    /// header) that a reader would take for a list that was emptied.
+    @Test func anExportThatFindsNothingWritesNothing() throws {
         let store = try Store(path: folder.file("q.db"), access: .write)
-        var exported = ""
-        #expect(try Exporter(database: store.database).export(source: "custom.none", format: .atom) { exported += $0 } == 0)
-        let read = try FeedRead(exported, format: ListFormat(kind: .atom))
-        #expect(read.quotes.isEmpty && read.problems.isEmpty && read.format == .atom)
+        for format in ExportFormat.allCases {
+            var exported = ""
+            #expect(try Exporter(database: store.database).export(source: "custom.none", format: format) { exported += $0 } == 0)
+            #expect(exported.isEmpty, "\(format): \(exported)")
+        }
     }
 }

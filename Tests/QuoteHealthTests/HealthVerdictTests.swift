@@ -57,6 +57,20 @@ import Testing
         #expect(patient.status == .warning)
     }
 
+    /// A feed refused over its DTD was answered 200: the line names the reason the store recorded,
+    /// not a status that went well; with no reason recorded, the status is the reason.
+    @Test func aFailureIsNamedByItsStoredReasonNotItsStatus() {
+        var refused = failing("custom.lol", since: 0, status: 200)
+        refused.lastError = "the list is not an Atom or RSS feed: a DTD is refused (entities could expand without bound)"
+        let summary = HealthVerdict(sources: [refused], now: now).summary
+        #expect(summary == "0 of 1 sources fresh; failing: custom.lol "
+                + "(the list is not an Atom or RSS feed: a DTD is refused (entities could expand without bound) for 0 s)")
+        #expect(!summary.contains("HTTP 200"))
+        var unexplained = failing("upbit", since: 60)
+        unexplained.lastError = nil
+        #expect(HealthVerdict(sources: [unexplained], now: now).summary == "0 of 1 sources fresh; failing: upbit (HTTP 503 for 1 min)")
+    }
+
     @Test func staleAfterTwoIntervalsAndNeverSynced() {
         let dueButFresh = synced("a", ago: 3_600 + 60)
         #expect(HealthVerdict(sources: [dueButFresh], now: now).status == .ok)

@@ -89,4 +89,12 @@ import Testing
         #expect(table.header.isEmpty)
         #expect(table.lines == ["alpha  a note that is long enough to wrap  extra words  3 h", "b      short                               x            10 min"])
     }
+
+    /// Like `ps`: the column names head the piped table too, each column as wide as its name at least.
+    @Test func aPipedTableMayKeepItsHeaderRow() {
+        let named = TableLayout([.init("NAME"), .init("LAST SUCCESS", .wrap), .init("AGE")], headerWhenPiped: true)
+        let table = named.render([["alpha", "never", "3 h"], ["b", "disabled", "10 min"]], width: nil)
+        #expect(table.header == ["NAME   LAST SUCCESS  AGE"])
+        #expect(table.lines == ["NAME   LAST SUCCESS  AGE", "alpha  never         3 h", "b      disabled      10 min"])
+    }
 }

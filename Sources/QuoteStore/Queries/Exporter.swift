@@ -16,16 +16,18 @@ public struct Exporter {
         self.picker = QuotePicker(database: database)
     }
 
-    /// Streams the export to `write`; returns how many quotes it wrote.
+    /// Streams the export to `write`; returns how many quotes it wrote. When none matches it
+    /// writes nothing, not even an empty array, header row or feed: nothing found is said on
+    /// stderr with exit 66, and stdout holds no list a script would take for an emptied one.
     @discardableResult
     public func export(source: String?, format: ExportFormat, write: (String) -> Void) throws(StoreError) -> Int {
         var count = 0
-        write(Self.header(format, source: source))
         try picker.forEach(source: source) { quote in
+            if count == 0 { write(Self.header(format, source: source)) }
             write(Self.entry(quote, format: format, first: count == 0))
             count += 1
         }
-        write(Self.footer(format, empty: count == 0))
+        if count > 0 { write(Self.footer(format, empty: false)) }
         return count
     }
 

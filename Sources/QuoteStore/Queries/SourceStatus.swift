@@ -8,7 +8,14 @@ public struct SourceStatus: Sendable {
     public var quotes: Int
     /// Other rows the source brought: characters, deaths, markets, observations.
     public var otherRows: [(label: String, count: Int)]
+    /// Whether quoted syncs it: as the store last recorded the configuration (a list removed
+    /// from it is not), then as `quotectl status` reads the configuration itself. Never a
+    /// disabled source or a list only imported; always the built-in set, which needs no sync.
     public var configured: Bool
+    /// The configuration names it and turns it off.
+    public var disabled = false
+    /// A custom list `quotectl import` made, which no sync has fetched (it has no URL).
+    public var imported = false
     public var lastAttempt: Int?
     public var lastSuccess: Int?
     public var nextDue: Int?
@@ -36,6 +43,8 @@ public struct SourceStatus: Sendable {
         object.add("quotes", quotes)
         for row in otherRows { object.add(row.label, row.count) }
         object.add("configured", configured)
+        if disabled { object.add("disabled", true) }
+        if imported { object.add("imported", true) }
         object.add("last_attempt", lastAttempt)
         object.add("last_success", lastSuccess)
         object.add("next_due", nextDue)
@@ -76,7 +85,8 @@ public struct StatusQuery {
 
             let state = try database.prepare("""
                 SELECT s.configured, st.last_attempt, st.last_success, st.next_due, coalesce(st.consecutive_failures, 0),
-                       st.last_error, st.last_http_status, st.retry_after, st.last_summary
+                       st.last_error, st.last_http_status, st.retry_after, st.last_summary,
+                       coalesce(s.kind = 'custom' AND s.url IS NULL, 0)
                   FROM (SELECT ?1 AS name) n
                   LEFT JOIN sources s ON s.name = n.name
                   LEFT JOIN sync_state st ON st.source = n.name
@@ -86,9 +96,10 @@ public struct StatusQuery {
                 try state.bind(name, at: 1)
                 _ = try state.step()
                 let other = try SourceTables.otherRows(of: name, in: database).map { (label: $0.table, count: $0.count) }
+                let imported = state.int(9) == 1
                 return SourceStatus(
                     name: name, quotes: quoteCounts[name] ?? 0, otherRows: other,
-                    configured: state.optionalInt(0).map { $0 != 0 } ?? true,
+                    configured: !imported && (state.optionalInt(0).map { $0 != 0 } ?? true), imported: imported,
                     lastAttempt: state.optionalInt(1), lastSuccess: state.optionalInt(2), nextDue: state.optionalInt(3),
                     consecutiveFailures: state.int(4), lastError: state.optionalString(5),
                     lastHTTPStatus: state.optionalInt(6), retryAfter: state.optionalInt(7),
