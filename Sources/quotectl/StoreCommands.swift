@@ -44,7 +44,7 @@ let importCommand = Command(importSpec) { arguments, context in
 
 let exportSpec = CommandSpec(
     name: Subcommand.export.rawValue,
-    overview: "Write the store's quotes for other tools. fortune writes strfile's input: `quotectl export --format fortune > q && strfile q && fortune q`. When no quote matches (an empty store or source, a list the store does not have), it writes nothing, not even an empty array or feed, and exits 66.",
+    overview: "Write the store's quotes for other tools. fortune writes strfile's input: `quotectl export --format fortune > q && strfile q && fortune q`. When no quote matches (nothing stored, or a list the store does not have), it writes nothing, not even an empty array or feed, and exits 66.",
     options: [Options.exportSource.option, Options.format.option, Options.exportLiked])
 
 let exportCommand = Command(exportSpec) { arguments, context in
