@@ -30,6 +30,8 @@ public enum MessageCatalog {
         guard name != "C", name != "POSIX", let folder = setting.folder() else { return nil }
         if let refusal = refusal(of: folder, domain: setting.domain) {
             warn("ignoring \(refusal); messages are in English")
+            // glibc's own words (strerror) in English too: one run never mixes the two languages.
+            _ = setlocale(LC_MESSAGES, "C")
             return nil
         }
         quoted_bind_catalog(setting.domain, folder)
