@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
 
@@ -16,10 +17,21 @@ struct DamagedCatalogTests {
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: messages, withIntermediateDirectories: true)
         for program in ["quotectl", "quoted"] where !FileManager.default.fileExists(atPath: "\(bin)/\(program)") {
-            try FileManager.default.copyItem(atPath: BinaryRunner.productsFolder.appendingPathComponent(program).path, toPath: "\(bin)/\(program)")
+            try Self.copyExecutable(BinaryRunner.productsFolder.appendingPathComponent(program).path, to: "\(bin)/\(program)")
         }
         try Data(catalog).write(to: URL(fileURLWithPath: "\(messages)/quoted.mo"))
         return bin
+    }
+
+    /// A copy written through a close-on-exec descriptor: a descriptor open for writing that a
+    /// process spawned meanwhile by another test inherited would make exec fail (ETXTBSY).
+    static func copyExecutable(_ source: String, to target: String) throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+        let descriptor = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        defer { close(descriptor) }
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
     }
 
     func run(_ program: String, in bin: String, _ arguments: [String]) throws -> BinaryRunner.Result {
