@@ -69,7 +69,7 @@ public struct FortuneReader: ListReader {
         // The place named is the record's first line that has text.
         let firstText = record.firstIndex { !(0x09...0x0D).contains($0) && $0 != 0x20 } ?? 0
         let place = ListPlace.line(recordLine + record[..<firstText].count { $0 == 0x0A })
-        try body(RecordBytes.record(text: text, author: author, source: source, place: place))
+        try body(RecordBytes.record(text: text, author: author, identity: Self.identity(of: text), source: source, place: place))
     }
 
     /// A record's text and author, or nil when it has no text.
@@ -90,14 +90,27 @@ public struct FortuneReader: ListReader {
         return text.isEmpty ? nil : (text, author)
     }
 
-    /// `\t\t-- Mark Twain`, `    ― Seneca`: an indented dash, then the author.
+    /// `\t\t-- Mark Twain`, `    ― Seneca`: an indented dash, then the author, whose name holds
+    /// a letter or a digit (a rule of dashes in ASCII art, `   ----------`, is no author).
     static func attribution(_ line: String) -> String? {
         guard let first = line.first, first == " " || first == "\t" else { return nil }
         let rest = line.drop(while: { $0 == " " || $0 == "\t" })
         for dash in ["--", "―", "—", "-"] where rest.hasPrefix(dash) {
             let name = rest.dropFirst(dash.count).drop(while: { $0 == " " })
-            return name.isEmpty ? nil : String(name)
+            guard name.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
+            return String(name)
         }
         return nil
+    }
+
+    /// The text as readers before this one kept it, whose hash is the record's id: each
+    /// paragraph's lines without their indentation, joined by spaces, paragraphs by line breaks.
+    /// nil for a text of one line, which both readings keep alike.
+    static func identity(of text: String) -> String? {
+        guard text.utf8.contains(UInt8(ascii: "\n")) else { return nil }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return lines.split(whereSeparator: { $0.allSatisfy(\.isWhitespace) }).map { paragraph in
+            paragraph.map { $0.drop(while: { $0 == " " || $0 == "\t" }) }.joined(separator: " ")
+        }.joined(separator: "\n")
     }
 }

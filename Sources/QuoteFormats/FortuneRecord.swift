@@ -44,7 +44,8 @@ enum FortuneRecord {
         }
     }
 
-    /// `\t\t-- Mark Twain`: an indented dash (ASCII: `--` or `-`), then the author.
+    /// `\t\t-- Mark Twain`: an indented dash (ASCII: `--` or `-`), then the author, whose name
+    /// holds a letter or a digit (`   ----------` in ASCII art is no author).
     private static func attribution(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> String? {
         guard let first = line.first, bytes[first] == space || bytes[first] == tab else { return nil }
         var index = first
@@ -53,7 +54,12 @@ enum FortuneRecord {
         index += 1
         if index < line.upperBound, bytes[index] == UInt8(ascii: "-") { index += 1 }
         while index < line.upperBound, bytes[index] == space { index += 1 }
-        return index < line.upperBound ? String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<line.upperBound]), as: UTF8.self) : nil
+        guard index < line.upperBound, bytes[index..<line.upperBound].contains(where: isAlphanumeric) else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<line.upperBound]), as: UTF8.self)
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

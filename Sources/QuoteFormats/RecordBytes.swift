@@ -25,9 +25,12 @@ enum RecordBytes {
         String(FNV1a.hash(text).value, radix: 16)
     }
 
-    /// A quote from a record's text and author, checked; its id is `id` or derived from the text.
+    /// A quote from a record's text and author, checked; its id is `id` or derived from the text,
+    /// or from `identity` where the reader keeps more of the text than it once did (line breaks,
+    /// indentation, a ` - Name` split off): the form earlier readers stored, so a list read
+    /// again keeps its ids, and with them its likes, hides and rows (no shrink guard tripped).
     static func record(text: String, author: String?, category: String? = nil, id: String? = nil,
-                       source: String, place: ListPlace) -> ListRecord {
+                       identity: String? = nil, source: String, place: ListPlace) -> ListRecord {
         let checked: String
         do throws(FieldProblem) {
             checked = try RecordText.required(.string(text), field: "text")
@@ -35,7 +38,8 @@ enum RecordBytes {
             // With ids derived from the text, a refused text is no stored quote's: the list may still remove.
             return .problem(ListProblem(place: place, upstreamID: id, reason: error.reason, couldBeStored: id != nil))
         }
-        let upstreamID = id ?? derivedID(checked)
+        let named = identity.flatMap { identity in try? RecordText.required(.string(identity), field: "text") } ?? checked
+        let upstreamID = id ?? derivedID(named)
         do throws(FieldProblem) {
             let author = try author.flatMap { author throws(FieldProblem) in try RecordText.optional(.string(author), field: "author") }
             let category = try category.flatMap { category throws(FieldProblem) in try RecordText.optional(.string(category), field: "category") }

@@ -48,7 +48,10 @@ public struct TextReader: ListReader {
                 let trimmed = RecordBytes.text(bytes).trimmingASCIIWhitespace()
                 guard !trimmed.isEmpty else { return }
                 let (quote, author) = Self.attributed(trimmed)
-                return try body(RecordBytes.record(text: quote, author: author, source: source, place: .line(number)))
+                // Before a hyphen made an author, the whole line was the text its id is the hash of.
+                let identity = Self.attributed(trimmed, hyphen: false).0
+                return try body(RecordBytes.record(text: quote, author: author, identity: identity == quote ? nil : identity,
+                                                   source: source, place: .line(number)))
             }
             // A paragraph's line keeps its indentation; only the blanks after it go.
             text = Self.withoutTrailingBlanks(RecordBytes.text(bytes))
@@ -71,7 +74,9 @@ public struct TextReader: ListReader {
             droppedBytes = 0
         }
         if droppedBytes > 0 { return try body(RecordBytes.tooLong(droppedBytes, place: .line(paragraphLine))) }
-        guard var last = paragraph.popLast() else { return }
+        guard !paragraph.isEmpty else { return }
+        let identity = Self.identity(of: paragraph)
+        var last = paragraph.removeLast()
         var author: String?
         if !paragraph.isEmpty, let name = Self.attributionLine(last.trimmingASCIIWhitespace()) {
             author = name
@@ -79,14 +84,28 @@ public struct TextReader: ListReader {
         }
         if author == nil { (last, author) = Self.attributed(last) }
         let text = (paragraph + [last]).joined(separator: "\n")
-        try body(RecordBytes.record(text: text, author: author, source: source, place: .line(paragraphLine)))
+        try body(RecordBytes.record(text: text, author: author, identity: identity, source: source, place: .line(paragraphLine)))
+    }
+
+    /// The paragraph's text as readers before this one kept it, whose hash is the record's id:
+    /// its lines trimmed and joined by spaces, a last line or " — Name" as the author only after
+    /// a dash (a hyphen made none).
+    static func identity(of paragraph: [String]) -> String? {
+        var lines = paragraph.map { $0.trimmingASCIIWhitespace() }
+        guard var last = lines.popLast() else { return nil }
+        if !lines.isEmpty, attributionLine(last, hyphen: false) != nil {
+            last = lines.removeLast()
+        } else {
+            last = attributed(last, hyphen: false).0
+        }
+        return (lines + [last]).joined(separator: " ")
     }
 
     /// "text — Author", "text -- Author", "text - Author": the text and the author after the last
     /// dash, if a name follows it. A hyphen-minus is a dash only with a space on each side and a
     /// name after it (`readsAsName`): "well-known", "1-2", "3 - 2" and "this - that" stay text.
-    static func attributed(_ line: String) -> (String, String?) {
-        for dash in [" — ", " -- ", " - "] {
+    static func attributed(_ line: String, hyphen: Bool = true) -> (String, String?) {
+        for dash in hyphen ? [" — ", " -- ", " - "] : [" — ", " -- "] {
             guard let range = line.ranges(of: dash).last else { continue }
             let name = line[range.upperBound...]
             if name.isEmpty || (dash == " - " && !readsAsName(name)) { return (line, nil) }
@@ -97,12 +116,12 @@ public struct TextReader: ListReader {
 
     /// "— Seneca", "-- Seneca", "― Seneca", "- Seneca": a line that is only an attribution (after
     /// a lone hyphen, a space and a name: "-5 degrees" and "- and so on" are text).
-    static func attributionLine(_ line: String) -> String? {
+    static func attributionLine(_ line: String, hyphen: Bool = true) -> String? {
         for dash in ["--", "―", "—"] where line.hasPrefix(dash) {
             let name = line.dropFirst(dash.count).drop(while: { $0 == " " || $0 == "\t" })
             return name.isEmpty ? nil : String(name)
         }
-        guard line.hasPrefix("- ") else { return nil }
+        guard hyphen, line.hasPrefix("- ") else { return nil }
         let name = line.dropFirst(2).drop(while: { $0 == " " || $0 == "\t" })
         return readsAsName(name) ? String(name) : nil
     }

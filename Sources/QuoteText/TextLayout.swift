@@ -3,23 +3,11 @@
 /// the stored text is never rewrapped.
 public enum TextLayout {
     /// Whether `text` was laid out by its writer — ASCII art, verse, dialogue, a fortune as its
-    /// file holds it: it holds a line break, a tab or a run of two spaces. Those are what wrapping
-    /// would lose (it joins words with one space and breaks lines where it likes), so a text
-    /// without any of them loses nothing by being wrapped, and one with them is never rewrapped.
+    /// file holds it: it holds a line break or a tab, which wrapping would lose. A text of one
+    /// line flows, even with two spaces after a full stop (as typists wrote it): a stored text
+    /// of one line has no indentation, so wrapping loses nothing a reader needs.
     public static func isPreformatted(_ text: String) -> Bool {
-        var afterSpace = false
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n", "\r", "\t":
-                return true
-            case " ":
-                if afterSpace { return true }
-                afterSpace = true
-            default:
-                afterSpace = false
-            }
-        }
-        return false
+        text.utf8.contains { $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
     }
 
     /// `text` in lines for a reader `width` columns wide: between words at most `width` display

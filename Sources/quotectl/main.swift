@@ -150,6 +150,11 @@ func failure(_ error: any Error) -> ExitCode {
         return .noInput
     case let error as ConfigError:
         Output.error(error.description)
+        let more = error.others.count
+        if more > 0 {
+            Output.error(trn(more, "and \(more) more problem in the file: 'quotectl config check' names every one",
+                             "and \(more) more problems in the file: 'quotectl config check' names every one"))
+        }
         return .configuration
     case let error as StoreError:
         Output.error(error.description)

@@ -142,6 +142,11 @@ import TestSupport
         let sync = try quoted.run(["sync", "--once", "--config", config])
         #expect(sync.status == 78)
         #expect(sync.stderr.contains("bad.conf:2: interval = 'forever' in [source.custom.x]"), "\(sync.stderr)")
+        // Another command names the first and says how many more config check would name.
+        let status = try quotectl.run(["status", "--config", config])
+        #expect(status.status == 78)
+        #expect(status.stderr == lines[0] + "\n"
+                + "quotectl: and 2 more problems in the file: 'quotectl config check' names every one\n", "\(status.stderr)")
     }
 
     @Test func aListRemovedFromTheConfigKeepsItsQuotesUntilForgotten() throws {

@@ -85,6 +85,38 @@ func fixtureBytes(_ name: String) throws -> [UInt8] {
         #expect(read.derived == [true, true])
     }
 
+    /// Ids derive from the text as readers before records were kept as written stored it (lines
+    /// without their indentation, joined by spaces): a list read again keeps its ids, so its rows
+    /// are updated in place and its likes and hides still name them.
+    @Test func aRecordKeptAsWrittenKeepsTheIdOfItsReflowedReading() throws {
+        let id = { (text: String) in String(FNV1a.hash(text).value, radix: 16) }
+        // The byte path (ASCII) and the String path (ñ) alike.
+        for word in ["man", "mañ"] {
+            let read = try fortune("  The careful \(word)\n  is careful of his words\n\n\tAnd temperate\n\t\t-- Somebody\n%\n")
+            #expect(read.quotes.map(\.text) == ["  The careful \(word)\n  is careful of his words\n\n\tAnd temperate"])
+            #expect(read.quotes.map(\.upstreamID) == [id("The careful \(word) is careful of his words\nAnd temperate")], "\(word)")
+        }
+        let line = try readList(TextReader(source: "custom.t"), Array("Stay hungry. - Steve Jobs\n".utf8))
+        #expect(line.quotes.map(\.author) == ["Steve Jobs"])
+        #expect(line.quotes.map(\.upstreamID) == [id("Stay hungry. - Steve Jobs")])
+        let paragraph = try readList(TextReader(source: "custom.t", split: .paragraph), Array("  Two lines\n  of verse\n- Poet\n\n".utf8))
+        #expect(paragraph.quotes.map(\.text) == ["  Two lines\n  of verse"])
+        #expect(paragraph.quotes.map(\.upstreamID) == [id("Two lines of verse - Poet")])
+        let dashed = try readList(TextReader(source: "custom.t", split: .paragraph), Array("One\ntwo\n-- Poet\n\n".utf8))
+        #expect(dashed.quotes.map(\.upstreamID) == [id("One two")])
+    }
+
+    /// A rule of dashes at a record's end is part of the art, not its author.
+    @Test func aLastLineOfDashesIsNoAuthor() throws {
+        for ending in ["   ----------", " -|--|-"] {
+            for letter in ["x", "ñ"] {
+                let read = try fortune("\(letter) art\n\(ending)\n%\n")
+                #expect(read.quotes.map(\.text) == ["\(letter) art\n\(ending)"])
+                #expect(read.quotes.map(\.author) == [nil])
+            }
+        }
+    }
+
     @Test func bytesThatAreNotUTF8AreLatin1() throws {
         let read = try readList(FortuneReader(source: "custom.f"), [0x73, 0x63, 0x68, 0xF6, 0x6E, 0x0A, 0x25, 0x0A])
         #expect(read.quotes.map(\.text) == ["schön"])

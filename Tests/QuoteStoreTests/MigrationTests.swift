@@ -38,6 +38,25 @@ import TestSupport
         #expect(try store.database.scalarInt("SELECT count(DISTINCT lang) FROM quotes") == 2)
     }
 
+    /// Lists stored under the reflowing readers are read again once (their last body forgotten),
+    /// so a fortune file's rows come to hold it as written; other sources keep their validators.
+    @Test func customListsAreReadAgainAfterTheUpgradeToTextsAsWritten() throws {
+        let old = try Database(path: folder.file("reread.db"), mode: .readWriteCreate)
+        let before = Migrator.embedded.migrations.firstIndex { $0.name == "0013_reread_lists_as_written" } ?? 0
+        #expect(before > 0)
+        try Migrator(migrations: Array(Migrator.embedded.migrations.prefix(before))).migrate(old)
+        for name in ["custom.art", "upbit"] {
+            try old.execute("INSERT OR IGNORE INTO sources (name, kind, created_at) VALUES ('\(name)', '\(name == "upbit" ? "upbit" : "custom")', 1)")
+            try old.execute("""
+                INSERT INTO http_validators (source, url, etag, last_modified, body_sha256, updated_at)
+                VALUES ('\(name)', 'https://example.org/\(name)', '"e"', 'then', 'abc', 1)
+                """)
+        }
+        try Migrator.embedded.migrate(old)
+        #expect(try old.scalarString("SELECT coalesce(body_sha256, etag, last_modified, 'forgotten') FROM http_validators WHERE source = 'custom.art'") == "forgotten")
+        #expect(try old.scalarString("SELECT body_sha256 || etag || last_modified FROM http_validators WHERE source = 'upbit'") == "abc\"e\"then")
+    }
+
     @Test(arguments: 1..<Migrator.embedded.migrations.count)
     func upgradesFromEveryEarlierVersion(appliedBefore: Int) throws {
         let fresh = TemporaryFolder()
