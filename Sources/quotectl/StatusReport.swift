@@ -41,6 +41,8 @@ struct StatusReport {
             shown.feedValidUntil = shown.fromHub ? feed?.validUntil : nil
             shown.disabled = (configuration ?? .defaults).source(named: source.name).map { !$0.enabled } ?? false
             shown.configured = Self.configured(shown, configuration: configuration)
+            // A list imported and then named in the configuration is the configuration's now.
+            if shown.configured { shown.imported = false }
             return shown
         }
     }

@@ -309,6 +309,12 @@ import TestSupport
         #expect(object("happiness")["configured"] as? Bool == true)
         #expect(object("happiness")["disabled"] == nil && object("happiness")["imported"] == nil)
         #expect(object("builtin")["configured"] as? Bool == true)
+        // Imported, then named in the configuration: the configuration's list, before its first sync too.
+        let named = scratch.write("named.conf", "[store]\npath = \(store)\n[source.custom.mine]\nurl = https://example.org/mine.json\n")
+        let adopted = try jsonLines(try quotectl.run(["--config", named, "status", "--json"]).stdout)
+        let mine = adopted.first { $0["source"] as? String == "custom.mine" } ?? [:]
+        #expect(mine["configured"] as? Bool == true && mine["imported"] == nil, "\(mine)")
+        #expect(!(try quotectl.run(["--config", named, "status"]).stdout.contains(" imported ")))
     }
 
     /// Nothing to export is exit 66 with nothing on stdout (no `[]`, header row or empty feed), and
