@@ -61,6 +61,14 @@ public actor Daemon {
     var textfile: MetricsTextfile?
     let watchdogInterval: Duration?
     var nextWatchdog: Duration?
+    /// Reloads asked for, and the last one applied (numbered in order): a reload is applied only
+    /// when no later one was, and each sync knows the configuration it was started with.
+    var reloadsAsked = 0
+    var appliedReload = 0
+    /// The custom lists the last reload applied names, still to be marked in the store
+    /// (`markLists`); and whether the marking runs now.
+    var listsToMark: [String]?
+    var markingLists = false
 
     public init(configuration: Configuration, storePath: String, runner: any SyncRunner, logger: Logger,
                 notifier: SystemdNotifier, watchdogInterval: Duration? = nil,
@@ -232,6 +240,7 @@ public actor Daemon {
             while !Task.isCancelled {
                 replanAfterAClockJump()
                 startDue(in: &syncs)
+                startListMarking(in: &syncs)
                 // Proof of progress: only this loop pets the watchdog, so a wedged loop lets systemd restart us.
                 if let interval = watchdogInterval, let next = nextWatchdog, clock.now >= next {
                     notifier.watchdog()
@@ -245,6 +254,7 @@ public actor Daemon {
         }
         // Every sync has ended; nobody may wait for a report that will never come.
         state = .stopped
+        if listsToMark != nil { logger.info("stopping: the last reload's custom lists were not marked in the store; the next start marks them") }
         waiters.daemonStops()
         answerWaitingTickets()
     }
@@ -290,6 +300,7 @@ public actor Daemon {
             }
             sourceStates[settings.name, default: SourceState()].due = nil
             sourceStates[settings.name, default: SourceState()].running = true
+            sourceStates[settings.name, default: SourceState()].startedUnder = appliedReload
             logger.debug("\(settings.name): sync started")
             let runner = self.runner, configuration = self.configuration, relay = self.relay
             syncs.addTask {

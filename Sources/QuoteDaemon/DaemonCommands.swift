@@ -77,27 +77,30 @@ extension Daemon {
         return left
     }
 
-    /// Re-reads the configuration; a bad file keeps the running one and says why.
+    /// Re-reads the configuration and applies it at once; a bad file keeps the running one and says
+    /// why. The store's part, marking which custom lists it names, follows as work of its own
+    /// (`markLists`): a list's sync holding the store never holds up a reload.
     @discardableResult
     public func reload() async -> Result<Int, Error> {
         notifier.reloading()
         defer { notifier.ready(); updateStatus() }
+        reloadsAsked += 1
+        let number = reloadsAsked
         do {
             let fresh = try loadConfiguration()
             // Everything that can fail happens before anything changes: a reload is all or nothing.
-            // The store may make us wait for its write lock: that wait happens on a thread of its
-            // own, not on the actor (which keeps answering) nor on the shared async threads.
-            let storePath = self.storePath, timeout = storeBusyTimeout
+            // The textfile's folder is looked at on a thread of its own, not on the actor.
             let newTextfile = try await BlockingWork.perform { () throws(ConfigurationProblem) in
                 try MetricsTextfile.checked(fresh.metrics.textfile)
             }
-            try await BlockingWork.perform {
-                try Store.reconcileCustomLists(fresh.customListNames, storePath: storePath, busyTimeoutMilliseconds: timeout)
-            }
+            // A later reload, which read the file after this one did, is applied already: it wins.
+            guard number > appliedReload else { return .success(configuration.enabledSources.count) }
+            appliedReload = number
             for warning in fresh.warnings { logger.warning(warning) }
             let previous = configuration
             configuration = fresh
             adopt(newTextfile)
+            listsToMark = fresh.customListNames
             // A source pointed at another URL starts afresh: the old URL's block or backoff is not its own.
             for settings in fresh.sources {
                 if let old = previous.source(named: settings.name), old.url != settings.url, !sourceState(settings.name).running {
@@ -109,7 +112,8 @@ extension Daemon {
             // The status line (and the textfile, when there is one) at once for the new sources and [check].
             await readHealth()
             updateStatus()
-            logger.log(.info, "configuration reloaded: \(Plural.count(fresh.enabledSources.count, "source")) enabled", event: .reloadDone)
+            logger.log(.info, "configuration reloaded: \(Plural.count(fresh.enabledSources.count, "source")) enabled" + listMarkingNote(),
+                       event: .reloadDone)
             wakeup.post()
             return .success(fresh.enabledSources.count)
         } catch {
@@ -154,7 +158,7 @@ extension Daemon {
         case .reload:
             switch await reload() {
             case .success(let count):
-                writer.send("ok", "reloaded: \(Plural.count(count, "source")) enabled")
+                writer.send("ok", "reloaded: \(Plural.count(count, "source")) enabled" + listMarkingNote())
                 writer.finish(code: .success)
             case .failure(let error):
                 writer.send("error", "reload failed, the running configuration stays: \(error)")
@@ -202,6 +206,7 @@ extension Daemon {
         daemon.add("version", QuotedVersion.current)
         daemon.add("config", configuration.file)
         daemon.add("store", storePath)
+        daemon.add("lists_pending", listMarkingPending)
         var replies = [ControlReply(kind: "daemon", text: daemon.result)]
         for settings in configuration.sources {
             var source = JSONObjectBuilder()

@@ -8,6 +8,8 @@ struct SourceState {
     /// Its due time is the upstream's block (Retry-After), which may lie further ahead than an interval.
     var blocked = false
     var running = false
+    /// The reload whose configuration its running sync was started with (0: the daemon's first).
+    var startedUnder = 0
     /// Asked for by `syncNow`, started by the scheduler at its next turn.
     var requested = false
     /// Its failures in a row.

@@ -295,10 +295,17 @@ public final class Store {
 
     /// Marks which custom lists the configuration names, in one transaction (a list removed
     /// from the configuration stops syncing; its quotes stay until `quotectl forget`).
+    /// `writerPatience`: how long to wait for another process's turn to write (`WriterTurn`), when
+    /// the caller's and not the program's (the daemon asks without waiting, and asks again later).
     public static func reconcileCustomLists(_ configured: [String], storePath: String,
-                                            busyTimeoutMilliseconds: Int32 = defaultBusyTimeout) throws(StoreError) {
+                                            busyTimeoutMilliseconds: Int32 = defaultBusyTimeout,
+                                            writerPatience: Duration? = nil) throws(StoreError) {
+        // This process's turn, taken first: opening the store for writing shares it.
+        var turn: ProcessLock?
+        if let writerPatience { turn = try WriterTurn.take(storePath, patience: writerPatience) }
         let store = try Store(path: storePath, access: .write, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try store.database.transaction { () throws(StoreError) in try QuoteWriter(database: store.database).markConfiguredLists(configured) }
+        withExtendedLifetime(turn) {}
     }
 }
 

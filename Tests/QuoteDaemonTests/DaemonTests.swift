@@ -90,25 +90,6 @@ import TestSupport
         #expect(report.counts.inserted == 1)
     }
 
-    /// A reload is all or nothing: when the store refuses the new list registry (another
-    /// process holds its write lock), the running configuration stays, wholly.
-    @Test func aReloadThatCannotReachTheStoreChangesNothing() async throws {
-        let server = try TestUpstream { _ in .json(#"[{"id": 1, "text": "x"}]"#) }
-        let fresh = try configuration("[source.custom.fresh]\nurl = \(server.baseURL)/l\ninterval = 10s\n[source.upbit]\nenabled = false\n")
-        let quick = Daemon(configuration: try configuration("[source.breakingbad]\nenabled = false\n"), storePath: storePath,
-                           runner: EngineRunner(engine: SyncEngine(storePath: storePath)), logger: Logger(level: .error),
-                           notifier: SystemdNotifier(socketPath: nil), loadConfiguration: { fresh }, wallClock: { 1_900_000_000 },
-                           storeBusyTimeout: 500)
-        try await quick.prepare()
-        let before = await quick.statusReplies().filter { $0.kind == "source" }.map(\.text)
-        let holder = try Database(path: storePath, mode: .readWrite)
-        try holder.execute("BEGIN IMMEDIATE")
-        let result = await quick.reload()
-        try holder.execute("ROLLBACK")
-        guard case .failure = result else { Issue.record("the reload should have failed while the store was locked"); return }
-        #expect(await quick.statusReplies().filter { $0.kind == "source" }.map(\.text) == before)
-    }
-
     /// Values that used to trap the daemon on SIGHUP are refused; it keeps running as it was.
     @Test(arguments: ["max_bytes = 8589934592G", "interval = 9223372036854775807s", "pause = 46116860184273s", "pause = 100000h"])
     func aReloadWithAnOutOfRangeValueKeepsRunning(line: String) async throws {

@@ -48,6 +48,9 @@ public final class TestUpstream: Sendable {
         case trickle(secondsPerByte: Double)
         /// Sends only this many bytes of the head, then closes: a server that dies mid-headers.
         case cutHead(afterBytes: Int)
+        /// Sends the head and this many body bytes, then the rest once `gate` opens: a transfer
+        /// stalled mid-body (a list's first records already in its transaction).
+        case stall(afterBytes: Int, until: Gate)
     }
 
     public struct Response: Sendable {
@@ -206,6 +209,13 @@ public final class TestUpstream: Sendable {
             bytes += response.body.prefix(count)
         } else if request.method != "HEAD" {
             bytes += response.body
+        }
+        if case .stall(let count, let gate) = response.behaviour {
+            let sent = min(bytes.count, text.utf8.count + count)
+            guard write(Array(bytes[..<sent]), to: connection) else { return }
+            gate.wait()
+            _ = write(Array(bytes[sent...]), to: connection)
+            return
         }
         if case .trickle(let pause) = response.behaviour {
             let head = bytes.count - response.body.count
