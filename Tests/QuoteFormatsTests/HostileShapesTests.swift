@@ -10,7 +10,7 @@ import TestSupport
 /// scripts/bench/hostile.sh's to measure.
 @Suite(.computing) struct HostileShapesTests {
     static let million = 1_000_000
-    static let lineEnds = String(repeating: "\n", count: Self.million)
+    static let lineEnds = String(repeating: "\n", count: 1_000_000)
 
     func chunked(_ reader: any ListReader, _ text: String) throws -> ReadList {
         try readList(reader, Array(text.utf8), chunkSize: 65_536)
