@@ -132,8 +132,17 @@ enum FormatSniffer {
 
     static func skipBlank(_ bytes: [UInt8], from start: Int) -> Int {
         var index = start
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains(bytes[index]) { index += 1 }
+        while index < bytes.count, isBlank(bytes[index]) { index += 1 }
         return index
+    }
+
+    /// White space, or a byte of a UTF-8 byte-order mark (a switch: an array literal here would
+    /// be made for every byte of a body of blanks).
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF: return true
+        default: return false
+        }
     }
 
     /// Past `<?xml …?>`, `<!-- … -->` and `<!DOCTYPE …>`: to the document's first element

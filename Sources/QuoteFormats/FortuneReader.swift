@@ -75,18 +75,20 @@ public struct FortuneReader: ListReader {
     /// A record's text and author, or nil when it has no text.
     static func quote(_ record: [Substring]) -> (String, String?)? {
         // Trailing blanks go; the leading ones are the record's layout (and tell an attribution line).
-        var lines = record.map { line in String(line.reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed()) }
+        let lines = record.map { line in String(line.reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed()) }
         func blank(_ line: String) -> Bool { line.allSatisfy(\.isWhitespace) }
-        while let first = lines.first, blank(first) { lines.removeFirst() }
-        while let last = lines.last, blank(last) { lines.removeLast() }
+        // The record is lines[first..<end], its blank ends passed over by moving the bounds (as `FortuneRecord.ascii` does).
+        var first = 0, end = lines.count
+        while first < end, blank(lines[first]) { first += 1 }
+        while end > first, blank(lines[end - 1]) { end -= 1 }
         var author: String?
-        if let last = lines.last, let attribution = attribution(last) {
+        if end > first, let attribution = attribution(lines[end - 1]) {
             author = attribution
-            lines.removeLast()
-            while let before = lines.last, blank(before) { lines.removeLast() }
+            end -= 1
+            while end > first, blank(lines[end - 1]) { end -= 1 }
         }
         // " %" is how a text line that is just "%" is written inside a record.
-        let text = lines.map { line in line == " %" ? "%" : blank(line) ? "" : line }.joined(separator: "\n")
+        let text = lines[first..<end].map { line in line == " %" ? "%" : blank(line) ? "" : line }.joined(separator: "\n")
         return text.isEmpty ? nil : (text, author)
     }
 

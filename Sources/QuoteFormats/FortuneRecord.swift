@@ -16,22 +16,25 @@ enum FortuneRecord {
                 guard byte == 0x0A else { continue }
                 // Trailing blanks go; the leading ones are the record's layout (and tell an attribution line).
                 var end = index
-                while end > start, [space, tab, 0x0D].contains(bytes[end - 1]) { end -= 1 }
+                while end > start, bytes[end - 1] == space || bytes[end - 1] == tab || bytes[end - 1] == 0x0D { end -= 1 }
                 lines.append(start..<end)
                 start = index + 1
             }
             func blank(_ line: Range<Int>) -> Bool { line.allSatisfy { isWhitespace(bytes[$0]) } }
-            while let first = lines.first, blank(first) { lines.removeFirst() }
-            while let last = lines.last, blank(last) { lines.removeLast() }
+            // The record's lines are lines[first..<end]: blank lines at its ends are passed over by
+            // moving the bounds, never removed from the front (which moves every line after it).
+            var first = 0, end = lines.count
+            while first < end, blank(lines[first]) { first += 1 }
+            while end > first, blank(lines[end - 1]) { end -= 1 }
             var author: String?
-            if let last = lines.last, let name = attribution(bytes, last) {
+            if end > first, let name = attribution(bytes, lines[end - 1]) {
                 author = name
-                lines.removeLast()
-                while let before = lines.last, blank(before) { lines.removeLast() }
+                end -= 1
+                while end > first, blank(lines[end - 1]) { end -= 1 }
             }
             // The lines as written, each after a line break but the first.
             var text: [UInt8] = []
-            for (number, line) in lines.enumerated() {
+            for (number, line) in lines[first..<end].enumerated() {
                 if number > 0 { text.append(0x0A) }
                 if blank(line) { continue }
                 if line.count == 2, bytes[line.lowerBound] == space, bytes[line.lowerBound + 1] == percent {

@@ -5,7 +5,8 @@ import QuoteSystem
 
 /// The quoted store: an SQLite file with the embedded schema, opened for reading
 /// (every query command) or writing (import, sync). Opening creates a missing
-/// store, with the starter set, when its folder can be created or written.
+/// store, with the starter set, when its folder can be created or written — unless
+/// the caller must find one there (`creating: false`).
 public final class Store {
     public private(set) var database: Database
     public var path: String { database.path }
@@ -23,16 +24,19 @@ public final class Store {
     public static let defaultBusyTimeout: Int32 = 10_000
 
     /// `busyTimeoutMilliseconds`: how long a statement waits for another process's write lock.
-    public init(path: String, access: Access, now: Int = UnixTime.now(),
+    /// `creating` false: a store must be there (`--no-create`, `quotectl check`, a path the user
+    /// named for reading). A missing file is then `missing`, and a file that holds no store yet
+    /// (0 bytes, or SQLite with no schema) `noStore`, left as it was with nothing made beside it.
+    public init(path: String, access: Access, creating: Bool = true, now: Int = UnixTime.now(),
                 busyTimeoutMilliseconds: Int32 = Store.defaultBusyTimeout) throws(StoreError) {
         let opened: Opened
         do {
-            opened = try Self.opened(path, access: access, now: now, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            opened = try Self.opened(path, access: access, creating: creating, now: now, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         } catch let error where error.judgesTheFile && WriterTurn.awaitOtherWriter(path) {
             // Another quoted was writing it (creating it, migrating it: between its transactions a
             // store is briefly neither empty nor whole); what was seen is no verdict. Look again,
             // once that turn is over.
-            opened = try Self.opened(path, access: access, now: now, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            opened = try Self.opened(path, access: access, creating: creating, now: now, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         }
         database = opened.database
         turn = opened.turn
@@ -44,9 +48,14 @@ public final class Store {
         var turn: ProcessLock?
     }
 
-    private static func opened(_ path: String, access: Access, now: Int, busyTimeoutMilliseconds: Int32) throws(StoreError) -> Opened {
+    private static func opened(_ path: String, access: Access, creating: Bool, now: Int,
+                               busyTimeoutMilliseconds: Int32) throws(StoreError) -> Opened {
         var turn: ProcessLock?
         if try needsCreating(path, access: access) {
+            // Decided on the header and an immutable look alone: nothing was opened that writes.
+            guard creating else {
+                throw Path.exists(path) ? StoreError.noStore(path: path) : StoreError.missing(path: path, reason: tr("no such file"))
+            }
             // Another process may be creating it this very moment: take the turn, then look again.
             let folder = Path.parent(of: path)
             if let problem = Path.makeDirectories(folder) { throw StoreError.missing(path: path, reason: problem) }

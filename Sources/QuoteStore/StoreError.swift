@@ -4,6 +4,9 @@ import QuoteBase
 /// the sysexits.h code a command should exit with.
 public enum StoreError: Error, CustomStringConvertible, Equatable {
     case missing(path: String, reason: String)
+    /// A file where the store should be that holds none (0 bytes, or SQLite with no schema), met
+    /// by a caller that may not make one there.
+    case noStore(path: String)
     case notADatabase(path: String)
     /// An SQLite file of ours that is visibly damaged (cut short).
     case damaged(path: String, reason: String)
@@ -62,6 +65,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .missing(let path, let reason):
             return tr("\(path): no store there and cannot create one (\(reason))")
+        case .noStore(let path):
+            return tr("\(path): holds no quoted store (an empty file, or SQLite with no tables); left untouched (quotectl import or quoted sync make one)")
         case .notADatabase(let path):
             return tr("\(path): not an SQLite database, or damaged; left untouched")
         case .damaged(let path, let reason):
@@ -99,7 +104,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     /// on it may have made for a moment.
     var judgesTheFile: Bool {
         switch self {
-        case .notADatabase, .foreignDatabase, .damaged: return true
+        case .notADatabase, .foreignDatabase, .damaged, .noStore: return true
         default: return false
         }
     }
@@ -108,7 +113,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     /// read-only and disk full included).
     public var exitCode: ExitCode {
         switch self {
-        case .missing: return .noInput
+        case .missing, .noStore: return .noInput
         case .cannotCreate: return .cannotCreate
         case .busy, .anotherWriter: return .temporaryFailure
         default: return .ioError

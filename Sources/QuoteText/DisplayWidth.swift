@@ -70,7 +70,8 @@ public enum DisplayWidth {
                     if piece.isEmpty { break }
                     lines.append(piece)
                     word = word[index...]
-                    wordWidth = of(word)
+                    // What is left, without measuring it again: once per piece, that was quadratic in the word.
+                    wordWidth -= pieceWidth
                 }
                 line = String(word)
                 lineWidth = wordWidth

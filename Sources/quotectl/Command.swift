@@ -71,14 +71,16 @@ struct Context {
         if let openStore { return openStore }
         let path = try storePath()
         // A store named by --db or $QUOTED_DB must be there for reading: a typo
-        // (/tmp/quote.db for quotes.db) is an error, never a new store with the starter set.
+        // (/tmp/quote.db for quotes.db) is an error, never a new store with the starter set, and
+        // so is a file there that holds none yet (0 bytes, SQLite with no schema): left as it is.
         // The default locations are still created on first use; writers may create one.
-        if access == .read, !Locations.storeNeedsConfiguration(option: dbOption) || noCreate, !Path.exists(path) {
+        let creating = access == .write || (Locations.storeNeedsConfiguration(option: dbOption) && !noCreate)
+        if !creating, !Path.exists(path) {
             throw StoreError.missing(path: path, reason: noCreate ? tr("no store there, and --no-create")
                                      : tr("no such file; reading commands never create a store (quotectl import or quoted sync make one)"))
         }
         if access == .write { WriterTurn.configure(waiting: { Output.standardError("quotectl: \($0)\n") }) }
-        let store = try Store(path: path, access: access)
+        let store = try Store(path: path, access: access, creating: creating)
         openStore = store
         return store
     }

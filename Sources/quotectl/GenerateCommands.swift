@@ -17,7 +17,7 @@ let completeCommand = Command(completeSpec) { arguments, context in
         throw UsageError(message: tr("unknown kind '\(kind)' (\(kinds.joined(separator: ", ")))"), command: "__complete")
     }
     // Only a store that is already there: completing a word must never create one.
-    let store = (try? context.storePath()).flatMap { Path.exists($0) ? try? Store(path: $0, access: .read) : nil }
+    let store = (try? context.storePath()).flatMap { Path.exists($0) ? try? Store(path: $0, access: .read, creating: false) : nil }
     func ask(_ question: (Vocabulary) throws -> [String]) -> [String] {
         guard let store else { return [] }
         return (try? question(Vocabulary(database: store.database))) ?? []

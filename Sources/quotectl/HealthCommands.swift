@@ -29,6 +29,8 @@ let checkCommand = Command(checkSpec, onUsageError: checkUsageFailure) { argumen
         // A monitoring system must never be the one that made an empty store appear.
         // English on purpose: a Nagios plugin's output, read by the monitoring system.
         guard Path.exists(path) else { return checkUnknown("no store at \(path)") }
+        // Nor fill a file that holds none yet (0 bytes, SQLite with no schema): UNKNOWN, the file as it was.
+        context.noCreate = true
         let store = try context.store(.read)
         let sources = try HealthQuery(database: store.database).snapshot(HealthScope(configuration)).sources
         let verdict = HealthVerdict(sources: sources, now: now, thresholds: thresholds)

@@ -87,6 +87,55 @@ import TestSupport
         try everyCommandLeavesIt(scratch, store: store, expected: "damaged")
     }
 
+    /// Every file in the folder with its size and modification time (to stat's nanosecond).
+    static func listing(_ folder: String) throws -> [String: String] {
+        var result: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            var status = stat()
+            guard stat(folder + "/" + name, &status) == 0 else { continue }
+            result[name] = "\(status.st_size) bytes, modified \(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+        }
+        return result
+    }
+
+    /// A file that holds no store yet (0 bytes, or SQLite with no schema), met where none may be
+    /// made: a reader of a store named by $QUOTED_DB or --db, or with --no-create, says so (66);
+    /// check is UNKNOWN (3); and the folder keeps its names, sizes, times and bytes — no schema
+    /// filled in, no -wal, -shm or -lock beside it.
+    @Test(arguments: ["0 bytes", "SQLite with no schema"])
+    func aFileThatHoldsNoStoreIsNeverFilled(kind: String) throws {
+        let (scratch, store) = try prepare { path in
+            if kind == "0 bytes" {
+                #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+            } else {
+                try Self.sqlite(path, "PRAGMA user_version = 0; VACUUM;")
+            }
+        }
+        let listed = try Self.listing(scratch.file("data")), before = try Self.fingerprint(scratch.file("data"))
+        #expect(listed.keys.sorted() == ["store.db"], "\(listed)")
+        let config = scratch.write("quoted.conf", "[store]\npath = \(store)\n" + BinaryRunner.fixedSourcesOff + "\n")
+        let readers = [["random"], ["today"], ["search", "time"], ["status"], ["characters"], ["deaths"], ["markets"], ["weather"],
+                       ["export", "--format", "json"]]
+        var named = BinaryRunner("quotectl", home: scratch.path)
+        named.environment["QUOTED_DB"] = store
+        let plain = BinaryRunner("quotectl", home: scratch.path)
+        // The store named by $QUOTED_DB, by --db, and at the configured path with --no-create.
+        let ways: [(BinaryRunner, [String])] = [(named, []), (plain, ["--db", store]), (plain, ["--config", config, "--no-create"])]
+        for arguments in readers {
+            for (runner, global) in ways {
+                let result = try runner.run(global + arguments)
+                #expect(result.status == 66, "\(global + arguments): \(result.status) \(result.stderr)")
+                #expect(result.stderr.hasPrefix("quotectl: \(store): holds no quoted store (") && result.stderr.split(separator: "\n").count == 1,
+                        "\(global + arguments): \(result.stderr)")
+            }
+        }
+        let check = try BinaryRunner("quotectl", home: scratch.path).run(["--config", config, "check"])
+        #expect(check.status == 3, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.hasPrefix("QUOTED UNKNOWN - \(store): holds no quoted store"), "\(check.stdout)")
+        #expect(try Self.listing(scratch.file("data")) == listed, "a command touched the folder")
+        #expect(try Self.fingerprint(scratch.file("data")) == before)
+    }
+
     /// Five zeroed pages: a sync refuses to write into the store (74), like every reader.
     @Test func aSyncRefusesADamagedStore() throws {
         let scratch = Scratch()

@@ -6,7 +6,8 @@ import Testing
 import TestSupport
 
 /// The store is only ever a quoted store: another program's file is left byte for byte,
-/// an empty file becomes a store, a store from a newer quoted is refused.
+/// an empty file becomes a store (unless the caller may make none), a store from a newer
+/// quoted is refused.
 @Suite struct StoreIdentityTests {
     let folder = TemporaryFolder()
 
@@ -60,6 +61,41 @@ import TestSupport
         try Database(path: path, mode: .readWriteCreate).execute("PRAGMA user_version = 0")
         let store = try Store(path: path, access: .write)
         #expect(try store.database.scalarInt("SELECT count(*) FROM quotes") ?? 0 >= 200)
+    }
+
+    /// Each file in the folder: its size, modification time and bytes.
+    func listing() throws -> [String: String] {
+        var result: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            let attributes = try FileManager.default.attributesOfItem(atPath: folder.file(name))
+            result[name] = "\(attributes[.size] ?? "?") \(attributes[.modificationDate] ?? "?") \(bytes(folder.file(name))?.base64EncodedString() ?? "?")"
+        }
+        return result
+    }
+
+    /// A caller that may not make a store (`--no-create`, `quotectl check`, a path named for
+    /// reading) meets a file that holds none yet: refused as no store (66), decided on the header
+    /// and an immutable look, so the folder is as it was — no schema, no -wal, -shm or -lock.
+    @Test(arguments: [Store.Access.read, .write])
+    func aFileThatHoldsNoStoreIsNeverFilledWhenNoneMayBeMade(access: Store.Access) throws {
+        let zero = folder.file("zero.db"), blank = folder.file("blank.db")
+        #expect(FileManager.default.createFile(atPath: zero, contents: Data()))
+        try Database(path: blank, mode: .readWriteCreate).execute("PRAGMA journal_mode = DELETE; VACUUM")
+        let before = try listing()
+        #expect(before.keys.sorted() == ["blank.db", "zero.db"])
+        for path in [zero, blank] {
+            let error = #expect(throws: StoreError.self) { try Store(path: path, access: access, creating: false) }
+            #expect(error == .noStore(path: path))
+            #expect(error?.exitCode == 66)
+            #expect(error?.description.hasPrefix("\(path): holds no quoted store") == true)
+        }
+        let none = folder.file("none.db")
+        #expect(throws: StoreError.missing(path: none, reason: "no such file")) { try Store(path: none, access: access, creating: false) }
+        #expect(try listing() == before)
+        // A store that is there opens as ever.
+        let made = folder.file("made.db")
+        _ = try Store(path: made, access: .write)
+        #expect(try Store(path: made, access: access, creating: false).database.scalarInt("SELECT count(*) FROM quotes") ?? 0 > 0)
     }
 
     @Test func aMigrationRowNewerThanTheBinaryIsRefused() throws {

@@ -21,6 +21,14 @@ import Testing
         #expect(DisplayWidth.wrap("one\n\ntwo", width: 10) == ["one", "", "two"])
     }
 
+    /// A word wider than the line is cut piece by piece, the rest never measured again (a
+    /// 100,000-character word at one column took minutes).
+    @Test(.timeLimit(.minutes(1))) func aLongWordIsCutInOnePass() {
+        let lines = DisplayWidth.wrap(String(repeating: "a", count: 100_000), width: 1)
+        #expect(lines.count == 100_000 && lines.allSatisfy { $0 == "a" })
+        #expect(DisplayWidth.wrap("ab " + String(repeating: "가", count: 5) + " c", width: 4) == ["ab", "가가", "가가", "가 c"])
+    }
+
     @Test func paddingCountsColumns() {
         #expect(DisplayWidth.pad("비트코인", to: 10) == "비트코인  ")
         #expect(DisplayWidth.of(DisplayWidth.pad("비트코인 캐시", to: 6)) == 6)

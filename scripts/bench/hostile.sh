@@ -12,6 +12,9 @@
 # 3. a 400,000-quote sync while `quotectl search` runs in a loop: the WAL afterwards
 #    (target <= 16 MB) and `quotectl random` (hyperfine; target: its usual ~2 ms).
 # 4. the sizes of the two binaries, as built and stripped.
+# 5. the readers on hostile shapes: `quotectl import` of 1,000,000 line ends and of a fortune
+#    file with 262,144 blank lines between two records, and a sync of the 1,000,000 line ends
+#    by URL as a fortune list. Target: each under 1 s (a reader that is linear).
 # Exits non-zero when a target is missed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -129,5 +132,34 @@ for binary in "$quoted" "$quotectl"; do
         "$(echo "$(stat -c %s "$binary") / 1000000" | bc -l)" "$(echo "$(stat -c %s "$data/$(basename "$binary").stripped") / 1000000" | bc -l)"
 done
 ldd "$quoted" | awk '{print $1}' | tr '\n' ' ' | sed 's/^/  quoted links: /'; echo
+
+echo "== 5. the readers on hostile shapes (a quadratic reader took 11.5 s on 262,144 line ends)"
+python3 -c 'import sys; sys.stdout.write("\n" * 1000000)' > "$data/newlines.fortune"
+python3 -c 'import sys; sys.stdout.write("one\n%\n" + "\n" * 262144 + "%\ntwo\n")' > "$data/blank-lines.fortune"
+under_a_second() { python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) < 1 else 1)' "$1"; }
+for name in newlines blank-lines; do
+    rm -f "$data/readers.db" "$data/readers.db-wal" "$data/readers.db-shm"
+    /usr/bin/time -f "%e" -o "$data/time.txt" "$quotectl" --db "$data/readers.db" import "$data/$name.fortune" --name "$name" \
+        --format fortune >"$data/out.txt" 2>&1 || true
+    wall=$(tail -1 "$data/time.txt")
+    printf "  import %-20s %5.2f s: %s\n" "$name.fortune" "$wall" "$(head -1 "$data/out.txt")"
+    under_a_second "$wall" || miss "import of $name.fortune took $wall s"
+done
+rm -f "$data/readerport" "$data/readers.db" "$data/readers.db-wal" "$data/readers.db-shm"
+python3 scripts/bench/fake-upstream.py --list "$data/newlines.fortune" --port-file "$data/readerport" &
+pids+=("$!")
+for _ in $(seq 50); do [ -s "$data/readerport" ] && break; sleep 0.1; done
+cat > "$data/readers.conf" <<CONF
+[store]
+path = $PWD/$data/readers.db
+[source.custom.newlines]
+url = http://127.0.0.1:$(cat "$data/readerport")/list.json
+format = fortune
+$only_listed
+CONF
+/usr/bin/time -f "%e" -o "$data/time.txt" "$quoted" sync --once --config "$data/readers.conf" >/dev/null 2>"$data/err.txt" || true
+wall=$(tail -1 "$data/time.txt")
+printf "  sync of %-19s %5.2f s: %s\n" "newlines by URL" "$wall" "$(head -1 "$data/err.txt")"
+under_a_second "$wall" || miss "a sync of 1,000,000 line ends took $wall s"
 
 exit $failed
