@@ -90,6 +90,8 @@ public struct Manifest: Equatable, Sendable {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
+        } catch where error.repeatedMember != nil {
+            throw FeedFailure("the manifest is ambiguous: \(error)")
         } catch {
             throw FeedFailure("the manifest is not JSON: \(error)")
         }

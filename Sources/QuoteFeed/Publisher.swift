@@ -10,9 +10,11 @@ import QuoteSystem
 /// `by-hash/SHA256.json` (and its `.json.gz` twin for nginx's gzip_static) is written to a
 /// temporary name, fsync'd and renamed first; then the signature; the manifest last, by rename.
 /// A file's name is its content's SHA-256, so a file once written never changes (nginx may
-/// serve it as immutable) and an unchanged source costs nothing to publish again. Files no
-/// manifest has named for two intervals are removed. Two publishers (the daemon's concurrent
-/// syncs) take turns on a lock file.
+/// serve it as immutable) and an unchanged source costs nothing to publish again, once the file
+/// there is checked to hold those bytes (`FeedFileCheck`: a link or a damaged copy is written
+/// again). Files no manifest has named for two intervals are removed, and nothing else: only the
+/// names the feed writes, in a `by-hash` that is its own folder, never a link. Two publishers (the
+/// daemon's concurrent syncs) take turns on a lock file.
 public struct Publisher {
     public let settings: PublishSettings
     public let storePath: String
@@ -32,12 +34,16 @@ public struct Publisher {
         public let pruned: Int
     }
 
-    /// The folder's lock file, locked (flock, exclusive): one publisher at a time.
+    /// The folder's lock file, locked (flock, exclusive): one publisher at a time. A link in its
+    /// place is refused, not followed: the file would be made wherever it points.
     private static func lock(_ folder: String) throws(FeedFailure) -> FileDescriptor {
+        let path = Path.join(folder, ".lock")
         do throws(Errno) {
-            let lock = try FileDescriptor.open(Path.join(folder, ".lock"), O_RDWR | O_CREAT, mode: 0o644)
+            let lock = try FileDescriptor.open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NOCTTY, mode: 0o644)
             try lock.io.lockExclusively()
             return lock
+        } catch where error.code == ELOOP {
+            throw FeedFailure("cannot lock \(folder): \(path) is a symbolic link (the feed's lock is a file of its own: remove the link)")
         } catch {
             throw FeedFailure("cannot lock \(folder): \(error)")
         }
@@ -49,30 +55,16 @@ public struct Publisher {
                         milliseconds: Int = FeedSerial.now()) throws(FeedFailure) -> Outcome {
         let folder = settings.dir
         let byHash = Path.join(folder, "by-hash")
-        for path in [folder, byHash] where !Path.exists(path) {
-            do throws(FileSystemError) {
-                try FileSystem.makeDirectory(path, mode: 0o755)
-            } catch where error.errno.code != EEXIST {
-                throw FeedFailure("cannot create \(path): \(error.errno)")
-            } catch {}
-            try? FileSystem.setPermissions(path, 0o755)  // whatever the umask: the web server reads it as another user
-        }
+        try FeedFolder.make(folder, byHash)
         let secrets = try Self.signingKeys(settings.signingKeys)
         let nextKeys = try Self.publicKeys(settings.nextKeys, key: "next_keys")
         // Held until this function returns (the lock goes with its descriptor).
         let lock = try Self.lock(folder)
         defer { _ = lock.rawValue }
+        try FeedFolder.refuseLink(byHash)
 
         let previous = Self.readManifest(in: folder)
-        // A feed written "later" than now: this host's clock went back, and a serial from it could too.
-        if let previous, previous.generated > now + 300 {
-            throw FeedFailure("the manifest in \(folder) was written at \(UnixTime.timestamp(previous.generated)), after this host's clock (\(UnixTime.timestamp(now))): fix the clock before publishing")
-        }
-        // The serial never goes back, not even when the folder was lost: it is at least the time of
-        // writing, by either reading of the clock.
-        guard let serial = FeedSerial.next(after: previous?.serial, now: max(milliseconds, now * 1_000)) else {
-            throw FeedFailure("the manifest in \(folder) holds serial \(previous?.serial ?? 0), which leaves no higher one to write: remove \(Path.join(folder, "manifest.json")) to start again at this host's clock")
-        }
+        let serial = try SerialFile.next(after: previous, in: folder, now: now, milliseconds: milliseconds)
         let store: Store
         do {
             store = try Store(path: storePath, access: .read)
@@ -88,14 +80,13 @@ public struct Publisher {
             // Never synced and empty (a source that has failed since it was configured): not published,
             // or every spoke would refuse "an empty list" on every sync.
             if source.synced == nil, try rowsOf(source, queries) == 0 { continue }
-            if let only, !only.contains(source.name), let kept = previous?.entry(named: source.name),
-               Path.exists(Path.join(folder, kept.file)) {
+            if let only, !only.contains(source.name), let kept = previous?.entry(named: source.name), Self.isIntact(kept, in: folder) {
                 entries.append(kept)
                 continue
             }
-            guard let entry = try write(source, queries: queries, into: byHash) else { continue }
-            if previous?.entry(named: source.name)?.sha256 != entry.sha256 { written.append(source.name) }
-            entries.append(entry)
+            guard let published = try write(source, queries: queries, into: byHash) else { continue }
+            if published.wroteFiles || previous?.entry(named: source.name)?.sha256 != published.entry.sha256 { written.append(source.name) }
+            entries.append(published.entry)
         }
         let manifest = Manifest(name: settings.name ?? Self.hostName(), serial: serial, generated: now,
                                 validUntil: now + settings.validFor, nextKeys: nextKeys.map(\.base64), sources: entries)
@@ -104,8 +95,10 @@ public struct Publisher {
         return Outcome(manifest: manifest, written: written, pruned: pruned)
     }
 
-    /// One source's document, streamed through SHA-256 and gzip into `by-hash/`.
-    private func write(_ source: FeedQueries.PublishedSource, queries: FeedQueries, into byHash: String) throws(FeedFailure) -> Manifest.Entry? {
+    /// One source's document, streamed through SHA-256 and gzip into `by-hash/`; whether a file
+    /// was put in place (new bytes, or a file of their name that did not hold them).
+    private func write(_ source: FeedQueries.PublishedSource, queries: FeedQueries,
+                       into byHash: String) throws(FeedFailure) -> (entry: Manifest.Entry, wroteFiles: Bool)? {
         let plain = try FeedFile(folder: byHash, prefix: "json")
         let compressed = try FeedFile(folder: byHash, prefix: "gz")
         let gzip = try GzipWriter(into: compressed)
@@ -135,17 +128,34 @@ public struct Publisher {
             throw FeedFailure("\(source.name): libcrypto could not compute SHA-256 (check OPENSSL_CONF)")
         }
         let name = "\(sha).json"
-        if Path.exists(Path.join(byHash, name)) {
-            plain.abandon()  // the same bytes are there already: nothing changes
-            compressed.abandon()
+        let path = Path.join(byHash, name)
+        // The twin first: once the file is in place, nginx may send its twin.
+        let wroteTwin = try place(compressed, as: name + ".gz", in: byHash,
+                                  unlessThere: FeedFileCheck.inflates(path + ".gz", to: size, sha256: sha))
+        let wroteFile = try place(plain, as: name, in: byHash, unlessThere: FeedFileCheck.holds(path, size: size, sha256: sha))
+        let entry = Manifest.Entry(name: source.name, kind: source.kind, file: "by-hash/" + name, size: size, sha256: sha,
+                                   rows: rows, synced: source.synced)
+        return (entry, wroteTwin || wroteFile)
+    }
+
+    /// Renames `file` to `name`, unless the file there holds its bytes already: then nothing
+    /// changes but its time (it was named again). Whether `file` was put in place.
+    private func place(_ file: FeedFile, as name: String, in byHash: String, unlessThere intact: Bool) throws(FeedFailure) -> Bool {
+        if intact {
+            file.abandon()
             touch(Path.join(byHash, name))
-            touch(Path.join(byHash, name + ".gz"))
-        } else {
-            try compressed.commit(as: name + ".gz")
-            try plain.commit(as: name)
+            return false
         }
-        return Manifest.Entry(name: source.name, kind: source.kind, file: "by-hash/" + name, size: size, sha256: sha,
-                              rows: rows, synced: source.synced)
+        try file.commit(as: name)
+        return true
+    }
+
+    /// Whether a kept entry's file and twin still hold what it names; else the source is written
+    /// again from the store.
+    private static func isIntact(_ entry: Manifest.Entry, in folder: String) -> Bool {
+        let path = Path.join(folder, entry.file)
+        return FeedFileCheck.holds(path, size: entry.size, sha256: entry.sha256)
+            && FeedFileCheck.inflates(path + ".gz", to: entry.size, sha256: entry.sha256)
     }
 
     /// Whether the feed in `folder` needs a fresh signature: none is there, or less than half of
@@ -190,12 +200,13 @@ public struct Publisher {
         do { return try queries.rowCount(source: source) } catch { throw FeedFailure("store: \(error)") }
     }
 
-    /// The signed manifests (one file per key: the signature and the manifest in one, so a spoke
-    /// reading between two publishes gets one whole version), the detached signature people check
-    /// with `signify -V`, then the manifest, each by rename with a new ETag (`commitWithANewETag`).
-    /// Signed files of keys no longer signing go.
+    /// The serial's record (`SerialFile`), the signed manifests (one file per key: the signature
+    /// and the manifest in one, so a spoke reading between two publishes gets one whole version),
+    /// the detached signature people check with `signify -V`, then the manifest, each by rename
+    /// with a new ETag (`commitWithANewETag`). Signed files of keys no longer signing go.
     private func writeManifest(_ manifest: Manifest, signedWith secrets: [Signify.SecretKey], in folder: String) throws(FeedFailure) {
         try? FileSystem.syncDirectory(Path.join(folder, "by-hash"))
+        try SerialFile.write(manifest.serial, in: folder)
         let bytes = Array(manifest.json.utf8)
         for secret in secrets {
             let signed = try FeedFile(folder: folder, prefix: "signed")
@@ -236,25 +247,39 @@ public struct Publisher {
     }
 
     /// A file a manifest names is touched (its time is when it was last named); one unnamed
-    /// for `retention` seconds goes, and so do temporary files a crash left behind.
+    /// for `retention` seconds goes, and so do temporary files a crash left behind. Only names
+    /// the feed writes are looked at, each as itself (a link is never followed), and only while
+    /// `by-hash` is still its own folder: whatever else is there stays.
     private func prune(_ byHash: String, keeping named: Set<String>, now: Int) -> Int {
-        guard let names = try? FileSystem.contentsOfDirectory(byHash) else { return 0 }
+        guard (try? FeedFolder.refuseLink(byHash)) != nil, let names = try? FileSystem.contentsOfDirectory(byHash) else { return 0 }
         var removed = 0
         for name in names {
+            guard let base = Self.writtenName(name) else { continue }
             let path = Path.join(byHash, name)
-            let base = name.hasSuffix(".gz") ? String(name.dropLast(3)) : name
             if named.contains(base) {
                 touch(path)
                 continue
             }
-            guard let status = try? FileSystem.status(path), now - status.modified > (name.hasPrefix(".") ? 3_600 : retention) else { continue }
+            guard let status = try? FileSystem.status(path, followingLinks: false),
+                  now - status.modified > (name.hasPrefix(".") ? 3_600 : retention) else { continue }
             if (try? FileSystem.unlink(path)) != nil { removed += 1 }
         }
         return removed
     }
 
+    /// The name the manifest gives a `by-hash` file (`SHA256.json`, for the file and its `.gz`
+    /// twin), a temporary file's own name (`.json.PID.RANDOM.tmp`, `.gz.…`), or nil for a name
+    /// the feed never writes.
+    static func writtenName(_ name: String) -> String? {
+        if name.hasPrefix(".json.") || name.hasPrefix(".gz."), name.hasSuffix(".tmp") { return name }
+        let base = name.hasSuffix(".gz") ? String(name.dropLast(3)) : name
+        guard base.hasSuffix(".json"), Hex.isDigest(String(base.dropLast(5))) else { return nil }
+        return base
+    }
+
+    /// The file's times set to now; a link's own, should one be there (what it points to is not the feed's).
     private func touch(_ path: String) {
-        try? FileSystem.touch(path)
+        try? FileSystem.touch(path, followingLinks: false)
     }
 
     static func readManifest(in folder: String) -> Manifest? {

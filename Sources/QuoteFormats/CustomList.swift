@@ -52,6 +52,9 @@ public enum CustomList {
                     case .tooLarge(let bytes):
                         try body(.problem(ListProblem(place: place, upstreamID: nil,
                                                       reason: tr("larger than \(JSONArrayStream.defaultMaximumElementBytes >> 20) MiB (\(bytes) bytes)"))))
+                    case .repeatedMember(let error):
+                        // Its id may be the member named twice: the record could be any stored quote.
+                        try body(.problem(ListProblem(place: place, upstreamID: nil, reason: error.description)))
                     case .value(let record):
                         let read = mapping.map { $0.quote(from: record, source: source) }
                             ?? quote(from: record, source: source).map { ($0, derived: false) }

@@ -148,9 +148,11 @@ public enum FileSystem {
         return names
     }
 
-    /// Sets the access and modification times of `path` to now (touch(1) on a file that exists).
-    public static func touch(_ path: String) throws(FileSystemError) {
-        try call("utimensat", path) { utimensat(AT_FDCWD, path, nil, 0) }
+    /// Sets the access and modification times of `path` to now (touch(1) on a file that exists);
+    /// of a link itself, not what it points to, when `followingLinks` is false (touch -h).
+    public static func touch(_ path: String, followingLinks: Bool = true) throws(FileSystemError) {
+        let flags = followingLinks ? 0 : AT_SYMLINK_NOFOLLOW
+        try call("utimensat", path) { utimensat(AT_FDCWD, path, nil, flags) }
     }
 
     /// fsync(2) of the folder at `path`: the names made, renamed or removed in it are on disk.

@@ -13,6 +13,9 @@ public struct JSONArrayStream: Sendable {
         case value(JSONValue)
         /// An element larger than `maximumElementBytes`: skipped without being held.
         case tooLarge(bytes: Int)
+        /// An element holding an object that names a member twice (`JSONSyntaxError.repeatedMember`),
+        /// where in the document: the one record is refused, the array read on.
+        case repeatedMember(JSONSyntaxError)
     }
 
     /// The body is JSON but not an array.
@@ -285,9 +288,13 @@ public struct JSONArrayStream: Sendable {
             }
         } catch {
             // The element's own line 1 starts at the element's column in the document.
-            throw JSONSyntaxError(line: elementLine + error.line - 1,
-                                  column: error.line == 1 ? elementColumn + error.column - 1 : error.column,
-                                  reason: error.reason)
+            let located = JSONSyntaxError(line: elementLine + error.line - 1,
+                                          column: error.line == 1 ? elementColumn + error.column - 1 : error.column,
+                                          reason: error.reason, repeatedMember: error.repeatedMember)
+            guard located.repeatedMember != nil else { throw located }
+            pending.removeAll(keepingCapacity: pending.capacity <= 1 << 20)
+            try body(position, .repeatedMember(located))
+            return
         }
         try body(position, .value(value))
     }

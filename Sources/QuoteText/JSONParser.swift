@@ -5,16 +5,24 @@ public struct JSONSyntaxError: Error, CustomStringConvertible, Equatable {
     public let line: Int
     public let column: Int
     public let reason: String
+    /// The member an object names twice, when that is the error: the document is well-formed,
+    /// but which of the two values is meant cannot be told, so a reader of many records may
+    /// refuse the one record instead of the whole body.
+    public internal(set) var repeatedMember: String? = nil
 
     public var description: String { tr("line \(line), column \(column): \(reason)") }
 }
 
 /// A strict RFC 8259 parser over UTF-8 bytes, written for speed on large arrays
-/// (a million-quote list) and for Foundation-free binaries.
+/// (a million-quote list) and for Foundation-free binaries. An object that names a member
+/// twice is refused (`repeatedMember`): taking either value would be a guess.
 public struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
+    /// The first member named twice: said once the document has proved well-formed, so a
+    /// broken document is still refused as broken.
+    private var firstRepeat: JSONSyntaxError?
     private static let maximumDepth = 256
 
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
@@ -35,6 +43,7 @@ public struct JSONParser {
         let value = try parser.parseValue()
         parser.skipWhitespace()
         guard parser.index == buffer.count else { throw parser.error(tr("unexpected text after the JSON value")) }
+        if let repeated = parser.firstRepeat { throw repeated }
         return value
     }
 
@@ -63,13 +72,17 @@ public struct JSONParser {
         try enter()
         index += 1
         var members: [(key: String, value: JSONValue)] = []
+        var names = MemberNames()
         skipWhitespace()
         if peek(UInt8(ascii: "}")) { index += 1; depth -= 1; return .object(JSONObject(members)) }
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else { throw error(tr("expected a member name in quotes")) }
-            // An invalid key cannot name anything we read; keep it under a name no field has.
+            let keyStart = index
+            // An invalid key cannot name anything we read; keep it under a name no field has
+            // (a second one repeats it: no object parsed here holds a name twice).
             let key = try parseString() ?? "\u{FFFD}"
+            if !names.insert(key, besides: members), firstRepeat == nil { firstRepeat = repeated(key, at: keyStart) }
             skipWhitespace()
             guard peek(UInt8(ascii: ":")) else { throw error(tr("expected ':' after a member name")) }
             index += 1
@@ -82,6 +95,15 @@ public struct JSONParser {
         }
         depth -= 1
         return .object(JSONObject(members))
+    }
+
+    /// A member named twice, at its second name: refused, naming it (cut short and cleaned, as
+    /// it may be anything).
+    private func repeated(_ key: String, at position: Int) -> JSONSyntaxError {
+        let shown = TerminalSanitizer.oneLine(key.count > 64 ? String(key.prefix(64)) + "…" : key)
+        var failure = error(tr("member \"\(shown)\" appears twice in one object"), at: position)
+        failure.repeatedMember = key
+        return failure
     }
 
     private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
@@ -256,15 +278,33 @@ public struct JSONParser {
         (0x21...0x7E).contains(byte) ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16)
     }
 
-    private func error(_ reason: String) -> JSONSyntaxError {
+    /// The error at `position` (where the parser is, unless said).
+    private func error(_ reason: String, at position: Int? = nil) -> JSONSyntaxError {
+        let at = position ?? index
         // Running out of input is the real reason whatever was expected (a truncated body).
-        let reason = index >= bytes.count ? tr("unexpected end of input") : reason
+        let reason = at >= bytes.count ? tr("unexpected end of input") : reason
         var line = 1
         var lineStart = 0
-        for position in 0..<min(index, bytes.count) where bytes[position] == 0x0A {
+        for offset in 0..<min(at, bytes.count) where bytes[offset] == 0x0A {
             line += 1
-            lineStart = position + 1
+            lineStart = offset + 1
         }
-        return JSONSyntaxError(line: line, column: index - lineStart + 1, reason: reason)
+        return JSONSyntaxError(line: line, column: at - lineStart + 1, reason: reason)
+    }
+}
+
+/// The member names an object has given so far, to refuse one given twice. Most objects are
+/// small and a scan of their members beats hashing (no allocation per record); past 16 members
+/// a set takes over, so an object of 100,000 members costs 100,000 lookups, not 5 billion
+/// comparisons.
+private struct MemberNames {
+    private static let scanned = 16
+    private var set: Set<String> = []
+
+    /// False when `key` is among `members` (or was given before them): a repeated name.
+    mutating func insert(_ key: String, besides members: [(key: String, value: JSONValue)]) -> Bool {
+        if members.count < Self.scanned { return !members.contains { $0.key == key } }
+        if set.isEmpty { set = Set(members.map(\.key)) }
+        return set.insert(key).inserted
     }
 }

@@ -120,12 +120,16 @@ let signify = "/usr/bin/signify-openbsd"
         (#"{"format":2,"name":"f","serial":9223372036854775807,"generated":1,"valid_until":9,"next_keys":[],"sources":[]}"#, "out of range"),
         (#"{"format":2,"name":"f","serial":1,"generated":-9223372036854775808,"valid_until":9,"next_keys":[],"sources":[]}"#, "out of range"),
         ("PATHTRICK", "malformed"), ("BUILTIN", "malformed"), ("TWICE", "twice"),
+        // A member named twice (the first one was taken silently).
+        ("SERIALTWICE", #"ambiguous: line 1, column 93: member "serial" appears twice"#), ("SIZETWICE", #"member "size" appears twice"#),
     ])
     func hostileManifestsAreRefused(text: String, expected: String) {
         var body = text
         if text == "PATHTRICK" { body = "{" + Self.head + #","sources":[\#(entry(file: "../../etc/passwd"))]}"# }
         if text == "BUILTIN" { body = "{" + Self.head + #","sources":[\#(entry("builtin"))]}"# }
         if text == "TWICE" { body = "{" + Self.head + #","sources":[\#(entry()),\#(entry())]}"# }
+        if text == "SERIALTWICE" { body = "{" + Self.head + #","sources":[],"serial":99}"# }
+        if text == "SIZETWICE" { body = "{" + Self.head + #","sources":[\#(entry().dropLast()),"size":11}]}"# }
         do {
             _ = try Manifest.parse(Array(body.utf8))
             Issue.record("accepted: \(body)")

@@ -63,6 +63,16 @@ import TestSupport
         #expect(decoded.quotes.map(\.upstreamID) == ["1", "1"])
     }
 
+    /// A record that names a member twice is refused alone, naming it (the first value was taken
+    /// silently); its id cannot be trusted, so it could be any stored quote and nothing leaves.
+    @Test func aRecordNamingAMemberTwiceIsRefusedAlone() throws {
+        let decoded = try decode(#"[{"id": 1, "text": "a", "text": "b"}, {"id": 2, "text": "c"}]"#)
+        #expect(decoded.quotes.map(\.upstreamID) == ["2"])
+        let problem = try #require(decoded.problems.first)
+        #expect(problem.description == #"record 1: line 1, column 25: member "text" appears twice in one object"#)
+        #expect(problem.upstreamID == nil && problem.couldBeStored)
+    }
+
     @Test func overlongTextIsRefused() throws {
         let long = String(repeating: "가", count: 10_001)
         let decoded = try decode(#"[{"id": 1, "text": "\#(long)"}, {"id": 2, "text": "fine"}]"#)

@@ -18,6 +18,7 @@ import TestSupport
                         switch element {
                         case .value(let value): seen.append("\(position): \(JSONWriter.serialize(value))")
                         case .tooLarge(let size): seen.append("\(position): too large (\(size))")
+                        case .repeatedMember(let error): seen.append("\(position): refused (\(error))")
                         }
                     }
                 }
@@ -35,6 +36,7 @@ import TestSupport
         "[\n {\"id\": 1,\n  \"text\": \"행복은 \\ud55c\"}\n]\n", #"[{"id": 1}, {"id": 2},]"#, "[1 2]", "[1,", "[", "", "  ",
         #"{"quotes": []}"#, "\"text\"", "42", "<html>", "[1] x", #"[{"id": 1, "text": "\u0007"}]"#, "[tru]", "[01]",
         #"[{"a": "\#(String(repeating: "x", count: 100))"}, 2]"#, "[\"\u{7}\"]", "[{\"a\":1}\n,\n{\"b\":}]",
+        #"[{"a": 1, "a": 2}, 3]"#, "[{\"a\": {\"b\": 1,\n \"b\": 2}}, {\"c\": 1, \"c\": }]",
     ]
 
     @Test(arguments: documents) func everyCutReadsAsTheWholeBody(document: String) {
@@ -65,6 +67,16 @@ import TestSupport
     @Test func anElementTooLargeIsSkippedWithoutBeingHeld() {
         let big = #"{"text": ""# + String(repeating: "y", count: 500) + #""}"#
         #expect(Self.read("[1, \(big), 3]", cuts: [10, 200, 400]) == ["0: 1", "1: too large (\(big.utf8.count))", "2: 3"])
+    }
+
+    /// A record that names a member twice is refused alone, saying which and where (the first
+    /// was taken silently); one that is broken as well is a broken body, as before.
+    @Test func aMemberNamedTwiceRefusesItsRecordAndTheArrayReadsOn() {
+        #expect(Self.read(#"[{"id": 1, "text": "a", "text": "b"}, 2]"#, cuts: [30]) == [
+            #"0: refused (line 1, column 25: member "text" appears twice in one object)"#, "1: 2"])
+        #expect(Self.read("[1,\n {\"a\": {\"b\": 1, \"b\": 2}}]") == [
+            "0: 1", #"1: refused (line 2, column 17: member "b" appears twice in one object)"#])
+        #expect(Self.read(#"[{"a": 1, "a": }]"#) == ["error: line 1, column 16: unexpected character '}'"])
     }
 
     /// Random cuts of random documents (the fuzzer's seeds, mutated) agree with one-piece reading.

@@ -66,6 +66,7 @@ import TestSupport
                         switch element {
                         case .value(let value): seen.append("\(position): \(JSONWriter.serialize(value))")
                         case .tooLarge(let size): seen.append("\(position): too large (\(size))")
+                        case .repeatedMember(let error): seen.append("\(position): refused (\(error))")
                         }
                     }
                 }

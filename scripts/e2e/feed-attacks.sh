@@ -2,7 +2,8 @@
 # The attacks an update system defends against, played on a real feed: a hub publishing a signed
 # feed, real nginx serving it, signify-openbsd's keys, spokes (separate stores, `quoted sync --once`
 # each), faketime for the clock. Prints one line per attack — refused or survived, rows kept, the
-# exit code, the message — and fails when any attack is not refused as it should be.
+# exit code, the message — and fails when any attack is not refused as it should be. The hub's own
+# folder is attacked too: links planted in it and a damaged twin, refused or repaired by its publish.
 #
 # Usage: scripts/e2e/feed-attacks.sh   (binaries from .build/release, else .build/debug; SPOKES=200 for the race)
 set -euo pipefail
@@ -12,7 +13,7 @@ race_spokes=${SPOKES:-200}
 bin=$root/.build/release
 [ -x "$bin/quoted" ] || bin=$root/.build/debug
 [ -x "$bin/quoted" ] || { echo "feed-attacks: build first (swift build -c release)" >&2; exit 1; }
-for tool in nginx signify-openbsd python3 sqlite3 faketime openssl curl; do
+for tool in nginx signify-openbsd python3 sqlite3 faketime openssl curl gzip; do
     command -v "$tool" >/dev/null || { echo "feed-attacks: $tool is missing (apt-get install nginx-light signify-openbsd faketime)" >&2; exit 1; }
 done
 export FAKETIME_DONT_FAKE_MONOTONIC=1
@@ -225,7 +226,87 @@ sed -i "s|^hub = .*|hub = https://127.0.0.1:$((port + 3))/|" "$work/spokes/6/quo
 sync_spoke 6
 accepted "an https hub of a private CA (ca_file)" 6
 
-# 11. The publish race: the hub publishes in a loop while many spokes sync; not one signature fails.
+# 11. The hub's own folder, planted with links and damage by whoever may write in it: each publish
+#     refuses or repairs, nothing outside the feed is written, touched or removed, and nginx serves
+#     the feed's own bytes.
+# defended NAME WORD OK DETAIL: a defence of the hub's folder held when OK is 0 (WORD: refused, repaired).
+defended() {
+    if [ "$3" = 0 ]; then refused=$((refused + 1)); table+=("$(printf '%-34s %-9s %s' "$1" "$2" "${4:0:150}")")
+    else survived=$((survived + 1)); table+=("$(printf '%-34s SURVIVED  %s' "$1" "${4:0:150}")"); fi
+}
+entry_of() {  # entry_of FIELD: the custom.list entry's FIELD (file, sha256) in the hub's manifest.json
+    python3 -c 'import json, sys; print([s[sys.argv[2]] for s in json.load(open(sys.argv[1]))["sources"] if s["name"] == "custom.list"][0])' \
+        "$work/feed/manifest.json" "$1"
+}
+outside_state() {  # every name, kind, size, time and byte under $work/outside
+    (cd "$work/outside" && find . -printf '%p %y %s %T@\n' | sort && find . -type f | sort | xargs cat) | md5sum
+}
+hub_publish() {  # one `quoted publish`: its exit code in $published, its messages in $work/publish.err
+    published=0
+    "$bin/quoted" publish --config "$work/hub.conf" 2>"$work/publish.err" || published=$?
+}
+served() {  # served FILE [CURL-OPTION]: the SHA-256 of what nginx serves as the feed's FILE
+    curl -s ${2:+"$2"} "http://127.0.0.1:$port/$1" | sha256sum | cut -d' ' -f1
+}
+mkdir -p "$work/outside/hashes"
+printf '[{"id": 1, "text": "not the feed'"'"'s"}]\n' > "$work/outside/list.json"
+zeros=$(printf '%064d' 0)
+for name in "$zeros.json" "$zeros.json.gz" notes.txt; do echo "someone else's $name" > "$work/outside/hashes/$name"; done
+touch -d 2001-09-09 "$work/outside/list.json" "$work/outside/hashes/"*
+outside=$(outside_state)
+file=$(entry_of file)
+sha=$(entry_of sha256)
+
+# 11a. A link in place of a by-hash file: written again, its target neither signed, touched nor served.
+rm "$work/feed/$file"
+ln -s "$work/outside/list.json" "$work/feed/$file"
+hub_publish
+what="the feed's file"; [ "$(served "$file")" = "$sha" ] || what="another file"
+ok=1
+if [ "$published" = 0 ] && [ ! -L "$work/feed/$file" ] && [ "$what" = "the feed's file" ] && [ "$(outside_state)" = "$outside" ]; then ok=0; fi
+defended "symlinked by-hash file" repaired "$ok" "publish exit $published, $(grep -o 'wrote .*' "$work/publish.err" || head -1 "$work/publish.err"); nginx serves $what"
+
+# 11b. A by-hash linked to another folder: refused, before a file is written or pruned through it.
+manifest_before=$(sha256sum < "$work/feed/manifest.json")
+mv "$work/feed/by-hash" "$work/by-hash.kept"
+ln -s "$work/outside/hashes" "$work/feed/by-hash"
+hub_publish
+ok=1
+if [ "$published" = 74 ] && grep -q "by-hash is a symbolic link" "$work/publish.err" && [ "$(outside_state)" = "$outside" ] &&
+    [ "$(sha256sum < "$work/feed/manifest.json")" = "$manifest_before" ]; then ok=0; fi
+defended "symlinked by-hash folder" refused "$ok" "exit $published $(head -1 "$work/publish.err")"
+rm "$work/feed/by-hash"
+mv "$work/by-hash.kept" "$work/feed/by-hash"
+
+# 11c. A dangling link in place of the lock file: refused, nothing made where it points.
+rm -f "$work/feed/.lock"
+ln -s "$work/outside/made-by-the-lock" "$work/feed/.lock"
+hub_publish
+ok=1
+if [ "$published" = 74 ] && grep -q "\.lock is a symbolic link" "$work/publish.err" && [ ! -e "$work/outside/made-by-the-lock" ] &&
+    [ "$(outside_state)" = "$outside" ]; then ok=0; fi
+defended "dangling .lock link" refused "$ok" "exit $published $(head -1 "$work/publish.err")"
+rm "$work/feed/.lock"
+
+# 11d. A twin cut short, then one linked elsewhere, while the list stays as it is: the next publish
+#      (a sync of another source, which keeps the list's entry) writes it again, and a new spoke,
+#      taking gzip, syncs.
+twins="written again"
+for damage in cut linked; do
+    if [ "$damage" = cut ]; then head -c 100 "$work/feed/$file.gz" > "$work/twin.cut" && mv "$work/twin.cut" "$work/feed/$file.gz"
+    else rm "$work/feed/$file.gz" && ln -s "$work/outside/list.json" "$work/feed/$file.gz"; fi
+    "$bin/quoted" sync --once --quiet --config "$work/hub.conf" --source happiness || true
+    if [ -L "$work/feed/$file.gz" ] || ! gzip -t "$work/feed/$file.gz" 2>/dev/null || [ "$(served "$file" --compressed)" != "$sha" ]; then
+        twins="the $damage twin left as it was"
+    fi
+done
+spoke 7 "$work/new.pub"
+sync_spoke 7
+ok=1
+if [ "$twins" = "written again" ] && [ "$status" = 0 ] && [ "$(outside_state)" = "$outside" ]; then ok=0; fi
+defended "damaged, then symlinked .gz twin" repaired "$ok" "$twins by a sync of happiness; a new spoke taking gzip: exit $status $(head -1 "$work/spokes/7/err")"
+
+# 12. The publish race: the hub publishes in a loop while many spokes sync; not one signature fails.
 ( published=0; while [ ! -e "$work/race.done" ]; do publish; published=$((published + 1)); done; echo "$published" > "$work/race.publishes" ) &
 publisher=$!
 for i in $(seq "$race_spokes"); do spoke "r$i" "$work/new.pub"; done
