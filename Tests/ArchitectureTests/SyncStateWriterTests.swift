@@ -9,14 +9,14 @@ import Testing
     static let writer = "QuoteStore/Queries/SyncStateRepository.swift"
 
     /// A statement that writes the table, its keyword and the table's name possibly on two lines.
-    static let write = try! NSRegularExpression(
+    static let writeStatement = try! NSRegularExpression(
         pattern: #"\b(INSERT\s+(OR\s+\w+\s+)?INTO|REPLACE\s+INTO|UPDATE(\s+OR\s+\w+)?|DELETE\s+FROM)\s+sync_state\b"#)
 
     /// Where `file`'s code writes `sync_state`, as "Sources/FILE:LINE".
     static func writes(in file: String) throws -> [String] {
         let lines = try SourceTree.codeLines(file)
         let code = lines.map(\.text).joined(separator: "\n")
-        return Self.write.matches(in: code, range: NSRange(code.startIndex..., in: code)).map { match in
+        return Self.writeStatement.matches(in: code, range: NSRange(code.startIndex..., in: code)).map { match in
             let before = (code as NSString).substring(to: match.range.location)
             let index = before.filter { $0 == "\n" }.count
             return "Sources/\(file):\(lines[index].number)"
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func thePatternSeesWhatItIsFor() {
-        func hits(_ text: String) -> Bool { Self.write.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil }
+        func hits(_ text: String) -> Bool { Self.writeStatement.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil }
         #expect(hits("INSERT INTO sync_state (source, next_due) VALUES (?1, ?2)"))
         #expect(hits("INSERT OR REPLACE INTO\n    sync_state (source) VALUES (?1)"))
         #expect(hits("UPDATE sync_state SET next_due = ?2 WHERE source = ?1"))
