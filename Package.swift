@@ -66,7 +66,7 @@ let package = Package(
         ),
         // The configuration: the INI file, its validated settings and their ranges (shared
         // by quoted and quotectl). No Foundation.
-        .target(name: "QuoteConfig", dependencies: ["QuoteBase", "QuoteText", "QuoteModels"]),
+        .target(name: "QuoteConfig", dependencies: ["QuoteSystem", "QuoteBase", "QuoteText", "QuoteModels"]),
         // The control socket's line protocol and its client (quotectl's side). No Foundation.
         .target(name: "QuoteControl", dependencies: ["QuoteSystem", "QuoteBase", "QuoteModels"]),
         // Command-line arguments and usage errors, for quoted and quotectl. No Foundation.
@@ -112,7 +112,8 @@ let package = Package(
         ),
 
         // Rules the compiler cannot check, read off the sources: SQL only in the store, raw
-        // system calls only in QuoteSystem, no Foundation where ARCHITECTURE.md says none.
+        // system calls only in QuoteSystem, no Foundation where ARCHITECTURE.md says none, and
+        // ARCHITECTURE.md's module table the targets above with their dependencies.
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         .testTarget(name: "QuoteSystemTests", dependencies: ["QuoteSystem", "TestSupport"]),
         .testTarget(name: "QuoteBaseTests", dependencies: ["QuoteBase"]),

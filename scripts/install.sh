@@ -66,7 +66,9 @@ install -m 0644 systemd/tmpfiles.d/quoted.conf "$DESTDIR$TMPFILESDIR/quoted.conf
 say "$SYSUSERSDIR/quoted.conf, $TMPFILESDIR/quoted.conf"
 install -m 0644 README.md "$DESTDIR$DOCDIR/README.md"
 install -d "$DESTDIR$DOCDIR/docs"
-install -m 0644 docs/how-it-works.md "$DESTDIR$DOCDIR/docs/how-it-works.md"
+for file in how-it-works.md desktop.md fleet.md monitoring.md; do
+    install -m 0644 "docs/$file" "$DESTDIR$DOCDIR/docs/$file"
+done
 install -d "$DESTDIR$DOCDIR/examples"
 install -m 0644 contrib/profile.d-quoted.sh "$DESTDIR$DOCDIR/examples/profile.d-quoted.sh"
 install -m 0755 contrib/update-motd.d-50-quoted "$DESTDIR$DOCDIR/examples/update-motd.d-50-quoted"
