@@ -60,6 +60,18 @@ english_manuals() {
     done
 }
 check "the English manual pages are English though the package was built under ko_KR.UTF-8" english_manuals
+# A damaged catalog (cut short: glibc would read past its end and die of SIGSEGV or SIGBUS) is
+# refused before glibc sees it: English, the command's own exit code, one warning naming it.
+damaged_catalog() {
+    local mo=/usr/share/locale/ko/LC_MESSAGES/quoted.mo status errors
+    cp "$mo" /tmp/quoted.mo.whole && head -c 5660 /tmp/quoted.mo.whole > "$mo"
+    errors=$(LANG=ko_KR.UTF-8 quotectl import /nonexistent --name x 2>&1 >/dev/null); status=$?
+    LANG=ko_KR.UTF-8 quoted --help >/dev/null 2>&1 || status=$((status + 1000))
+    cp /tmp/quoted.mo.whole "$mo"
+    printf '       cut to 5660 bytes: exit %s, %s\n' "$status" "$(tr '\n' '|' <<<"$errors")" >&3
+    [ "$status" = 66 ] && grep -q "warning: ignoring the damaged catalog $mo" <<<"$errors" && ! has_hangul <<<"$errors"
+}
+check "a damaged Korean catalog: both programs speak English and say so, never crash" damaged_catalog
 # Hangul alone proves nothing (the English help has 행복 as an example), nor does a rendering
 # that differs (man renders for the Korean locale): the Korean page's source must not be the
 # English one's, and it must render with Hangul.
