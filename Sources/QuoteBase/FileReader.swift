@@ -121,14 +121,19 @@ public enum FileReader {
         while let chunk = try chunks.next() { bytes.append(contentsOf: chunk) }
     }
 
-    /// Opens `path` for reading if it is a regular file, and says what fstat found.
-    /// O_NONBLOCK only for open() itself, so a FIFO can never make it wait.
+    /// Opens `path` for reading if it is a regular file (QuoteSystem's one opener), and says what
+    /// fstat found.
     fileprivate static func openRegularFile(_ path: String, status: inout stat) throws(FileError) -> FileDescriptor {
         let file: FileDescriptor
-        do { file = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY) } catch { throw failure(path, error) }
+        do {
+            file = try FileDescriptor.openRegularFile(path)
+        } catch {
+            switch error {
+            case .failed(let errno): throw failure(path, errno)
+            case .notRegular(let kind): throw kindProblem(path, kind) ?? failure(path, Errno(EINVAL))
+            }
+        }
         do { status = try file.io.status() } catch { throw failure(path, error) }
-        if let problem = kindProblem(path, FileStatus(status).kind) { throw problem }
-        file.io.setNonBlocking(false)
         return file
     }
 

@@ -182,5 +182,5 @@ extension Message: CustomStringConvertible {
 /// This program speaks the user's language from its first message on: quoted's text domain,
 /// its catalogs where `Locations.catalogs()` finds them (read only when a message is shown).
 public func speakTheUsersLanguage() {
-    MessageCatalog.open(domain: "quoted", folder: { Locations.catalogs() })
+    MessageCatalog.open(domain: "quoted", folder: { Locations.catalogs() }, languages: { Environment.variable("LANGUAGE") })
 }

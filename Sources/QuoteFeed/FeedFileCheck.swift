@@ -74,11 +74,8 @@ enum FeedFileCheck {
         return ended && inflated == size && digest.finish() == sha256
     }
 
-    /// `path` open for reading when it is a regular file itself: O_NOFOLLOW refuses a link, and
-    /// O_NONBLOCK keeps a FIFO in its place from making the open wait.
+    /// `path` open for reading when it is a regular file itself, not a link to one.
     private static func regularFile(_ path: String) -> FileDescriptor? {
-        guard let file = try? FileDescriptor.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY) else { return nil }
-        guard let status = try? file.io.status(), FileStatus(status).kind == .regular else { return nil }
-        return file
+        try? FileDescriptor.openRegularFile(path, followingLinks: false)
     }
 }

@@ -67,7 +67,8 @@ public struct Publisher {
         let serial = try SerialFile.next(after: previous, in: folder, now: now, milliseconds: milliseconds)
         let store: Store
         do {
-            store = try Store(path: storePath, access: .read)
+            // What the hub synced: a file that holds no store yet is not made one to publish nothing.
+            store = try Store(path: storePath, access: .read, creating: false)
         } catch {
             throw FeedFailure("store: \(error)")
         }

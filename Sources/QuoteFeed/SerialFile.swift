@@ -37,21 +37,22 @@ enum SerialFile {
         let path = Self.path(in: folder)
         var bytes = [UInt8](repeating: 0, count: 32)
         let count: Int
-        do throws(Errno) {
-            let file = try FileDescriptor.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
-            let status = try file.io.status()
-            guard FileStatus(status).kind == .regular else { throw Errno(EINVAL) }
-            count = try file.io.read(into: &bytes)
-        } catch where error == .noSuchFile {
-            return nil
+        let refusal = " (it records the highest serial published: remove it only to start again from manifest.json and this host's clock)"
+        do throws(RegularFileRefusal) {
+            let file = try FileDescriptor.openRegularFile(path, followingLinks: false)
+            do { count = try file.io.read(into: &bytes) } catch { throw RegularFileRefusal.failed(error) }
         } catch {
-            throw FeedFailure("cannot read \(path): \(error) (it records the highest serial published: remove it only to start again from manifest.json and this host's clock)")
+            switch error {
+            case .failed(let errno) where errno == .noSuchFile: return nil
+            case .failed(let errno): throw FeedFailure("cannot read \(path): \(errno)" + refusal)
+            case .notRegular: throw FeedFailure("cannot read \(path): not a regular file (a link, a folder or a FIFO)" + refusal)
+            }
         }
         var text = String(decoding: bytes[0..<count], as: UTF8.self)
         if text.hasSuffix("\n") { text.removeLast() }
         guard count < bytes.count, !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
               let serial = Int(text), serial <= Manifest.largestSerial else {
-            throw FeedFailure("\(path) holds no serial (it records the highest serial published: remove it only to start again from manifest.json and this host's clock)")
+            throw FeedFailure("\(path) holds no serial" + refusal)
         }
         return serial
     }

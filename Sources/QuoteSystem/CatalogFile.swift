@@ -16,8 +16,9 @@ public enum CatalogFile {
         case (0x95, 0x04, 0x12, 0xde): reader = WordReader(bytes: bytes, bigEndian: true)
         default: return "not a gettext catalog (its magic number is wrong)"
         }
-        // Revision 1 adds system-dependent strings, which msgfmt writes only for C format macros.
-        guard reader.word(at: 4) >> 16 == 0 else { return "a catalog revision this program does not read" }
+        // Any other revision adds system-dependent string tables (msgfmt writes them only for C
+        // format macros such as <PRIu64>), which glibc reads unchecked: only revision 0 is taken.
+        guard reader.word(at: 4) == 0 else { return "a catalog revision this program does not read (\(reader.word(at: 4)))" }
         let count = reader.word(at: 8), originals = reader.word(at: 12), translations = reader.word(at: 16)
         let hashSize = reader.word(at: 20), hashOffset = reader.word(at: 24)
         for table in [originals, translations] {
@@ -29,8 +30,21 @@ public enum CatalogFile {
             }
         }
         if let problem = hashProblem(reader, size: hashSize, offset: hashOffset, strings: count) { return problem }
-        guard let header = header(reader, count: count, originals: originals, translations: translations) else { return nil }
-        return PluralRule.refusal(ofHeader: header)
+        for header in headers(reader, count: count, originals: originals, translations: translations) {
+            if let problem = charsetProblem(header) ?? PluralRule.refusal(ofHeader: header) { return problem }
+        }
+        return nil
+    }
+
+    /// Longer than any character set's name; glibc copies the name onto its stack (alloca).
+    static let charsetLimit = 64
+
+    /// What is wrong with the header's `charset=` value, as glibc reads it (up to a blank, ';' or
+    /// a line's end).
+    private static func charsetProblem(_ header: [UInt8]) -> String? {
+        guard let start = header.firstRange(of: Array("charset=".utf8))?.upperBound else { return nil }
+        let end = header[start...].firstIndex { [0x20, 0x09, 0x0A, UInt8(ascii: ";"), 0].contains($0) } ?? header.endIndex
+        return end - start > charsetLimit ? "its charset name is longer than \(charsetLimit) bytes" : nil
     }
 
     /// Whether `count` entries of `width` bytes from `offset` lie inside a file of `size` bytes.
@@ -63,13 +77,14 @@ public enum CatalogFile {
         return true
     }
 
-    /// The catalog's header: the translation of the empty message, as glibc reads it.
-    private static func header(_ reader: WordReader, count: Int, originals: Int, translations: Int) -> [UInt8]? {
-        for index in 0..<count where reader.word(at: originals + 8 * index) == 0 {
+    /// What glibc may take for the catalog's header: the translation of every message whose text
+    /// is empty (glibc finds "" by comparing the strings, whatever length field an entry claims).
+    private static func headers(_ reader: WordReader, count: Int, originals: Int, translations: Int) -> [[UInt8]] {
+        (0..<count).compactMap { index in
+            guard reader.bytes[reader.word(at: originals + 8 * index + 4)] == 0 else { return nil }
             let length = reader.word(at: translations + 8 * index), start = reader.word(at: translations + 8 * index + 4)
             return Array(reader.bytes[start..<(start + length)])
         }
-        return nil
     }
 }
 

@@ -61,6 +61,29 @@ public struct FileStatus: Sendable, Equatable {
     }
 }
 
+/// Why a path could not be opened as a regular file for reading.
+public enum RegularFileRefusal: Error, Sendable {
+    case failed(Errno)
+    /// It is there, but a folder, a FIFO, a socket or a device.
+    case notRegular(FileKind)
+}
+
+extension FileDescriptor {
+    /// Opens `path` for reading if it is a regular file (`followingLinks` false: if it is one
+    /// itself, not a link to one; O_NOFOLLOW). O_NONBLOCK only for open() itself, so a FIFO can
+    /// never make it wait (then cleared: reads of a regular file never would).
+    public static func openRegularFile(_ path: String, followingLinks: Bool = true) throws(RegularFileRefusal) -> FileDescriptor {
+        let file: FileDescriptor
+        let flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW)
+        do { file = try FileDescriptor.open(path, flags) } catch { throw .failed(error) }
+        let kind: FileKind
+        do { kind = FileKind(mode: try file.io.status().st_mode) } catch { throw .failed(error) }
+        guard kind == .regular else { throw .notRegular(kind) }
+        file.io.setNonBlocking(false)
+        return file
+    }
+}
+
 /// The file-system calls made by path, each retried on EINTR and failing with the path named
 /// (the shape of swift-system's FilePath operations, on plain `String` paths). Calls on an
 /// open file are `Descriptor`'s; a file replaced whole is an `AtomicFile`.

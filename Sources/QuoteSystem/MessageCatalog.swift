@@ -11,14 +11,18 @@ public enum MessageCatalog {
     private struct Setting: Sendable {
         let domain: String
         let folder: @Sendable () -> String?
+        /// $LANGUAGE, gettext's list of languages (read by the caller's environment layer).
+        let languages: @Sendable () -> String?
     }
 
     private static let setting = Mutex<Setting?>(nil)
 
-    /// Speaks the user's language from the first message on. `folder` is asked once, at the
-    /// first lookup (quotectl random, which prints none, never pays for the locale).
-    public static func open(domain: String, folder: @escaping @Sendable () -> String?) {
-        setting.withLock { $0 = Setting(domain: domain, folder: folder) }
+    /// Speaks the user's language from the first message on. `folder` and `languages` are
+    /// asked once, at the first lookup (quotectl random, which prints none, never pays for the
+    /// locale).
+    public static func open(domain: String, folder: @escaping @Sendable () -> String?,
+                            languages: @escaping @Sendable () -> String?) {
+        setting.withLock { $0 = Setting(domain: domain, folder: folder, languages: languages) }
     }
 
     /// The domain to look messages up in, or nil when this process speaks English.
@@ -28,7 +32,8 @@ public enum MessageCatalog {
         guard setlocale(LC_ALL, "") != nil, let messages = setlocale(LC_MESSAGES, nil) else { return nil }
         let name = String(cString: messages)
         guard name != "C", name != "POSIX", let folder = setting.folder() else { return nil }
-        if let refusal = refusal(of: folder, domain: setting.domain) {
+        if let refusal = outsideTheFolder([name] + (setting.languages() ?? "").split(separator: ":").map(String.init), folder: folder)
+            ?? refusal(of: folder, domain: setting.domain) {
             warn("ignoring \(refusal); messages are in English")
             // glibc's own words (strerror) in English too: one run never mixes the two languages.
             _ = setlocale(LC_MESSAGES, "C")
@@ -41,23 +46,37 @@ public enum MessageCatalog {
     /// The first catalog of `domain` under `folder` that gettext could open and that is unsound
     /// (named, with why), or nil when all are sound. Every language's is checked, not just the
     /// locale's: gettext's own choice (LANGUAGE's list, locale aliases, codeset variants) may
-    /// open any of them.
+    /// open any of them. A folder that cannot be listed is refused, as it cannot be checked.
     static func refusal(of folder: String, domain: String) -> String? {
-        guard let languages = try? FileSystem.contentsOfDirectory(folder) else { return nil }
+        let languages: [String]
+        do {
+            languages = try FileSystem.contentsOfDirectory(folder)
+        } catch {
+            return error.errno == .noSuchFile ? nil : "the catalogs in \(folder) (they cannot be listed to be checked: \(error.errno))"
+        }
         for language in languages.sorted() {
             let path = "\(folder)/\(language)/LC_MESSAGES/\(domain).mo"
             guard FileSystem.exists(path) else { continue }
-            guard let bytes = read(path) else { return "the catalog \(path) (unreadable, or over \(CatalogFile.sizeLimit) bytes)" }
+            guard let bytes = read(path) else { return "the catalog \(path) (not a regular file this program can read, or over \(CatalogFile.sizeLimit) bytes)" }
             if let problem = CatalogFile.refusal(of: bytes) { return "the damaged catalog \(path) (\(problem))" }
         }
         return nil
     }
 
+    /// gettext takes a locale name or a LANGUAGE entry holding a '/' as a path of its own, to a
+    /// catalog outside `folder` that nobody checked: such a setting is refused.
+    static func outsideTheFolder(_ names: [String], folder: String) -> String? {
+        guard let named = names.first(where: { $0.contains("/") }) else { return nil }
+        return "the catalog '\(named)' names (a path outside \(folder), which is not checked)"
+    }
+
+    /// A regular file's bytes, at most `CatalogFile.sizeLimit` (a FIFO or device is refused
+    /// without waiting: `openRegularFile`).
     private static func read(_ path: String) -> [UInt8]? {
-        guard let file = try? FileDescriptor.open(path, O_RDONLY | O_CLOEXEC), let status = try? file.io.status(),
+        guard let file = try? FileDescriptor.openRegularFile(path), let status = try? file.io.status(),
               status.st_size >= 0, status.st_size <= CatalogFile.sizeLimit else { return nil }
         // One byte more than stat says, so a file that grew meanwhile is seen past the cap.
-        var bytes = [UInt8](repeating: 0, count: min(Int(status.st_size), CatalogFile.sizeLimit) + 1)
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
         var filled = 0
         while filled < bytes.count {
             guard let got = try? file.io.read(into: &bytes, from: filled) else { return nil }

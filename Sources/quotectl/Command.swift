@@ -74,7 +74,8 @@ struct Context {
         // (/tmp/quote.db for quotes.db) is an error, never a new store with the starter set, and
         // so is a file there that holds none yet (0 bytes, SQLite with no schema): left as it is.
         // The default locations are still created on first use; writers may create one.
-        let creating = access == .write || (Locations.storeNeedsConfiguration(option: dbOption) && !noCreate)
+        // --no-create holds for writers too ("never create a store"); without it a writer may.
+        let creating = !noCreate && (access == .write || Locations.storeNeedsConfiguration(option: dbOption))
         if !creating, !Path.exists(path) {
             throw StoreError.missing(path: path, reason: noCreate ? tr("no store there, and --no-create")
                                      : tr("no such file; reading commands never create a store (quotectl import or quoted sync make one)"))

@@ -34,7 +34,7 @@ enum MetricsCommand {
         let clock = SystemClock()
         do {
             let opening = clock.now
-            let store = try Store(path: storePath, access: .read)
+            let store = try Store(path: storePath, access: .read, creating: false)
             let opened = clock.now - opening
             let logger = Logger(level: .warning)
             let reading = HealthReading(scope: HealthScope(configuration), daemon: DaemonHealth(startTime: UnixTime.now(), syncsTotal: 0),

@@ -132,6 +132,16 @@ import TestSupport
         let check = try BinaryRunner("quotectl", home: scratch.path).run(["--config", config, "check"])
         #expect(check.status == 3, "\(check.stdout)\(check.stderr)")
         #expect(check.stdout.hasPrefix("QUOTED UNKNOWN - \(store): holds no quoted store"), "\(check.stdout)")
+        // A writer told --no-create, the hub's publisher and the metrics reader leave it as well.
+        let list = scratch.write("list.json", #"[{"id": 1, "text": "one"}]"#)
+        let imported = try plain.run(["--db", store, "--no-create", "import", list, "--name", "x"])
+        #expect(imported.status == 66, "\(imported.status) \(imported.stderr)")
+        let quoted = BinaryRunner("quoted", home: scratch.path)
+        let hub = scratch.write("hub.conf", "[publish]\ndir = \(scratch.file("feed"))\n" + BinaryRunner.fixedSourcesOff + "\n")
+        let publish = try quoted.run(["publish", "--config", hub, "--db", store])
+        #expect(publish.status != 0 && publish.stderr.contains("holds no quoted store"), "\(publish.status) \(publish.stderr)")
+        let metrics = try quoted.run(["metrics", "--config", hub, "--db", store, "--write", scratch.file("quoted.prom")])
+        #expect(metrics.status == 66 && metrics.stderr.contains("holds no quoted store"), "\(metrics.status) \(metrics.stderr)")
         #expect(try Self.listing(scratch.file("data")) == listed, "a command touched the folder")
         #expect(try Self.fingerprint(scratch.file("data")) == before)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 @testable import QuoteSystem
 import Testing
 
@@ -149,6 +150,59 @@ struct MOFile {
     @Test func aCatalogWhoseRuleDividesByZeroIsRefused() throws {
         let refusal = try #require(CatalogFile.refusal(of: MOFile.with(plural: "n/0").bytes()))
         #expect(refusal.contains("plural rule"))
+    }
+
+    /// glibc finds the header by comparing strings: an empty msgid whose length field says 1 (its
+    /// string two NULs) is still the header, and its rule is checked.
+    @Test func theHeaderIsEveryEmptyMessageWhateverItsLength() {
+        var bytes = MOFile.with(plural: "n != 1").bytes()
+        let header = "Content-Type: text/plain; charset=UTF-8\nPlural-Forms: nplurals=2; plural=n/0;\n"
+        let headerAt = bytes.count
+        bytes += Array(header.utf8) + [0]
+        let emptyAt = bytes.count
+        bytes += [0, 0]
+        let put = { (offset: Int, value: Int) in for byte in 0..<4 { bytes[offset + byte] = UInt8(truncatingIfNeeded: value >> (8 * byte)) } }
+        // Entry 0 (the sorted first, ""): its msgid now says length 1, its translation the new header.
+        put(28, 1); put(32, emptyAt)
+        let translations = 28 + 8 * 3
+        put(translations, header.utf8.count); put(translations + 4, headerAt)
+        #expect(CatalogFile.refusal(of: bytes)?.contains("plural rule") == true)
+    }
+
+    @Test func everyRevisionButZeroIsRefused() {
+        for revision: UInt8 in [1, 2, 0xff] {
+            var bytes = MOFile.with(plural: "n != 1").bytes()
+            bytes[4] = revision
+            #expect(CatalogFile.refusal(of: bytes) != nil, "revision \(revision)")
+        }
+    }
+
+    @Test func aCharsetNameGlibcWouldCopyOntoItsStackIsRefused() {
+        var catalog = MOFile.with(plural: "n != 1")
+        catalog.entries[0].1 = "Content-Type: text/plain; charset=UTF-8" + String(repeating: "x", count: 100_000) + "\n"
+        #expect(CatalogFile.refusal(of: catalog.bytes())?.contains("charset") == true)
+        catalog.entries[0].1 = "Content-Type: text/plain; charset=UTF-8\nPlural-Forms: nplurals=1; plural=0;\n"
+        #expect(CatalogFile.refusal(of: catalog.bytes()) == nil)
+    }
+
+    /// A locale or LANGUAGE entry with a '/' is a path to a catalog gettext would open unchecked.
+    @Test func aLanguageThatIsAPathIsRefused() {
+        #expect(MessageCatalog.outsideTheFolder(["ko_KR.UTF-8", "ko", "en"], folder: "/usr/share/locale") == nil)
+        for names in [["ko_KR.UTF-8", "ko/sub"], ["ko_KR.UTF-8", "../../../tmp/evil"], ["/tmp/locale", "ko"]] {
+            #expect(MessageCatalog.outsideTheFolder(names, folder: "/usr/share/locale") != nil, "\(names)")
+        }
+    }
+
+    /// A FIFO in a catalog's place is refused without waiting for a writer that never comes.
+    @Test(.timeLimit(.minutes(1))) func aFIFOInACatalogsPlaceIsRefusedAtOnce() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-fifo-\(UUID().uuidString)")
+        let messages = folder.appendingPathComponent("ko/LC_MESSAGES")
+        try FileManager.default.createDirectory(at: messages, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(mkfifo(messages.appendingPathComponent("quoted.mo").path, 0o644) == 0)
+        let refusal = MessageCatalog.refusal(of: folder.path, domain: "quoted")
+        #expect(refusal?.contains("not a regular file") == true, "\(refusal ?? "nil")")
+        #expect(MessageCatalog.refusal(of: folder.appendingPathComponent("none").path, domain: "quoted") == nil)
     }
 
     @Test func aHeaderWithoutARuleLeavesGlibcsDefault() {
