@@ -197,15 +197,21 @@ signed=$work/feed/manifest.$(keynum "$work/new.pub").signed
 #      redirect to plain http, loopback even: refused, never followed.
 openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=127.0.0.1" -addext "subjectAltName=IP:127.0.0.1" \
     -keyout "$work/tls.key" -out "$work/tls.pem" 2>/dev/null
+# Ports the kernel says are free now: a fixed offset from a random port can be one a client
+# connection holds, and a reload whose listen fails keeps the old servers (connection refused).
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+redirecting=$(free_port)
+serving=$(free_port)
+while [ "$serving" = "$redirecting" ]; do serving=$(free_port); done
 cat >> "$work/nginx/server.conf" <<EOF
 server {
-    listen 127.0.0.1:$((port + 2)) ssl;
+    listen 127.0.0.1:$redirecting ssl;
     ssl_certificate $work/tls.pem;
     ssl_certificate_key $work/tls.key;
     location / { return 302 http://127.0.0.1:$port\$request_uri; }
 }
 server {
-    listen 127.0.0.1:$((port + 3)) ssl;
+    listen 127.0.0.1:$serving ssl;
     ssl_certificate $work/tls.pem;
     ssl_certificate_key $work/tls.key;
     root $work/feed;
@@ -213,16 +219,21 @@ server {
 EOF
 nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -s reload
 # A reload hands the new servers to new workers a moment later (longer on a busy machine).
-for _ in $(seq 100); do
-    [ "$(curl -s --cacert "$work/tls.pem" -o /dev/null -w '%{http_code}' "https://127.0.0.1:$((port + 2))/")" = 302 ] &&
-        curl -sf --cacert "$work/tls.pem" -o /dev/null "https://127.0.0.1:$((port + 3))/manifest.json" && break
-    sleep 0.1
-done
+tls_answers() {
+    [ "$(curl -s --cacert "$work/tls.pem" -o /dev/null -w '%{http_code}' "https://127.0.0.1:$redirecting/")" = 302 ] &&
+        curl -sf --cacert "$work/tls.pem" -o /dev/null "https://127.0.0.1:$serving/manifest.json"
+}
+for _ in $(seq 100); do tls_answers && break; sleep 0.1; done
+if ! tls_answers; then
+    # What nginx said of the reload, so a failure here names its cause rather than a downgrade's.
+    echo "feed-attacks: nginx's TLS servers (127.0.0.1:$redirecting, :$serving) do not answer after a reload:" >&2
+    tail -5 "$work/nginx/"*.log >&2 2>/dev/null || true
+fi
 spoke 6 "$work/new.pub"
-sed -i "s|^hub = .*|hub = https://127.0.0.1:$((port + 2))/\nca_file = $work/tls.pem|" "$work/spokes/6/quoted.conf"
+sed -i "s|^hub = .*|hub = https://127.0.0.1:$redirecting/\nca_file = $work/tls.pem|" "$work/spokes/6/quoted.conf"
 sync_spoke 6
 attack "http downgrade (https hub redirects)" 6 75 "refusing plain http" "$none"
-sed -i "s|^hub = .*|hub = https://127.0.0.1:$((port + 3))/|" "$work/spokes/6/quoted.conf"
+sed -i "s|^hub = .*|hub = https://127.0.0.1:$serving/|" "$work/spokes/6/quoted.conf"
 sync_spoke 6
 accepted "an https hub of a private CA (ca_file)" 6
 
