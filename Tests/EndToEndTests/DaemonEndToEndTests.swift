@@ -271,49 +271,6 @@ import TestSupport
         #expect(log.contains("<6>configuration reloaded: 1 source enabled"), "\(log)")
     }
 
-    /// A configuration's warning is the daemon's to say, once per load (the start, a reload), as
-    /// its own log line: its sync children, each handed the same configuration, do not repeat it.
-    @Test func aConfigurationWarningIsLoggedOncePerLoad() throws {
-        let notify = NotifySocket(path: scratch.file("notify.sock"))
-        let config = scratch.write("quoted.conf", """
-            [store]
-            path = \(storePath)
-            [daemon]
-            socket = \(socketPath)
-            [source.custom.e2e]
-            url = \(server.baseURL)/list.json
-            timeout = 30s
-            [source.happiness]
-            enabled = false
-            interval = 2h
-            [source.breakingbad]
-            enabled = false
-            [source.upbit]
-            enabled = false
-            """)
-        let (daemon, errors) = try startDaemon(config: config, notify: notify)
-        defer { daemon.terminate() }
-        _ = notify.waitFor("STATUS=1 of 1 sources fresh")
-        for _ in 0..<3 {
-            let sync = try quotectl().run(["sync", "--now"])
-            #expect(sync.status == 0, "\(sync.stderr)")
-        }
-        kill(daemon.processIdentifier, SIGHUP)
-        _ = notify.waitFor("READY=1")
-        let afterReload = try quotectl().run(["sync", "--now"])
-        #expect(afterReload.status == 0, "\(afterReload.stderr)")
-        daemon.terminate()
-        #expect(waitForExit(daemon, seconds: 10))
-        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let warnings = log.split(separator: "\n").filter { $0.contains("interval does not apply to [source.happiness]") }
-        #expect(warnings.count == 2, "one at the start, one at the reload, none from the five syncs:\n\(log)")
-        #expect(warnings.allSatisfy { $0.hasPrefix("<4>") }, "the daemon's own lines, not 'quoted: warning:': \(warnings)")
-        // A person's own sync --once is a load of its own: it says the warning.
-        let manual = try BinaryRunner("quoted", home: scratch.path).run(["sync", "--once", "--config", config])
-        #expect(manual.stderr.contains("quoted: warning: ") && manual.stderr.contains("interval does not apply to [source.happiness]"),
-                "\(manual.stderr)")
-    }
-
     @Test func theWatchdogIsPettedAtHalfItsInterval() throws {
         let notify = NotifySocket(path: scratch.file("notify.sock"))
         let (daemon, _) = try startDaemon(config: writeConfig(), notify: notify, environment: ["WATCHDOG_USEC": "600000"])
