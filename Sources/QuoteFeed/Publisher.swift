@@ -53,6 +53,14 @@ public struct Publisher {
     /// the time of writing in seconds, `milliseconds` the clock the serial follows.
     public func publish(only: Set<String>? = nil, now: Int = UnixTime.now(),
                         milliseconds: Int = FeedSerial.now()) throws(FeedFailure) -> Outcome {
+        let store: Store
+        do {
+            // What the hub synced, opened first: a file that holds no store yet is not made one,
+            // and no feed folder is made to publish nothing.
+            store = try Store(path: storePath, access: .read, creating: false)
+        } catch {
+            throw FeedFailure("store: \(error)")
+        }
         let folder = settings.dir
         let byHash = Path.join(folder, "by-hash")
         try FeedFolder.make(folder, byHash)
@@ -65,13 +73,6 @@ public struct Publisher {
 
         let previous = Self.readManifest(in: folder)
         let serial = try SerialFile.next(after: previous, in: folder, now: now, milliseconds: milliseconds)
-        let store: Store
-        do {
-            // What the hub synced: a file that holds no store yet is not made one to publish nothing.
-            store = try Store(path: storePath, access: .read, creating: false)
-        } catch {
-            throw FeedFailure("store: \(error)")
-        }
         let queries = FeedQueries(database: store.database)
         var entries: [Manifest.Entry] = []
         var written: [String] = []

@@ -140,6 +140,7 @@ import TestSupport
         let hub = scratch.write("hub.conf", "[publish]\ndir = \(scratch.file("feed"))\n" + BinaryRunner.fixedSourcesOff + "\n")
         let publish = try quoted.run(["publish", "--config", hub, "--db", store])
         #expect(publish.status != 0 && publish.stderr.contains("holds no quoted store"), "\(publish.status) \(publish.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("feed")), "a feed folder made to publish nothing")
         let metrics = try quoted.run(["metrics", "--config", hub, "--db", store, "--write", scratch.file("quoted.prom")])
         #expect(metrics.status == 66 && metrics.stderr.contains("holds no quoted store"), "\(metrics.status) \(metrics.stderr)")
         #expect(try Self.listing(scratch.file("data")) == listed, "a command touched the folder")

@@ -82,6 +82,8 @@ import TestSupport
         let harness = try SyncHarness { _ in .json(good) }
         var settings = harness.settings(.custom, path: "/list")
         settings.maxBytes = 4_096
+        // The "timeout" case's answer comes after 3.5 s: the transfer's deadline is shorter.
+        settings.timeout = 2
         #expect(await harness.sync(settings).ok)
         let before = try harness.snapshot()
         harness.server.answer { request in

@@ -28,7 +28,9 @@ final class SyncHarness: Sendable {
     func settings(_ kind: SourceSettings.Kind, path: String, name: String? = nil) -> SourceSettings {
         var settings = SourceSettings(name: name ?? (kind == .custom ? "custom.test" : kind.rawValue), kind: kind,
                                       enabled: true, url: server.baseURL + path, interval: 3_600)
-        settings.timeout = 2
+        // Room for a loaded machine (the whole suite on two cores): a test that wants a transfer
+        // to time out sets its own, shorter deadline.
+        settings.timeout = 10
         settings.pauseMilliseconds = 0
         if kind == .weather { settings.apiKey = "SECRET-KEY-123" }
         return settings
