@@ -35,7 +35,8 @@ import TestSupport
     var socketPath: String { scratch.file("run/control.sock") }
     var storePath: String { scratch.file("quotes.db") }
 
-    func writeConfig(interval: String = "1h") -> String {
+    /// `sourcesOff`: the fixed sources' sections (all off), which a test may add a key to.
+    func writeConfig(interval: String = "1h", sourcesOff: String = BinaryRunner.fixedSourcesOff) -> String {
         scratch.write("quoted.conf", """
             [store]
             path = \(storePath)
@@ -45,7 +46,7 @@ import TestSupport
             url = \(server.baseURL)/list.json
             interval = \(interval)
             timeout = 30s
-            \(BinaryRunner.fixedSourcesOff)
+            \(sourcesOff)
             """)
     }
 

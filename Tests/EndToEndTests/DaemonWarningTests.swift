@@ -7,22 +7,9 @@ extension DaemonEndToEndTests {
     /// its own log line: its sync children, each handed the same configuration, do not repeat it.
     @Test func aConfigurationWarningIsLoggedOncePerLoad() throws {
         let notify = NotifySocket(path: scratch.file("notify.sock"))
-        let config = scratch.write("quoted.conf", """
-            [store]
-            path = \(storePath)
-            [daemon]
-            socket = \(socketPath)
-            [source.custom.e2e]
-            url = \(server.baseURL)/list.json
-            timeout = 30s
-            [source.happiness]
-            enabled = false
-            interval = 2h
-            [source.breakingbad]
-            enabled = false
-            [source.upbit]
-            enabled = false
-            """)
+        // An interval for happiness, which syncs on its own clock: the warning.
+        let config = writeConfig(sourcesOff: BinaryRunner.fixedSourcesOff.replacingOccurrences(
+            of: "[source.happiness]\nenabled = false", with: "[source.happiness]\nenabled = false\ninterval = 2h"))
         let (daemon, errors) = try startDaemon(config: config, notify: notify)
         defer { daemon.terminate() }
         _ = notify.waitFor("STATUS=1 of 1 sources fresh")
