@@ -1,6 +1,7 @@
 import Glibc
 import QuoteBase
 import QuoteConfig
+import QuoteModels
 import QuoteStore
 import QuoteSystem
 
@@ -223,7 +224,7 @@ public struct Publisher {
         }
         let file = try FeedFile(folder: folder, prefix: "manifest")
         try file.write(bytes)
-        try Self.commitWithANewETag(file, as: "manifest.json", in: folder)
+        try Self.commitWithANewETag(file, as: ManifestHeader.fileName, in: folder)
         try? FileSystem.syncDirectory(folder)
     }
 
@@ -285,7 +286,7 @@ public struct Publisher {
     }
 
     static func readManifest(in folder: String) -> Manifest? {
-        guard let bytes = try? FileReader.read(Path.join(folder, "manifest.json"), limit: Manifest.maximumBytes) else { return nil }
+        guard let bytes = ManifestHeader.bytes(inFolder: folder) else { return nil }
         return try? Manifest.parse(bytes)
     }
 }
