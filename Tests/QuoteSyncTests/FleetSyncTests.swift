@@ -336,7 +336,8 @@ import TestSupport
         chmod(secret, 0o640)
         var settings = PublishSettings(dir: hub.file("feed"), signingKey: secret)
         settings.name = "test-feed"
-        #expect(throws: FeedFailure("signing_key: \(secret) may be read by others (mode 0640): chmod 0600 \(secret), owned by the user that publishes")) {
+        #expect(throws: FeedFailure("signing_key: \(secret) may be read by others (mode 0640): chmod 0600 \(secret), owned by the user that publishes",
+                                    isConfiguration: true)) {
             try Publisher(settings: settings, storePath: hub.file("hub.db"), retention: 3_600).publish()
         }
         chmod(secret, 0o600)
