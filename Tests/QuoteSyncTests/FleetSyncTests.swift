@@ -315,6 +315,9 @@ import TestSupport
         try Data(repeating: 0x20, count: 50_000_000).write(to: URL(fileURLWithPath: file))
         let outcome = try await sync()
         #expect(outcome.reports.first?.ok == false, "\(outcome.reports)")
+        // Known by the transfer's own kind (the cap was passed), said in the feed's words.
+        #expect(outcome.reports.first?.summary.contains("is longer than the \(manifest.sources[0].size) bytes its signed manifest gives") == true,
+                "\(outcome.reports)")
         let stored = FileManager.default.fileExists(atPath: spoke.file("q.db")) ? try count() : 0
         #expect(stored == 0)
     }

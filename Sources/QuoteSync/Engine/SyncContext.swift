@@ -144,6 +144,11 @@ public final class SyncContext {
 
     /// "HTTP 503", with the upstream's Retry-After and a short reason from its body when it has one.
     public func statusFailure(_ response: HTTPResponse) -> SourceFailure {
+        Self.statusFailure(response, now: now)
+    }
+
+    /// `statusFailure` at `now`: whether the wait was capped is the header's, never the body's words.
+    static func statusFailure(_ response: HTTPResponse, now: Int) -> SourceFailure {
         var message = "HTTP \(response.status)"
         if let reason = Self.errorMessage(in: response.body) { message += ": \(reason)" }
         let wait = RetryAfter.parse(response.header("retry-after"), now: now)
