@@ -27,9 +27,11 @@ struct DaemonStatus {
             while let reply = try client.nextReply(), reply.kind != "end" {
                 if reply.kind == "error" {
                     // The daemon answered: it runs, even when it refuses this user.
-                    if let refusal = ControlRefusal(reply), refusal == .permissionDenied {
+                    // A refused peer is told so in the protocol's own word (`ControlRefusal`).
+                    if ControlRefusal(reply) == .permissionDenied {
                         status.running = true
-                        status.refused = refusal.reason(in: reply)
+                        // Why: what the daemon said after that word.
+                        status.refused = ControlRefusal.permissionDenied.reason(in: reply)
                     } else {
                         status.problem = Message(value: reply.text)
                     }
