@@ -66,7 +66,7 @@ import TestSupport
         #expect(ManifestHeader.read(folder: folder.path) == nil)
     }
 
-    @Test func theHeadWritesItsMembersInTheManifestsOrder() {
+    @Test func theHeadWritesItsMembersInTheManifestsOrder() throws {
         var object = JSONObjectBuilder()
         ManifestHeader(name: "f", serial: 7, generated: 1, validUntil: 9).write(to: &object)
         let text = object.result
