@@ -45,7 +45,8 @@ let package = Package(
         // writer, terminal sanitising, display width, table layout, case folding. No SQLite.
         .target(name: "QuoteText", dependencies: ["QuoteBase"]),
         // The values every module shares: source names, the quote and record models, change
-        // counts, what a list reader hands over and how a list is written. No SQLite.
+        // counts, what a list reader hands over and how a list is written, the head of the feed's
+        // manifest (read here once, for QuoteFeed and a hub's metrics alike). No SQLite.
         .target(name: "QuoteModels", dependencies: ["QuoteBase", "QuoteText"]),
         // libexpat from the system (Debian: libexpat1-dev): Atom and RSS are XML, and XML is not
         // parsed by hand. Only QuoteFormats links it.

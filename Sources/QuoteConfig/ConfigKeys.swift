@@ -210,7 +210,7 @@ public struct FleetSettings: Sendable, Equatable {
     public func signedManifestURL(keyNumber: String) -> String { url(of: "manifest.\(keyNumber).signed") }
 
     /// The manifest's URL: the feed folder's, with `manifest.json` after it.
-    public var manifestURL: String { (hub.hasSuffix("/") ? hub : hub + "/") + "manifest.json" }
+    public var manifestURL: String { (hub.hasSuffix("/") ? hub : hub + "/") + ManifestHeader.fileName }
 
     /// A file of the feed, named relative to the folder (`by-hash/…`).
     public func url(of file: String) -> String { (hub.hasSuffix("/") ? hub : hub + "/") + file }

@@ -81,7 +81,7 @@ public final class ControlClient {
             guard let client = try connectToDaemon(candidates: candidates, silence: silence) else { return nil }
             try client.send(request)
             let first = try client.nextReply()
-            if let first, first.kind == "error", first.text.hasPrefix("busy"), waited < patience {
+            if let first, ControlRefusal(first) == .busy, waited < patience {
                 CurrentProcess.pause(for: .microseconds(Int64(pause * 1_000_000)))
                 waited += pause
                 pause = min(pause * 2, 0.5)

@@ -8,7 +8,8 @@ import QuoteModels
 ///   `started SOURCE` / `joined SOURCE` (a sync already running is joined, not started twice)
 ///   `ok LINE` / `fail LINE`            one per source as it finishes ("upbit: 536 markets, 3 changed, 0.41 s")
 ///   `daemon JSON`, `source JSON`       for status
-///   `error MESSAGE`                    a refused or malformed request
+///   `error MESSAGE`                    a refused or malformed request (`busy: …`, `permission denied: …`:
+///                                      a `ControlRefusal`, which a client acts on)
 ///   `progress SOURCE TEXT`             a running sync's live line
 ///   `waiting SOURCES`                  every `heartbeat` while a client waits for syncs
 public enum ControlProtocol {

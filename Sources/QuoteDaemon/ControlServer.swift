@@ -306,7 +306,7 @@ public final class ControlServer: Sendable {
             if pending.count >= Self.maximumPending {
                 let evicted = pending.removeFirst()
                 logger.debug("control socket: dropped a client that sent no request in time to make room")
-                evicted.refuse("busy: dropped to make room (send the request at once)", code: .temporaryFailure)
+                evicted.refuse(ControlRefusal.busy.text("dropped to make room (send the request at once)"), code: .temporaryFailure)
             }
             pending.append(Pending(client, accepted: clock.now))
         }
@@ -353,7 +353,7 @@ public final class ControlServer: Sendable {
         }
         guard policy.allows(peer) else {
             logger.warning("control socket: refused uid \(peer.uid) (pid \(peer.pid)): not root, our user or in our group")
-            client.refuse("permission denied: not in group \(policy.groupName)", code: .noPermission)
+            client.refuse(ControlRefusal.permissionDenied.text("not in group \(policy.groupName)"), code: .noPermission)
             return nil
         }
         guard let text = String(validating: line, as: UTF8.self) else {
@@ -369,12 +369,12 @@ public final class ControlServer: Sendable {
         }
         guard request != .reload || policy.isAdministrator(peer) else {
             logger.warning("control socket: refused reload from uid \(peer.uid) (pid \(peer.pid)): not root or our user")
-            client.refuse("permission denied: only root or the daemon's own user may reload", code: .noPermission)
+            client.refuse(ControlRefusal.permissionDenied.text("only root or the daemon's own user may reload"), code: .noPermission)
             return nil
         }
         let slots = Self.maximumAnswering + (policy.isAdministrator(peer) ? Self.reservedForAdministrators : 0)
         guard answering.increment(limit: slots) else {
-            client.refuse("busy: \(Self.maximumAnswering) requests in progress, try again", code: .temporaryFailure)
+            client.refuse(ControlRefusal.busy.text("\(Self.maximumAnswering) requests in progress, try again"), code: .temporaryFailure)
             return nil
         }
         logger.debug("control socket: \(request.line) from uid \(peer.uid)")

@@ -78,9 +78,3 @@ final class GzipWriter {
         }
     }
 }
-
-public struct FeedFailure: Error, Equatable, CustomStringConvertible {
-    public let reason: String
-    public init(_ reason: String) { self.reason = reason }
-    public var description: String { reason }
-}

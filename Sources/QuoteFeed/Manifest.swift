@@ -8,14 +8,11 @@ import QuoteText
 /// is never less than the time it was written, in milliseconds: `FeedSerial`): a spoke never
 /// applies one older than it holds.
 public struct Manifest: Equatable, Sendable {
-    /// 2: name, valid_until and next_keys, signed inline (`Signify.embed`).
-    public static let format = 2
-    /// The times a manifest may name: 1970 to the end of 9999 (the hub's word, never trusted further).
-    static let times = 0...253_402_300_799
-    /// A manifest is small; anything bigger is not one.
-    public static let maximumBytes = 1 << 20
-    /// The largest serial a manifest may hold: one below Int.max, so that adding one never overflows.
-    static let largestSerial = Int.max - 1
+    /// The head's rules are `ManifestHeader`'s (QuoteModels), where a hub's metrics read them too.
+    public static let format = ManifestHeader.format
+    public static let maximumBytes = ManifestHeader.maximumBytes
+    static let times = ManifestHeader.times
+    static let largestSerial = ManifestHeader.largestSerial
 
     public struct Entry: Equatable, Sendable {
         public var name: String
@@ -60,13 +57,14 @@ public struct Manifest: Equatable, Sendable {
 
     public func entry(named name: String) -> Entry? { sources.first { $0.name == name } }
 
+    /// Its head: what a hub's metrics read of it.
+    public var header: ManifestHeader {
+        ManifestHeader(name: name, serial: serial, generated: generated, validUntil: validUntil)
+    }
+
     public var json: String {
         var object = JSONObjectBuilder()
-        object.add("format", Self.format)
-        object.add("name", name)
-        object.add("serial", serial)
-        object.add("generated", generated)
-        object.add("valid_until", validUntil)
+        header.write(to: &object)
         object.addRaw("next_keys", json: "[" + nextKeys.map { "\"\($0)\"" }.joined(separator: ", ") + "]")
         let entries = sources.map { entry in
             var source = JSONObjectBuilder()
@@ -85,28 +83,15 @@ public struct Manifest: Equatable, Sendable {
 
     /// Reads a manifest, refusing anything that could lead a spoke astray: an unknown format,
     /// a file name outside `by-hash/`, a size or digest that is not one, a name that is no source's.
+    /// Its head is read by `ManifestHeader`, the one reader of it.
     public static func parse(_ bytes: [UInt8]) throws(FeedFailure) -> Manifest {
-        guard bytes.count <= maximumBytes else { throw FeedFailure("the manifest is larger than 1 MiB") }
-        let document: JSONValue
+        let parsed: ManifestHeader.Parsed
         do {
-            document = try JSONParser.parse(bytes)
-        } catch where error.repeatedMember != nil {
-            throw FeedFailure("the manifest is ambiguous: \(error)")
+            parsed = try ManifestHeader.parse(bytes)
         } catch {
-            throw FeedFailure("the manifest is not JSON: \(error)")
+            throw FeedFailure(error.reason)
         }
-        guard document["format"]?.int == format else {
-            throw FeedFailure("the manifest's format is \(document["format"].map { "\($0.kindName)" } ?? "missing"), not \(format)")
-        }
-        guard let serial = document["serial"]?.int, (0...largestSerial).contains(serial), let generated = document["generated"]?.int,
-              Self.times.contains(generated), let validUntil = document["valid_until"]?.int, Self.times.contains(validUntil),
-              validUntil >= generated, let list = document["sources"]?.array else {
-            throw FeedFailure("the manifest lacks serial, generated, valid_until or sources, or holds one out of range")
-        }
-        guard let name = document["name"]?.string, (1...200).contains(name.utf8.count),
-              !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw FeedFailure("the manifest names no feed (name), or not as printable text of at most 200 bytes")
-        }
+        let (header, document) = (parsed.header, parsed.document)
         guard let keyList = document["next_keys"]?.array, keyList.count <= 8 else {
             throw FeedFailure("the manifest's next_keys is not a list of at most 8 keys")
         }
@@ -116,7 +101,7 @@ public struct Manifest: Equatable, Sendable {
             nextKeys.append(text)
         }
         var entries: [Entry] = []
-        for (index, value) in list.enumerated() {
+        for (index, value) in parsed.sources.enumerated() {
             guard let name = value["name"]?.string, let kind = SourceName.kind(of: name), kind != .builtin,
                   value["kind"]?.string == kind.rawValue,
                   let file = value["file"]?.string, let sha = value["sha256"]?.string, Hex.isDigest(sha),
@@ -129,6 +114,22 @@ public struct Manifest: Equatable, Sendable {
             entries.append(Entry(name: name, kind: kind.rawValue, file: file, size: size, sha256: sha, rows: rows,
                                  synced: value["synced"]?.int))
         }
-        return Manifest(name: name, serial: serial, generated: generated, validUntil: validUntil, nextKeys: nextKeys, sources: entries)
+        return Manifest(name: header.name, serial: header.serial, generated: header.generated, validUntil: header.validUntil,
+                        nextKeys: nextKeys, sources: entries)
+    }
+}
+
+extension ManifestHeader.Refusal {
+    /// What a spoke's sync log and the hub's journal say of it.
+    var reason: String {
+        switch self {
+        case .tooLarge: return "the manifest is larger than 1 MiB"
+        case .ambiguous(let error): return "the manifest is ambiguous: \(error)"
+        case .notJSON(let error): return "the manifest is not JSON: \(error)"
+        case .unknownFormat(let found):
+            return "the manifest's format is \(found.map { "\($0.kindName)" } ?? "missing"), not \(ManifestHeader.format)"
+        case .missingOrOutOfRange: return "the manifest lacks serial, generated, valid_until or sources, or holds one out of range"
+        case .badName: return "the manifest names no feed (name), or not as printable text of at most \(ManifestHeader.longestName) bytes"
+        }
     }
 }

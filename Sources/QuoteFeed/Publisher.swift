@@ -1,6 +1,7 @@
 import Glibc
 import QuoteBase
 import QuoteConfig
+import QuoteModels
 import QuoteStore
 import QuoteSystem
 
@@ -173,12 +174,13 @@ public struct Publisher {
         for path in paths {
             if let status = try? FileSystem.status(path), status.permissions & 0o077 != 0 {
                 let mode = String(status.permissions & 0o777, radix: 8)
-                throw FeedFailure("signing_key: \(path) may be read by others (mode 0\(mode)): chmod 0600 \(path), owned by the user that publishes")
+                throw FeedFailure("signing_key: \(path) may be read by others (mode 0\(mode)): chmod 0600 \(path), owned by the user that publishes",
+                                  isConfiguration: true)
             }
             do {
                 keys.append(try Signify.secretKey(file: path))
             } catch {
-                throw FeedFailure("signing_key: \(error.reason)")
+                throw FeedFailure("signing_key: \(error.reason)", isConfiguration: true)
             }
         }
         return keys
@@ -187,7 +189,7 @@ public struct Publisher {
     static func publicKeys(_ paths: [String], key name: String) throws(FeedFailure) -> [Signify.PublicKey] {
         var keys: [Signify.PublicKey] = []
         for path in paths {
-            do { keys.append(try Signify.publicKey(file: path)) } catch { throw FeedFailure("\(name): \(error.reason)") }
+            do { keys.append(try Signify.publicKey(file: path)) } catch { throw FeedFailure("\(name): \(error.reason)", isConfiguration: true) }
         }
         return keys
     }
@@ -223,7 +225,7 @@ public struct Publisher {
         }
         let file = try FeedFile(folder: folder, prefix: "manifest")
         try file.write(bytes)
-        try Self.commitWithANewETag(file, as: "manifest.json", in: folder)
+        try Self.commitWithANewETag(file, as: ManifestHeader.fileName, in: folder)
         try? FileSystem.syncDirectory(folder)
     }
 
@@ -285,7 +287,7 @@ public struct Publisher {
     }
 
     static func readManifest(in folder: String) -> Manifest? {
-        guard let bytes = try? FileReader.read(Path.join(folder, "manifest.json"), limit: Manifest.maximumBytes) else { return nil }
+        guard let bytes = ManifestHeader.bytes(inFolder: folder) else { return nil }
         return try? Manifest.parse(bytes)
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import QuoteBase
+import QuoteModels
 import QuoteSystem
 
 /// The highest serial a feed folder's publisher has written, kept in `.serial` beside the
@@ -24,7 +25,7 @@ enum SerialFile {
         let recorded = try Self.read(in: folder).map(FeedSerial.milliseconds)
         let highest = [published, recorded].compactMap { $0 }.max()
         guard let serial = FeedSerial.next(after: highest, now: max(milliseconds, now * 1_000)) else {
-            let file = highest == recorded ? Self.path(in: folder) : Path.join(folder, "manifest.json")
+            let file = highest == recorded ? Self.path(in: folder) : Path.join(folder, ManifestHeader.fileName)
             throw FeedFailure("\(file) holds serial \(highest ?? 0), which leaves no higher one to write: remove \(file) to start again at this host's clock")
         }
         return serial

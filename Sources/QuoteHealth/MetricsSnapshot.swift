@@ -1,3 +1,5 @@
+import QuoteModels
+
 /// Everything the metrics say at one moment, as plain data: the sources, the feeds this host
 /// publishes (a hub) or follows (a spoke), and — when the daemon wrote it or answered — the daemon.
 public struct MetricsSnapshot: Sendable, Equatable {
@@ -48,11 +50,19 @@ public struct DaemonHealth: Sendable, Equatable {
     }
 }
 
+extension FeedHealth {
+    /// A hub's feed as the head of the manifest it published says: the publisher keeps no row
+    /// of it, and the manifest is what spokes see.
+    public init(published header: ManifestHeader) {
+        self.init(name: header.name, serial: header.serial, generated: header.generated, validUntil: header.validUntil)
+    }
+}
+
 extension MetricsSnapshot {
     /// The snapshot of what the store said of `scope`, with the hub's feed read from the
-    /// manifest it published (when `scope` publishes one).
+    /// manifest it published (when `scope` publishes one), by the manifest's one reader.
     public init(version: String, scope: HealthScope, sources: [SourceHealth], spokeFeed: FeedHealth?, daemon: DaemonHealth?) {
-        let hub = scope.publishFolder.flatMap { HubManifest.read(folder: $0) }
+        let hub = scope.publishFolder.flatMap { ManifestHeader.read(folder: $0) }.map(FeedHealth.init(published:))
         self.init(version: version, sources: sources, hubFeeds: hub.map { [$0] } ?? [], spokeFeeds: spokeFeed.map { [$0] } ?? [],
                   daemon: daemon)
     }

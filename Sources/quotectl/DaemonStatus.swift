@@ -27,11 +27,11 @@ struct DaemonStatus {
             while let reply = try client.nextReply(), reply.kind != "end" {
                 if reply.kind == "error" {
                     // The daemon answered: it runs, even when it refuses this user.
-                    // English on purpose: the control protocol's word for a refused peer.
-                    if reply.text.hasPrefix("permission denied") {
+                    // A refused peer is told so in the protocol's own word (`ControlRefusal`).
+                    if ControlRefusal(reply) == .permissionDenied {
                         status.running = true
-                        // English on purpose: the control protocol's word for a refused peer.
-                        status.refused = String(reply.text.dropFirst("permission denied".count).drop { $0 == ":" || $0 == " " })
+                        // Why: what the daemon said after that word.
+                        status.refused = ControlRefusal.permissionDenied.reason(in: reply)
                     } else {
                         status.problem = Message(value: reply.text)
                     }
@@ -85,8 +85,8 @@ struct DaemonStatus {
         object.add("running", running)
         object.add("pid", pid)
         object.add("uptime", uptime)
-        // English on purpose: --json, the control protocol's words.
-        object.add("error", problem?.english ?? refused.map { "permission denied: " + $0 })
+        // The control protocol's words, in English as --json is.
+        object.add("error", problem?.english ?? refused.map { ControlRefusal.permissionDenied.text($0) })
         return object.result
     }
 }

@@ -51,8 +51,7 @@ enum PublishCommand {
         } catch {
             // English on purpose: the publish line is the hub's journal entry too (one line for the terminal and the journal); QuoteFeed's reasons are English by design
             printError("quoted: publish: \(error)")
-            let configurationProblem = error.reason.hasPrefix("signing_key") || error.reason.hasPrefix("next_keys")
-            return (configurationProblem ? .configuration : .ioError, error.reason)
+            return (error.exitCode, error.reason)
         }
     }
 }

@@ -101,6 +101,9 @@ let signify = "/usr/bin/signify-openbsd"
             Manifest.Entry(name: "upbit", kind: "upbit", file: "by-hash/\(digest).json", size: 1, sha256: digest, rows: 2, synced: nil)])
         #expect(try Manifest.parse(Array(manifest.json.utf8)) == manifest)
         #expect(key.number == "0102030405060708")
+        // A hub's metrics read the head of what the publisher wrote with the same reader.
+        #expect(try ManifestHeader.parse(Array(manifest.json.utf8)).header == manifest.header)
+        #expect(manifest.header == ManifestHeader(name: "example.org/quotes", serial: 3, generated: 100, validUntil: 700))
     }
 
     /// Whatever a hostile or broken hub serves, the spoke is not led astray.

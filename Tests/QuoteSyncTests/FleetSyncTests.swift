@@ -315,6 +315,9 @@ import TestSupport
         try Data(repeating: 0x20, count: 50_000_000).write(to: URL(fileURLWithPath: file))
         let outcome = try await sync()
         #expect(outcome.reports.first?.ok == false, "\(outcome.reports)")
+        // Known by the transfer's own kind (the cap was passed), said in the feed's words.
+        #expect(outcome.reports.first?.summary.contains("is longer than the \(manifest.sources[0].size) bytes its signed manifest gives") == true,
+                "\(outcome.reports)")
         let stored = FileManager.default.fileExists(atPath: spoke.file("q.db")) ? try count() : 0
         #expect(stored == 0)
     }
@@ -336,7 +339,8 @@ import TestSupport
         chmod(secret, 0o640)
         var settings = PublishSettings(dir: hub.file("feed"), signingKey: secret)
         settings.name = "test-feed"
-        #expect(throws: FeedFailure("signing_key: \(secret) may be read by others (mode 0640): chmod 0600 \(secret), owned by the user that publishes")) {
+        #expect(throws: FeedFailure("signing_key: \(secret) may be read by others (mode 0640): chmod 0600 \(secret), owned by the user that publishes",
+                                    isConfiguration: true)) {
             try Publisher(settings: settings, storePath: hub.file("hub.db"), retention: 3_600).publish()
         }
         chmod(secret, 0o600)

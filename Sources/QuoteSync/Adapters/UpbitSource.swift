@@ -27,7 +27,7 @@ enum UpbitSource {
             } else if failure.httpStatus == 418 {
                 let until = failure.retryAfter ?? context.now + defaultBlockAfter418
                 failure.retryAfter = until
-                let capped = failure.message.contains("capped at 7 days") ? " (capped at 7 days: Upbit asked for longer)" : ""
+                let capped = failure.retryAfterCapped ? " (capped at 7 days: Upbit asked for longer)" : ""
                 failure.message = "blocked by Upbit (HTTP 418) for \(until - context.now) s: too many requests" + capped
             }
             throw failure

@@ -10,11 +10,29 @@ public struct SourceFailure: Error, Sendable, Equatable, CustomStringConvertible
     public var retryAfter: Int?
     /// A problem only the user can fix (a rejected API key).
     public var isConfiguration = false
+    /// The request's own failure, as the HTTP client typed it, when that is what this is: a
+    /// caller that treats one apart (a feed file longer than signed) asks this, never the message.
+    public var transfer: HTTPFailure?
+    /// The upstream's Retry-After asked for longer than `RetryAfter.maximumWait`, so `retryAfter`
+    /// is that cap: set where the header is read, for an adapter that words the wait its own way.
+    public var retryAfterCapped = false
     /// The store failed (disk full, read-only, busy), not the upstream: recorded as local,
     /// without touching the upstream's backoff.
     public var isLocal: Bool { storeExitCode != nil }
     /// For a local failure: 75 when the store was busy (try again), else 74.
     public var storeExitCode: ExitCode?
+
+    /// The response passed the request's byte cap (max_bytes, or a feed file's signed size).
+    public var isTooLarge: Bool {
+        if case .tooLarge? = transfer { return true }
+        return false
+    }
+
+    /// A failed request, in `message`'s words (nil: the client's own), with the failure kept.
+    public init(_ failure: HTTPFailure, message: String? = nil) {
+        self.init(message ?? failure.description)
+        transfer = failure
+    }
 
     /// "store: disk full" and the like, from what the store said.
     public static func local(_ error: StoreError) -> SourceFailure {
@@ -29,6 +47,7 @@ public struct SourceFailure: Error, Sendable, Equatable, CustomStringConvertible
         switch error {
         case let known as SourceFailure: self = known
         case let list as ListFailure: self.init("the list is \(list)", httpStatus: 200)
+        case let http as HTTPFailure: self.init(http)
         case let store as StoreError where store.resultCode == .constraint:
             // Only upstream data is written during a sync: a row the store's rules refuse is the
             // upstream's fault (retried with backoff), not a broken store.

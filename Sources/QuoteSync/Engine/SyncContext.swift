@@ -135,15 +135,20 @@ public final class SyncContext {
             await gate.release(host, remainingHeader: nil)
             if case .tooLarge(let limit) = error {
                 // In the configuration's own words: which key, which section, what to do.
-                throw SourceFailure("response larger than max_bytes (\(ByteCount.configUnits(limit))): "
-                                    + "raise max_bytes in [source.\(settings.name)]")
+                let advice = "raise max_bytes in [source.\(settings.name)]"
+                throw SourceFailure(error, message: "response larger than max_bytes (\(ByteCount.configUnits(limit))): " + advice)
             }
-            throw SourceFailure(error.description)
+            throw SourceFailure(error)
         }
     }
 
     /// "HTTP 503", with the upstream's Retry-After and a short reason from its body when it has one.
     public func statusFailure(_ response: HTTPResponse) -> SourceFailure {
+        Self.statusFailure(response, now: now)
+    }
+
+    /// `statusFailure` at `now`: whether the wait was capped is the header's, never the body's words.
+    static func statusFailure(_ response: HTTPResponse, now: Int) -> SourceFailure {
         var message = "HTTP \(response.status)"
         if let reason = Self.errorMessage(in: response.body) { message += ": \(reason)" }
         let wait = RetryAfter.parse(response.header("retry-after"), now: now)
@@ -151,7 +156,9 @@ public final class SyncContext {
             message += ", retry after \(wait.until - now) s"
             if wait.capped { message += " (capped at 7 days: the upstream asked for longer)" }
         }
-        return SourceFailure(message, httpStatus: response.status, retryAfter: wait?.until)
+        var failure = SourceFailure(message, httpStatus: response.status, retryAfter: wait?.until)
+        failure.retryAfterCapped = wait?.capped ?? false
+        return failure
     }
 
     /// The `message` of a JSON error body ({"message": ...} or {"error": {"message": ...}}), one line, short.

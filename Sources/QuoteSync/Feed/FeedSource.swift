@@ -50,7 +50,7 @@ enum FeedSource {
         let response: HTTPResponse
         do {
             response = try await context.send(request)
-        } catch where error.message.hasPrefix("response larger than") {
+        } catch where error.isTooLarge {
             throw tooLong
         }
         guard response.status == 200 else { throw SourceFailure("feed: \(entry.file): HTTP \(response.status)", httpStatus: response.status) }
@@ -84,7 +84,7 @@ enum FeedSource {
             response = try await context.send(request)
         } catch {
             loader.stop()
-            throw error.message.hasPrefix("response larger than") ? tooLong : loader.failure ?? error
+            throw error.isTooLarge ? tooLong : loader.failure ?? error
         }
         guard response.status == 200 else {
             loader.stop()

@@ -380,7 +380,7 @@ public struct FleetSync: Sendable {
         do {
             return try await engine.client.send(request)
         } catch {
-            throw SourceFailure("feed: \(error)")
+            throw SourceFailure(error, message: "feed: \(error)")
         }
     }
 
