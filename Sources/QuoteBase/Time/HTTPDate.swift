@@ -13,7 +13,7 @@ public enum HTTPDate {
         if words.count == 5, let month = MonthName.number(words[1]) {
             return moment(day: words[2], month: month, year: DateCursor.number(words[4], digits: 4...4), clock: words[3])
         }
-        if words.count == 5, isGMT(words[4]) {
+        if words.count == 4, isGMT(words[3]) {
             let date = words[1].split(separator: "-", omittingEmptySubsequences: false)
             guard date.count == 3, let month = MonthName.number(date[1]) else { return nil }
             return moment(day: date[0], month: month, year: twoDigitYear(date[2]), clock: words[2])
