@@ -56,7 +56,7 @@ import QuoteText
         #expect(try readList(CustomList.Reader(source: "custom.g"), Array(export.utf8)).problems.count == 1)
     }
 
-    /// The entry is kept without its date (RFC3339DateTests in QuoteBaseTests has the dates themselves).
+    /// The entry is kept without its date (QuoteBaseTests' FeedDateTests has the dates themselves).
     @Test(arguments: ["0001-01-01T00:00:00+01:00", "9999-12-31T23:59:60Z", "9999-12-31T23:00:00-02:00"])
     func aDateOutsideWhatCanBeWrittenBackIsNone(text: String) throws {
         let feed = "<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><id>1</id><title>Quote</title>"
