@@ -40,6 +40,10 @@ let package = Package(
         // What every module needs and none owns: environment, paths and the ONE search order
         // for the store, configuration and socket, capped file reads, exit codes, the version,
         // URL facts, Unix time. Over QuoteSystem: no Foundation.
+        // Dates live here too (Time/: the one calendar, UTC and local time, RFC 3339, HTTP and RSS
+        // dates), not in a module of their own: UnixTime needs the calendar, and every module that
+        // reads or writes a date already depends on QuoteBase. Not in QuoteSync beside libcurl's
+        // curl_getdate either: QuoteFormats and quotectl read and write dates and link no libcurl.
         .target(name: "QuoteBase", dependencies: ["QuoteSystem"], plugins: ["CompileCatalogs"]),
         // Text tools every module may need and none owns: strict JSON (whole and streamed) and its
         // writer, terminal sanitising, display width, table layout, case folding. No SQLite.

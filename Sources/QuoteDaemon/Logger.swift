@@ -1,4 +1,3 @@
-import Glibc
 import QuoteBase
 import QuoteConfig
 import QuoteSystem
@@ -96,14 +95,9 @@ public final class Logger: Sendable {
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
+    /// "2026-11-29 13:05:09.042", local time: a line on a terminal, where the journal adds none.
     static func timestamp() -> String {
         let now = ClockReading.wallClock()
-        var parts = tm()
-        var seconds = time_t(now.seconds)
-        localtime_r(&seconds, &parts)
-        // Plain padding, not String(format:): that one wakes up Foundation's locale machinery,
-        // megabytes of resident memory in a daemon that otherwise never needs it.
-        return "\(parts.tm_year + 1900)-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday)) "
-            + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec)).\(pad(Int32(now.nanoseconds / 1_000_000), width: 3))"
+        return LocalTime(now.seconds).dateAndTime + "." + pad(Int32(now.nanoseconds / 1_000_000), width: 3)
     }
 }

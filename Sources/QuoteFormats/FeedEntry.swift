@@ -102,8 +102,8 @@ struct FeedEntry {
     /// Atom's `published` (else `updated`), RSS's `pubDate`, RSS 1.0's `dc:date`.
     func date() -> Int? {
         if let text = fields[.published] ?? fields[.updated] ?? fields[.date] {
-            return FeedDate.rfc3339(Self.plain(text))
+            return RFC3339Date.parse(Self.plain(text))
         }
-        return fields[.pubDate].flatMap { FeedDate.rfc822(Self.plain($0)) }
+        return fields[.pubDate].flatMap { RFC822Date.parse(Self.plain($0)) }
     }
 }

@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteConfig
 
 /// When a source is next due. Pure functions of the time and a random source, so
@@ -18,7 +19,7 @@ public struct Schedule: Sendable {
     public func nextDue<G: RandomNumberGenerator>(afterSuccessOf settings: SourceSettings, at now: Int,
                                                   using generator: inout G) -> Int {
         if settings.kind == .happiness {
-            let nextMidnight = (now / 86_400 + 1) * 86_400
+            let nextMidnight = UnixTime.nextUTCMidnight(after: now)
             return nextMidnight + Self.happinessOffset + Int.random(in: 0...300, using: &generator)
         }
         let jitter = settings.interval / 10
@@ -55,7 +56,7 @@ extension Schedule {
     /// A time in the past is left as it is: due now.
     public func trusted(_ stored: Int, of settings: SourceSettings, now: Int, blocked: Bool = false) -> Int {
         guard stored > horizon(of: settings, now: now, blocked: blocked) else { return stored }
-        if settings.kind == .happiness { return (now / 86_400 + 1) * 86_400 + Self.happinessOffset }
+        if settings.kind == .happiness { return UnixTime.nextUTCMidnight(after: now) + Self.happinessOffset }
         return now + settings.interval
     }
 

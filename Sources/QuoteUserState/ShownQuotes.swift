@@ -91,8 +91,8 @@ public enum OncePeriod: String, CaseIterable, Sendable {
         guard let last, last.kept.time <= now else { return false }
         switch self {
         case .day:
-            // Only a time of the last two days can be today's, and only such a time is handed to
-            // the calendar (a file's -9223372036854775808 would overflow its arithmetic).
+            // Only a time of the last two days can be today's (whatever the zone), so no older one
+            // is worth a look at the local zone's calendar.
             guard last.kept.time > now - 2 * 86_400 else { return false }
             return UnixTime.localDay(last.kept.time) == UnixTime.localDay(now)
         case .boot:

@@ -3,12 +3,12 @@ import TestSupport
 import Testing
 
 /// What ARCHITECTURE.md gives one home outside QuoteSystem's system layer, or inside it one file:
-/// the wall clock, the environment, the locale and its catalogs, and the only place the
-/// compiler's data-race checks are switched off.
+/// the wall clock, the environment, the locale and its catalogs, the local time zone's calendar,
+/// and the only place the compiler's data-race checks are switched off.
 @Suite(.computing) struct OneHomeTests {
     /// Each rule: what it finds, its pattern, and the only files where that may appear.
     static let rules: [(name: String, pattern: String, homes: Set<String>)] = [
-        ("the wall clock's time(2) (UnixTime.now)", #"(?<![A-Za-z0-9_.])time\((nil|&)"#, ["QuoteBase/UnixTime.swift"]),
+        ("the wall clock's time(2) (UnixTime.now)", #"(?<![A-Za-z0-9_.])time\((nil|&)"#, ["QuoteBase/Time/UnixTime.swift"]),
         ("getenv or setenv (Environment; quotectl's pager set-up sets LESS)",
          #"(?<![A-Za-z0-9_.])(getenv|secure_getenv|setenv|unsetenv|putenv|clearenv)\("#,
          ["QuoteBase/Environment.swift", "quotectl/Terminal.swift"]),
@@ -18,6 +18,10 @@ import Testing
          ["QuoteSystem/MessageCatalog.swift"]),
         ("@unchecked Sendable or nonisolated(unsafe) (ConditionLock: a pthread condition the compiler cannot see)",
          #"@unchecked\s+Sendable|nonisolated\(unsafe\)"#, ["QuoteSystem/ConditionLock.swift"]),
+        // UTC is CivilDate's arithmetic; only the local zone needs glibc. SQLite's strftime('…') is SQL's own.
+        ("glibc's calendar: localtime, gmtime, timegm, mktime, strftime, strptime (LocalTime)",
+         #"(?<![A-Za-z0-9_.])(localtime|localtime_r|gmtime|gmtime_r|timegm|timelocal|mktime|strftime|strftime_l|strptime|asctime|asctime_r|ctime|ctime_r|curl_getdate)\((?!')"#,
+         ["QuoteBase/Time/LocalTime.swift"]),
     ]
 
     /// The files whose code matches `pattern`, each line as "Sources/FILE:LINE: code".
@@ -45,7 +49,7 @@ import Testing
         func hits(_ rule: Int, _ text: String) throws -> Bool {
             try !Self.matches(of: Self.rules[rule].pattern, in: [("x.swift", 1, text)]).isEmpty
         }
-        let (clock, environment, locale, unchecked) = (0, 1, 2, 3)
+        let (clock, environment, locale, unchecked, calendar) = (0, 1, 2, 3, 4)
         #expect(try hits(clock, "Int(time(nil))"))
         #expect(try hits(clock, "_ = time(&now)"))
         #expect(try !hits(clock, "clock = time(words[3])"))
@@ -61,5 +65,12 @@ import Testing
         #expect(try hits(unchecked, "final class Box: @unchecked Sendable {"))
         #expect(try hits(unchecked, "nonisolated(unsafe) static var shared = 0"))
         #expect(try !hits(unchecked, "final class Box: Sendable {"))
+        #expect(try hits(calendar, "localtime_r(&moment, &parts)"))
+        #expect(try hits(calendar, "let length = strftime(&buffer, buffer.count, format, &copy)"))
+        #expect(try hits(calendar, "guard gmtime_r(&t, &parts) != nil"))
+        #expect(try hits(calendar, "let seconds = timegm(&parts)"))
+        #expect(try !hits(calendar, "json_object('published', strftime('%Y-%m-%dT%H:%M:%SZ', published, 'unixepoch'))"))
+        #expect(try !hits(calendar, "let local = LocalTime(seconds)"))
+        #expect(try !hits(calendar, "return UnixTime.localTimestamp(observation.observedAt)"))
     }
 }

@@ -1,3 +1,4 @@
+import QuoteBase
 import QuoteFormats
 import QuoteModels
 import QuoteText

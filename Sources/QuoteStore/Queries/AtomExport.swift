@@ -44,7 +44,7 @@ enum AtomExport {
 
     /// RFC 3339, as Atom requires.
     static func date(_ seconds: Int) -> String {
-        UnixTime.timestamp(seconds).replacing(" ", with: "T")
+        UnixTime.rfc3339(seconds)
     }
 
     /// An id part with everything but RFC 3986's unreserved characters percent-encoded.

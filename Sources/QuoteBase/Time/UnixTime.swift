@@ -1,6 +1,7 @@
 import Glibc
 
-/// Wall-clock time as Unix seconds, and the calendar bits quotectl needs, without Foundation.
+/// Wall-clock time as Unix seconds, and the days and texts quotectl and the logs need, without
+/// Foundation. Its calendar is `CivilDate`'s, its local zone `LocalTime`'s.
 public enum UnixTime {
     public static func now() -> Int {
         Int(time(nil))
@@ -8,56 +9,53 @@ public enum UnixTime {
 
     /// Days since 1970-01-01 in UTC.
     public static func utcDay(_ seconds: Int) -> Int {
-        seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        CivilDate.dayAndTime(of: seconds).day
+    }
+
+    /// The first second of the UTC day after the one `seconds` is in (Int.max past the last day an Int holds).
+    public static func nextUTCMidnight(after seconds: Int) -> Int {
+        let next = (utcDay(seconds) + 1).multipliedReportingOverflow(by: CivilDate.secondsPerDay)
+        return next.overflow ? Int.max : next.partialValue
     }
 
     /// Days since 1970-01-01 in the local time zone (the user's "today").
     public static func localDay(_ seconds: Int) -> Int {
-        var t = time_t(seconds)
-        var parts = tm()
-        localtime_r(&t, &parts)
-        return utcDay(seconds + Int(parts.tm_gmtoff))
+        let local = seconds.addingReportingOverflow(LocalTime(seconds).offset)
+        return utcDay(local.overflow ? seconds : local.partialValue)
     }
 
-    /// "2026-11-29" for a day number.
+    /// "2026-11-29" for a day number (the year as many digits as it has, as gmtime(3) gives it).
     public static func dateString(day: Int) -> String {
-        var t = time_t(day * 86_400)
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        return "\(parts.tm_year + 1900)-\(pad(Int(parts.tm_mon) + 1))-\(pad(Int(parts.tm_mday)))"
+        let date = CivilDate(daysSince1970: day)
+        return "\(date.year)-\(pad(date.month))-\(pad(date.day))"
     }
 
     /// "2026-11-29 13:05:09Z".
     public static func timestamp(_ seconds: Int) -> String {
-        var t = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        return dateString(day: utcDay(seconds))
-            + " \(pad(Int(parts.tm_hour))):\(pad(Int(parts.tm_min))):\(pad(Int(parts.tm_sec)))Z"
+        dateAndTime(seconds, separator: " ")
+    }
+
+    /// "2026-11-29T13:05:09Z": RFC 3339 for years 1000 to 9999 (an Atom export's dates), where
+    /// `UTCTimestamp` would refuse a moment outside 1 to 9999 that a store may still hold.
+    public static func rfc3339(_ seconds: Int) -> String {
+        dateAndTime(seconds, separator: "T")
+    }
+
+    private static func dateAndTime(_ seconds: Int, separator: String) -> String {
+        let (day, time) = CivilDate.dayAndTime(of: seconds)
+        return dateString(day: day) + separator + "\(pad(time / 3_600)):\(pad(time / 60 % 60)):\(pad(time % 60))Z"
     }
 
     /// "2026-11-30 21:04 KST": local time (TZ) for people, laid out as the user's language
     /// writes a date (Korean "2026년 11월 30일 21:04 KST"); JSON keeps epoch seconds.
     public static func localTimestamp(_ seconds: Int) -> String {
-        var t = time_t(seconds)
-        var parts = tm()
-        localtime_r(&t, &parts)
-        let zone = parts.tm_zone.map { String(cString: $0) } ?? ""
+        let local = LocalTime(seconds)
         // TRANSLATORS: a strftime(3) format for a local date and time in status and lists (the
         // time zone's name follows it): %Y year, %m month, %-m month without a leading zero,
         // %d day, %-d day without a leading zero, %H hour (00-23), %M minutes.
         let layout = tr("%Y-%m-%d %H:%M")
-        let text = formatted(parts, layout) ?? formatted(parts, "%Y-%m-%d %H:%M") ?? ""
-        return text + (zone.isEmpty ? "" : " " + zone)
-    }
-
-    /// `parts` through strftime(3), or nil when the format gives nothing (empty, or too long).
-    private static func formatted(_ parts: tm, _ format: String) -> String? {
-        var parts = parts
-        var buffer = [CChar](repeating: 0, count: 256)
-        let length = strftime(&buffer, buffer.count, format, &parts)
-        guard length > 0 else { return nil }
-        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let text = local.formatted(layout) ?? local.formatted("%Y-%m-%d %H:%M") ?? ""
+        return text + (local.zoneName.isEmpty ? "" : " " + local.zoneName)
     }
 
     /// "3 h ago", "2 d ago", "in 5 min": English always (the sync engine's stored results and
