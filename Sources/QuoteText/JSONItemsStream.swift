@@ -70,7 +70,7 @@ public struct JSONItemsStream: Sendable {
     }
 
     /// What the member name just read means, said when its ':' is read.
-    private enum Name: Equatable {
+    private enum NameVerdict: Equatable {
         case onPath, offPath, again, undecodable(reason: String)
     }
 
@@ -91,7 +91,7 @@ public struct JSONItemsStream: Sendable {
     private var itemLine = 1
     private var itemColumn = 1
     private var name = JSONValueBytes(limit: JSONItemsStream.maximumNameBytes + 2)
-    private var nameMeans = Name.offPath
+    private var nameVerdict = NameVerdict.offPath
 
     /// A member name longer than this cannot name a token of a pointer (at most 1 KiB, each byte
     /// escaped in at most 6): it is measured, not kept.
@@ -124,7 +124,7 @@ public struct JSONItemsStream: Sendable {
                 if ended { try completeItem(bytes, endingAt: index, body) }
             case .name:
                 if try tokenizer.follow(bytes, &index) {
-                    nameMeans = readName(bytes, endingAt: index)
+                    nameVerdict = readName(bytes, endingAt: index)
                     state = .next(.colon)
                 }
             case .skipping:
@@ -158,12 +158,12 @@ public struct JSONItemsStream: Sendable {
                 return
             }
             guard byte == UInt8(ascii: "}"), first else { throw tokenizer.error(tr("expected a member name in quotes"), at: index) }
-            try closeContainer(at: index)
+            try closeContainer()
         case .colon:
             guard byte == UInt8(ascii: ":") else { throw tokenizer.error(tr("expected ':' after a member name"), at: index) }
             state = try takeMember(at: index) ? .next(.value) : .skipping
         case .elementOrEnd(let first):
-            if byte == UInt8(ascii: "]"), first { try closeContainer(at: index); break }
+            if byte == UInt8(ascii: "]"), first { try closeContainer(); break }
             let element = levels[levels.count - 1].count
             levels[levels.count - 1].count += 1
             state = !found && JSONPointer.index(pointer.tokens[levels.count - 1]) == element ? .next(.value) : .skipping
@@ -209,7 +209,7 @@ public struct JSONItemsStream: Sendable {
                 state = .next(.memberOrEnd(first: true))
             case UInt8(ascii: "["):
                 guard JSONPointer.index(pointer.tokens[depth]) != nil else {
-                    throw notFound(tr("an array") + place(depth) + tr(", and \"\(pointer.tokens[depth])\" is no index"), nil)
+                    throw notFound(tr("an array") + pointer.place(depth) + tr(", and \"\(pointer.tokens[depth])\" is no index"), nil)
                 }
                 levels.append(Level(isObject: false))
                 state = .next(.elementOrEnd(first: true))
@@ -260,11 +260,11 @@ public struct JSONItemsStream: Sendable {
     }
 
     /// What the member name that ended at `end` of `bytes` means for the path.
-    private mutating func readName(_ bytes: UnsafeBufferPointer<UInt8>, endingAt end: Int) -> Name {
+    private mutating func readName(_ bytes: UnsafeBufferPointer<UInt8>, endingAt end: Int) -> NameVerdict {
         guard name.length(endingAt: end) - 2 <= Self.maximumNameBytes else { return .offPath }
         let token = pointer.tokens[levels.count - 1]
         let found = self.found
-        return name.read(endingAt: end, of: bytes) { quoted -> Name in
+        return name.read(endingAt: end, of: bytes) { quoted -> NameVerdict in
             let text = UnsafeBufferPointer(rebasing: quoted[1..<quoted.count - 1])
             let matches: Bool
             if text.contains(UInt8(ascii: "\\")) {
@@ -282,10 +282,10 @@ public struct JSONItemsStream: Sendable {
 
     /// The ':' after a member name of a container on the path: whether its value is on the path.
     private func takeMember(at index: Int) throws -> Bool {
-        switch nameMeans {
+        switch nameVerdict {
         case .onPath: return true
         case .offPath: return false
-        case .again: throw notFound(tr("a second member \"\(pointer.tokens[levels.count - 1])\"") + place(levels.count - 1), nil)
+        case .again: throw notFound(tr("a second member \"\(pointer.tokens[levels.count - 1])\"") + pointer.place(levels.count - 1), nil)
         case .undecodable(let reason): throw tokenizer.error(tr("a member name: \(reason)"), at: index)
         }
     }
@@ -295,49 +295,40 @@ public struct JSONItemsStream: Sendable {
         if byte == UInt8(ascii: ",") {
             state = .next(isObject ? .memberOrEnd(first: false) : .elementOrEnd(first: false))
         } else if byte == UInt8(ascii: isObject ? "}" : "]") {
-            try closeContainer(at: index)
+            try closeContainer()
         } else {
             throw tokenizer.error(isObject ? tr("expected ',' or '}' in an object") : tr("expected ',' or ']' in an array"), at: index)
         }
     }
 
     /// A container on the path ends: where the list was not found, the pointer leads nowhere.
-    private mutating func closeContainer(at index: Int) throws {
+    private mutating func closeContainer() throws {
         let depth = levels.count - 1
         guard found else {
             let token = pointer.tokens[depth]
             let count = levels[depth].count
             let what = levels[depth].isObject ? tr("an object with no member \"\(token)\"")
                 : tr("an array of \(count) elements, none numbered \(token)")
-            throw notFound(what + place(depth), nil)
+            throw notFound(what + pointer.place(depth), nil)
         }
         levels.removeLast()
         state = .next(levels.isEmpty ? .end : .afterValue)
     }
 
-    /// " at /a/b": where on the path something was found (nothing for the document itself).
-    private func place(_ depth: Int) -> String {
-        guard depth > 0 else { return "" }
-        let tokens = pointer.tokens.prefix(depth).map { $0.replacingTilde() }
-        let path = "/" + tokens.joined(separator: "/")
-        // TRANSLATORS: follows what was found in a JSON document, naming where (a JSON Pointer).
-        return tr(" at \(path)")
-    }
-
     private func notFound(_ found: String, _ depth: Int?) -> NotFound {
-        NotFound(pointer: pointer.text, found: found + (depth.map(place) ?? ""))
+        NotFound(pointer: pointer.text, found: found + (depth.map { pointer.place($0) } ?? ""))
     }
 
     /// What is where the list should be: at the root, a value that is no array; elsewhere, one
     /// that is neither an array nor an object; or the syntax error it begins.
-    private func notAList(_ byte: UInt8, at index: Int) -> Error {
-        let found: String
+    private func notAList(_ byte: UInt8, at index: Int) -> any Error {
+        let what: String
         do throws(JSONSyntaxError) {
-            found = try kind(of: byte, at: index)
+            what = try kind(of: byte, at: index)
         } catch {
             return error
         }
-        return pointer.isRoot ? NotAnArray(found: found) : notFound(found + tr(", not an array or an object"), nil)
+        return pointer.isRoot ? NotAnArray(found: what) : notFound(what + tr(", not an array or an object"), nil)
     }
 
     /// What a value starting with `byte` is, or the syntax error it begins.
@@ -351,20 +342,5 @@ public struct JSONItemsStream: Sendable {
         case UInt8(ascii: "<"): throw tokenizer.error(tr("found '<': this looks like HTML, not JSON"), at: index)
         default: throw tokenizer.error(tr("unexpected character '\(printable(byte))'"), at: index)
         }
-    }
-}
-
-extension String {
-    /// A reference token escaped back for a pointer's text (RFC 6901: `~` first, then `/`).
-    fileprivate func replacingTilde() -> String {
-        var result = ""
-        for character in self {
-            switch character {
-            case "~": result += "~0"
-            case "/": result += "~1"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 }

@@ -41,8 +41,8 @@ struct JSONValueBytes: Sendable {
 
     /// Calls `body` with the whole value, which ends at `end` of the current chunk and is no
     /// longer than `limit`.
-    mutating func read<Result, Failure: Error>(endingAt end: Int, of bytes: UnsafeBufferPointer<UInt8>,
-                                               _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result) throws(Failure) -> Result {
+    mutating func read<Output, Failure: Error>(endingAt end: Int, of bytes: UnsafeBufferPointer<UInt8>,
+                                               _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Output) throws(Failure) -> Output {
         if let start { return try body(UnsafeBufferPointer(rebasing: bytes[start..<end])) }
         held.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<end]))
         defer { release() }
