@@ -1,5 +1,6 @@
 @testable import QuoteText
 import Testing
+import TestSupport
 
 /// The list at a pointer at its extremes: no input, empty chunks, empty lists, nesting at the
 /// parser's limit and one past it, a huge string, malformed and truncated documents.

@@ -1,5 +1,6 @@
 @testable import QuoteText
 import Testing
+import TestSupport
 
 /// Skip a value (`JSONTokenizer.skipValue`): a value passed over ends where it ends, wherever the
 /// chunks are cut, and what can be told wrong without parsing it is refused at its own line and
@@ -65,10 +66,12 @@ import Testing
         #expect(Self.skip(nested(257)) == "error: line 1, column 257: nested too deeply")
         #expect(Self.skip(nested(257), cuts: Array(stride(from: 1, to: 514, by: 7))) == "error: line 1, column 257: nested too deeply")
         // Braces and brackets mixed, each level closed in kind.
-        let mixed = (0..<128).map { _ in #"{"a":["# }.joined() + String(repeating: "]}", count: 128)
+        let openers = String(repeating: #"{"a":["#, count: 128)
+        let mixed = openers + String(repeating: "]}", count: 128)
         #expect(Self.skip(mixed) == "ended at \(mixed.utf8.count)")
         #expect(Self.skip(mixed + "]") == "ended at \(mixed.utf8.count)")
-        #expect(Self.skip("[" + mixed) == "error: line 1, column \(mixed.utf8.count + 1): nested too deeply")
+        // One level more: its last '[' (after the first, in column openers + 1) is the 257th.
+        #expect(Self.skip("[" + mixed) == "error: line 1, column \(openers.utf8.count + 1): nested too deeply")
     }
 
     /// A huge string passed over, in chunks of any size, costs nothing but the scan.
