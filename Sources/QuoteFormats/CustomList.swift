@@ -51,7 +51,7 @@ public enum CustomList {
                     switch element {
                     case .tooLarge(let bytes):
                         try body(.problem(ListProblem(place: place, upstreamID: nil,
-                                                      reason: tr("larger than \(JSONArrayStream.defaultMaximumElementBytes >> 20) MiB (\(bytes) bytes)"))))
+                                                      reason: tr("larger than \(JSONItemsStream.defaultMaximumElementBytes >> 20) MiB (\(bytes) bytes)"))))
                     case .repeatedMember(let error):
                         // Its id may be the member named twice: the record could be any stored quote.
                         try body(.problem(ListProblem(place: place, upstreamID: nil, reason: error.description)))
@@ -67,7 +67,7 @@ public enum CustomList {
                 }
             } catch let error as JSONSyntaxError {
                 throw ListFailure(tr("not JSON: \(error)"))
-            } catch let error as JSONArrayStream.NotAnArray {
+            } catch let error as JSONItemsStream.NotAnArray {
                 throw ListFailure(tr("not a JSON array of quotes (found \(error.found))"))
             } catch let error as JSONItemsStream.NotFound {
                 throw ListFailure(tr("not at \(error)"))

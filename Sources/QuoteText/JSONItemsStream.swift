@@ -1,12 +1,30 @@
 import QuoteBase
-/// The list inside a JSON document at a JSON Pointer (`items = /results`), read as its bytes
-/// arrive. What lies on the way to it and around it is scanned without being held (a 100 MB
-/// member beside the list costs no memory; strings and brackets are followed, not parsed), and
-/// the list's elements are handed over by `JSONArrayStream` exactly as a top-level array's.
-/// An object at the pointer is a list of one (`{"data": {"id": 60, …}}`). The root pointer is a
-/// top-level array read by `JSONArrayStream` alone, byte for byte as before.
+/// The list inside a JSON document at a JSON Pointer (`items = /results`; the root pointer: a
+/// top-level array), read as its bytes arrive: the chunks can be cut anywhere, and memory holds
+/// one element at a time, never the body. Each element is parsed by the strict `JSONParser`; the
+/// list's own punctuation is checked here, with the same messages and the document's own line and
+/// column. What lies on the way to the list and around it is passed over by the tokenizer without
+/// being held (a 100 MB member beside the list costs no memory). An object at the pointer is a
+/// list of one (`{"data": {"id": 60, …}}`); at the root only with `loneObject`.
+///
+///     var stream = JSONItemsStream(pointer: pointer)
+///     for chunk in chunks { try stream.feed(chunk) { position, element in … } }
+///     try stream.finish()
 public struct JSONItemsStream: Sendable {
-    public typealias Element = JSONArrayStream.Element
+    /// What the stream hands over for each element of the list.
+    public enum Element {
+        case value(JSONValue)
+        /// An element larger than `maximumElementBytes`: skipped without being held.
+        case tooLarge(bytes: Int)
+        /// An element holding an object that names a member twice (`JSONSyntaxError.repeatedMember`),
+        /// where in the document: the one record is refused, the list read on.
+        case repeatedMember(JSONSyntaxError)
+    }
+
+    /// The root pointer's document is JSON but not an array.
+    public struct NotAnArray: Error, Equatable {
+        public let found: String
+    }
 
     /// The pointer leads nowhere, or to what is no list; `found` says what was there.
     public struct NotFound: Error, Equatable, Sendable, CustomStringConvertible {
@@ -15,20 +33,32 @@ public struct JSONItemsStream: Sendable {
         public var description: String { tr("items \(pointer): found \(found)") }
     }
 
+    /// The largest element kept by default: a quote is at most 10,000 characters, so a record
+    /// of 4 MiB is no quote list's.
+    public static let defaultMaximumElementBytes = 4 << 20
+
     private enum State: Equatable {
-        case byteOrderMark(matched: Int)
-        /// A value on the pointer's path comes next.
+        /// Between values: a byte of the document's structure comes next (white space passed).
+        case next(Expected)
+        /// A member name of a container on the path, followed by the tokenizer.
+        case name
+        /// A value off the path: skipped, not held.
+        case skipping
+        /// An element of the list, followed by the tokenizer and read whole when it ends.
+        case item(JSONTokenizer.Shape)
+    }
+
+    private enum Expected: Equatable {
+        /// A value on the pointer's path, or the list itself.
         case value
         case memberOrEnd(first: Bool)
-        case key
         case colon
         case elementOrEnd(first: Bool)
-        /// A value off the path: scanned, not held.
-        case skipping
         /// After a member or element of a container on the path: ',' or its end.
         case afterValue
-        /// The list itself, read by `items`.
-        case items
+        /// In the list: an element, or (`first`) the list's end.
+        case itemOrEnd(first: Bool)
+        case afterItem
         /// The document's value has ended: white space alone may follow.
         case end
     }
@@ -39,181 +69,235 @@ public struct JSONItemsStream: Sendable {
         var count = 0
     }
 
-    public let pointer: JSONPointer
-    private let maximumElementBytes: Int
-    private var items: JSONArrayStream?
-    private var state = State.byteOrderMark(matched: 0)
-    private var levels: [Level] = []
-    /// The list has been read; a second member of a name on the path is then an error.
-    private var found = false
-    private var key: [UInt8] = []
-    private var keyEscaped = false
-    private var skip = JSONValueSkipper()
-    private var position = JSONArrayStream.Position()
-
-    /// A member name longer than this cannot name a token of a pointer (at most 1 KiB, each byte
-    /// escaped in at most 6): it is scanned, not kept.
-    private static let maximumKeyBytes = JSONPointer.maximumBytes * 6 + 2
-
-    /// `loneObject` applies to the root pointer (at any other, an object is always a list of one).
-    public init(pointer: JSONPointer, maximumElementBytes: Int = JSONArrayStream.defaultMaximumElementBytes, loneObject: Bool = false) {
-        self.pointer = pointer
-        self.maximumElementBytes = maximumElementBytes
-        if pointer.isRoot {
-            items = JSONArrayStream(maximumElementBytes: maximumElementBytes, loneObject: loneObject)
-            state = .items
-        }
+    /// What the member name just read means, said when its ':' is read.
+    private enum NameVerdict: Equatable {
+        case onPath, offPath, again, undecodable(reason: String)
     }
 
-    /// Elements handed over so far.
-    public var count: Int { items?.count ?? 0 }
+    public let pointer: JSONPointer
+    public let maximumElementBytes: Int
+    /// Elements of the list handed over so far.
+    public private(set) var count = 0
+
+    private var tokenizer = JSONTokenizer()
+    private var state = State.next(.value)
+    private var levels: [Level] = []
+    /// An object where the list was expected is a list of one.
+    private let acceptsLoneObject: Bool
+    private var lone = false
+    /// The list has begun; a second member of a name on the path is then an error.
+    private var found = false
+    private var item: JSONValueBytes
+    private var itemLine = 1
+    private var itemColumn = 1
+    private var name = JSONValueBytes(limit: JSONItemsStream.maximumNameBytes + 2)
+    private var nameVerdict = NameVerdict.offPath
+
+    /// A member name longer than this cannot name a token of a pointer (at most 1 KiB, each byte
+    /// escaped in at most 6): it is measured, not kept.
+    private static let maximumNameBytes = JSONPointer.maximumBytes * 6 + 2
+
+    /// `loneObject` applies to the root pointer (at any other, an object is always a list of one).
+    public init(pointer: JSONPointer, maximumElementBytes: Int = Self.defaultMaximumElementBytes, loneObject: Bool = false) {
+        self.pointer = pointer
+        self.maximumElementBytes = maximumElementBytes
+        self.acceptsLoneObject = loneObject || !pointer.isRoot
+        self.item = JSONValueBytes(limit: maximumElementBytes)
+    }
 
     /// Reads `chunk`, calling `body` with each element of the list it completes (position from 0).
-    /// Throws `JSONSyntaxError`, `JSONArrayStream.NotAnArray` (root pointer), `NotFound`, or what `body` throws.
+    /// Throws `JSONSyntaxError`, `NotAnArray` (root pointer), `NotFound`, or what `body` throws.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (Int, Element) throws -> Void) throws {
-        if pointer.isRoot {
-            try items!.feed(chunk, body)
-            return
-        }
         let bytes = chunk.bindMemory(to: UInt8.self)
         var index = 0
+        defer { tokenizer.finishChunk(of: bytes.count) }
+        guard try tokenizer.passByteOrderMark(bytes, &index) else { return }
         while index < bytes.count {
             switch state {
-            case .items:
-                index += try items!.read(UnsafeRawBufferPointer(rebasing: chunk[index...]), body)
-                if items!.isComplete { leaveItems() }
+            case .item(let shape):
+                let ended: Bool
+                if shape == .bare {
+                    ended = JSONTokenizer.passBare(bytes, &index, braceEnds: false)
+                } else {
+                    ended = try tokenizer.follow(bytes, &index)
+                }
+                if ended { try completeItem(bytes, endingAt: index, body) }
+            case .name:
+                if try tokenizer.follow(bytes, &index) {
+                    nameVerdict = readName(bytes, endingAt: index)
+                    state = .next(.colon)
+                }
             case .skipping:
-                if try skip.scan(bytes, &index, &position) { state = .afterValue }
-            default:
-                if try read(bytes[index]) { advance(over: bytes[index], &index) }
+                if try tokenizer.skipValue(bytes, &index) { state = .next(.afterValue) }
+            case .next(let expected):
+                if tokenizer.skipWhitespace(bytes, &index) { try read(bytes, &index, expecting: expected) }
             }
         }
+        // A value still open keeps what this chunk held of it.
+        if case .item = state { item.keep(bytes) }
+        if state == .name { name.keep(bytes) }
     }
 
     /// The body has ended: the document must be whole.
-    public func finish() throws {
-        if state == .items, let items {
-            try items.finish()
-            return
-        }
-        guard state == .end else { throw error(tr("unexpected end of input")) }
+    public func finish() throws(JSONSyntaxError) {
+        guard state == .next(.end) else { throw tokenizer.error(tr("unexpected end of input"), at: 0) }
     }
 
-    /// Reads one byte outside the list and off-path values; false leaves it for the next state.
-    private mutating func read(_ byte: UInt8) throws -> Bool {
-        if case .byteOrderMark(let matched) = state { return try readByteOrderMark(byte, matched: matched) }
-        if state == .key { try readKey(byte); return true }
-        if isWhitespace(byte) { return true }
-        switch state {
+    /// Reads the byte at `index` of the document's structure, which is `expected` there.
+    private mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, expecting expected: Expected) throws {
+        let byte = bytes[index]
+        switch expected {
         case .value:
-            return try enterValue(byte)
+            try enterValue(bytes, &index)
+            return
         case .memberOrEnd(let first):
             if byte == UInt8(ascii: "\"") {
-                key.removeAll(keepingCapacity: true)
-                keyEscaped = false
-                state = .key
-            } else if byte == UInt8(ascii: "}"), first {
-                try closeContainer()
-            } else {
-                throw error(tr("expected a member name in quotes"))
+                name.begin(at: index)
+                _ = try tokenizer.beginValue(bytes, &index, checked: false)
+                state = .name
+                return
             }
+            guard byte == UInt8(ascii: "}"), first else { throw tokenizer.error(tr("expected a member name in quotes"), at: index) }
+            try closeContainer()
         case .colon:
-            guard byte == UInt8(ascii: ":") else { throw error(tr("expected ':' after a member name")) }
-            state = try memberMatches() ? .value : .skipping
+            guard byte == UInt8(ascii: ":") else { throw tokenizer.error(tr("expected ':' after a member name"), at: index) }
+            state = try takeMember(at: index) ? .next(.value) : .skipping
         case .elementOrEnd(let first):
-            if byte == UInt8(ascii: "]"), first { try closeContainer(); return true }
+            if byte == UInt8(ascii: "]"), first { try closeContainer(); break }
             let element = levels[levels.count - 1].count
             levels[levels.count - 1].count += 1
-            state = !found && JSONPointer.index(pointer.tokens[levels.count - 1]) == element ? .value : .skipping
-            return false
+            state = !found && JSONPointer.index(pointer.tokens[levels.count - 1]) == element ? .next(.value) : .skipping
+            return  // the byte begins the element
         case .afterValue:
-            try readAfterValue(byte)
-        default:
-            throw error(tr("unexpected text after the JSON value"))
+            try readAfterValue(byte, at: index)
+        case .itemOrEnd(let first):
+            guard byte == UInt8(ascii: "]") else { try beginItem(bytes, &index); return }
+            guard first else { throw tokenizer.error(tr("unexpected character ']'"), at: index) }
+            leaveList()
+        case .afterItem:
+            if byte == UInt8(ascii: ",") {
+                state = .next(.itemOrEnd(first: false))
+            } else if byte == UInt8(ascii: "]") {
+                leaveList()
+            } else {
+                throw tokenizer.error(tr("expected ',' or ']' in an array"), at: index)
+            }
+        case .end:
+            throw tokenizer.error(tr("unexpected text after the JSON value"), at: index)
         }
-        return true
-    }
-
-    private mutating func readByteOrderMark(_ byte: UInt8, matched: Int) throws(JSONSyntaxError) -> Bool {
-        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
-        if byte == mark[matched] {
-            state = matched == 2 ? .value : .byteOrderMark(matched: matched + 1)
-            return true
-        }
-        guard matched == 0 else { throw error(tr("unexpected character '\(printable(byte))'")) }
-        state = .value
-        return false
+        index += 1
     }
 
     /// A value on the path: the list itself, or a container to go into.
-    private mutating func enterValue(_ byte: UInt8) throws -> Bool {
+    private mutating func enterValue(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) throws {
+        let byte = bytes[index]
         let depth = levels.count
         if depth == pointer.tokens.count {
-            guard byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") else { throw notFound(try kindOf(byte) + tr(", not an array or an object"), nil) }
-            items = JSONArrayStream(at: position, maximumElementBytes: maximumElementBytes, loneObject: true)
-            found = true
-            state = .items
-            return false
-        }
-        switch byte {
-        case UInt8(ascii: "{"):
-            levels.append(Level(isObject: true))
-            state = .memberOrEnd(first: true)
-        case UInt8(ascii: "["):
-            guard JSONPointer.index(pointer.tokens[depth]) != nil else {
-                throw notFound(tr("an array") + place(depth) + tr(", and \"\(pointer.tokens[depth])\" is no index"), nil)
+            if byte == UInt8(ascii: "{"), acceptsLoneObject {
+                found = true
+                lone = true
+                try beginItem(bytes, &index)
+                return
             }
-            levels.append(Level(isObject: false))
-            state = .elementOrEnd(first: true)
-        default:
-            throw notFound(try kindOf(byte), depth)
+            guard byte == UInt8(ascii: "[") else { throw notAList(byte, at: index) }
+            found = true
+            state = .next(.itemOrEnd(first: true))
+        } else {
+            switch byte {
+            case UInt8(ascii: "{"):
+                levels.append(Level(isObject: true))
+                state = .next(.memberOrEnd(first: true))
+            case UInt8(ascii: "["):
+                guard JSONPointer.index(pointer.tokens[depth]) != nil else {
+                    throw notFound(tr("an array") + pointer.place(depth) + tr(", and \"\(pointer.tokens[depth])\" is no index"), nil)
+                }
+                levels.append(Level(isObject: false))
+                state = .next(.elementOrEnd(first: true))
+            default:
+                throw notFound(try kind(of: byte, at: index), depth)
+            }
         }
-        return true
+        index += 1
     }
 
-    private mutating func readKey(_ byte: UInt8) throws {
-        if keyEscaped {
-            keyEscaped = false
-        } else if byte == UInt8(ascii: "\\") {
-            keyEscaped = true
-        } else if byte == UInt8(ascii: "\"") {
-            state = .colon
+    /// An element of the list begins at `index`: the tokenizer follows it, its bytes kept.
+    private mutating func beginItem(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) throws(JSONSyntaxError) {
+        item.begin(at: index)
+        (itemLine, itemColumn) = (tokenizer.line, tokenizer.column(at: index))
+        let shape = try tokenizer.beginValue(bytes, &index, checked: false)
+        state = .item(shape)
+    }
+
+    /// Parses the element that ended at `end` of `bytes` and hands it over.
+    private mutating func completeItem(_ bytes: UnsafeBufferPointer<UInt8>, endingAt end: Int,
+                                       _ body: (Int, Element) throws -> Void) throws {
+        let position = count
+        count += 1
+        if lone { leaveList() } else { state = .next(.afterItem) }
+        let length = item.length(endingAt: end)
+        guard length <= maximumElementBytes else {
+            try body(position, .tooLarge(bytes: length))
             return
         }
-        if key.count <= Self.maximumKeyBytes { key.append(byte) }
-    }
-
-    /// Whether the member just named is the pointer's next token; a second one after the list was read is refused.
-    private mutating func memberMatches() throws -> Bool {
-        let depth = levels.count - 1
-        let token = pointer.tokens[depth]
-        let name: String
-        if key.count > Self.maximumKeyBytes {
-            return false
-        } else if key.contains(UInt8(ascii: "\\")) {
-            do throws(JSONSyntaxError) {
-                guard let decoded = try JSONParser.parse([UInt8(ascii: "\"")] + key + [UInt8(ascii: "\"")]).string else { return false }
-                name = decoded
-            } catch {
-                throw self.error(tr("a member name: \(error.reason)"))
-            }
-        } else {
-            guard key.elementsEqual(token.utf8) else { return false }
-            name = token
+        let value: JSONValue
+        do throws(JSONSyntaxError) {
+            value = try item.read(endingAt: end, of: bytes) { element throws(JSONSyntaxError) in try JSONParser.parse(element) }
+        } catch {
+            // The element's own line 1 starts at the element's column in the document.
+            let located = JSONSyntaxError(line: itemLine + error.line - 1,
+                                          column: error.line == 1 ? itemColumn + error.column - 1 : error.column,
+                                          reason: error.reason, repeatedMember: error.repeatedMember)
+            guard located.repeatedMember != nil else { throw located }
+            try body(position, .repeatedMember(located))
+            return
         }
-        guard name == token else { return false }
-        if found { throw notFound(tr("a second member \"\(token)\"") + place(depth), nil) }
-        return true
+        try body(position, .value(value))
     }
 
-    private mutating func readAfterValue(_ byte: UInt8) throws {
+    /// The list has ended (its ']', or the lone object's '}').
+    private mutating func leaveList() {
+        state = .next(levels.isEmpty ? .end : .afterValue)
+    }
+
+    /// What the member name that ended at `end` of `bytes` means for the path.
+    private mutating func readName(_ bytes: UnsafeBufferPointer<UInt8>, endingAt end: Int) -> NameVerdict {
+        guard name.length(endingAt: end) - 2 <= Self.maximumNameBytes else { return .offPath }
+        let token = pointer.tokens[levels.count - 1]
+        let found = self.found
+        return name.read(endingAt: end, of: bytes) { quoted -> NameVerdict in
+            let text = UnsafeBufferPointer(rebasing: quoted[1..<quoted.count - 1])
+            let matches: Bool
+            if text.contains(UInt8(ascii: "\\")) {
+                do throws(JSONSyntaxError) {
+                    matches = try JSONParser.parse(quoted).string == token
+                } catch {
+                    return .undecodable(reason: error.reason)
+                }
+            } else {
+                matches = text.elementsEqual(token.utf8)
+            }
+            return !matches ? .offPath : found ? .again : .onPath
+        }
+    }
+
+    /// The ':' after a member name of a container on the path: whether its value is on the path.
+    private func takeMember(at index: Int) throws -> Bool {
+        switch nameVerdict {
+        case .onPath: return true
+        case .offPath: return false
+        case .again: throw notFound(tr("a second member \"\(pointer.tokens[levels.count - 1])\"") + pointer.place(levels.count - 1), nil)
+        case .undecodable(let reason): throw tokenizer.error(tr("a member name: \(reason)"), at: index)
+        }
+    }
+
+    private mutating func readAfterValue(_ byte: UInt8, at index: Int) throws {
         let isObject = levels[levels.count - 1].isObject
         if byte == UInt8(ascii: ",") {
-            state = isObject ? .memberOrEnd(first: false) : .elementOrEnd(first: false)
+            state = .next(isObject ? .memberOrEnd(first: false) : .elementOrEnd(first: false))
         } else if byte == UInt8(ascii: isObject ? "}" : "]") {
             try closeContainer()
         } else {
-            throw error(isObject ? tr("expected ',' or '}' in an object") : tr("expected ',' or ']' in an array"))
+            throw tokenizer.error(isObject ? tr("expected ',' or '}' in an object") : tr("expected ',' or ']' in an array"), at: index)
         }
     }
 
@@ -225,76 +309,38 @@ public struct JSONItemsStream: Sendable {
             let count = levels[depth].count
             let what = levels[depth].isObject ? tr("an object with no member \"\(token)\"")
                 : tr("an array of \(count) elements, none numbered \(token)")
-            throw notFound(what + place(depth), nil)
+            throw notFound(what + pointer.place(depth), nil)
         }
         levels.removeLast()
-        state = levels.isEmpty ? .end : .afterValue
-    }
-
-    private mutating func leaveItems() {
-        position = items!.position
-        items = nil
-        state = levels.isEmpty ? .end : .afterValue
-    }
-
-    private mutating func advance(over byte: UInt8, _ index: inout Int) {
-        index += 1
-        position.offset += 1
-        if byte == 0x0A {
-            position.line += 1
-            position.lineStart = position.offset
-        }
-    }
-
-    /// " at /a/b": where on the path something was found (nothing for the document itself).
-    private func place(_ depth: Int) -> String {
-        guard depth > 0 else { return "" }
-        let tokens = pointer.tokens.prefix(depth).map { $0.replacingTilde() }
-        let path = "/" + tokens.joined(separator: "/")
-        // TRANSLATORS: follows what was found in a JSON document, naming where (a JSON Pointer).
-        return tr(" at \(path)")
+        state = .next(levels.isEmpty ? .end : .afterValue)
     }
 
     private func notFound(_ found: String, _ depth: Int?) -> NotFound {
-        NotFound(pointer: pointer.text, found: found + (depth.map(place) ?? ""))
+        NotFound(pointer: pointer.text, found: found + (depth.map { pointer.place($0) } ?? ""))
+    }
+
+    /// What is where the list should be: at the root, a value that is no array; elsewhere, one
+    /// that is neither an array nor an object; or the syntax error it begins.
+    private func notAList(_ byte: UInt8, at index: Int) -> any Error {
+        let what: String
+        do throws(JSONSyntaxError) {
+            what = try kind(of: byte, at: index)
+        } catch {
+            return error
+        }
+        return pointer.isRoot ? NotAnArray(found: what) : notFound(what + tr(", not an array or an object"), nil)
     }
 
     /// What a value starting with `byte` is, or the syntax error it begins.
-    private func kindOf(_ byte: UInt8) throws(JSONSyntaxError) -> String {
+    private func kind(of byte: UInt8, at index: Int) throws(JSONSyntaxError) -> String {
         switch byte {
+        case UInt8(ascii: "{"): return tr("an object")
         case UInt8(ascii: "\""): return tr("a string")
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return tr("a number")
         case UInt8(ascii: "t"), UInt8(ascii: "f"): return tr("a boolean")
         case UInt8(ascii: "n"): return "null"
-        case UInt8(ascii: "<"): throw error(tr("found '<': this looks like HTML, not JSON"))
-        default: throw error(tr("unexpected character '\(printable(byte))'"))
+        case UInt8(ascii: "<"): throw tokenizer.error(tr("found '<': this looks like HTML, not JSON"), at: index)
+        default: throw tokenizer.error(tr("unexpected character '\(printable(byte))'"), at: index)
         }
     }
-
-    private func error(_ reason: String) -> JSONSyntaxError {
-        JSONSyntaxError(line: position.line, column: position.offset - position.lineStart + 1, reason: reason)
-    }
-}
-
-extension String {
-    /// A reference token escaped back for a pointer's text (RFC 6901: `~` first, then `/`).
-    fileprivate func replacingTilde() -> String {
-        var result = ""
-        for character in self {
-            switch character {
-            case "~": result += "~0"
-            case "/": result += "~1"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
-}
-
-fileprivate func isWhitespace(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-}
-
-fileprivate func printable(_ byte: UInt8) -> String {
-    (0x21...0x7E).contains(byte) ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16)
 }

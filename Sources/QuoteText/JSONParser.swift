@@ -274,10 +274,6 @@ public struct JSONParser {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
-    private func printable(_ byte: UInt8) -> String {
-        (0x21...0x7E).contains(byte) ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16)
-    }
-
     /// The error at `position` (where the parser is, unless said).
     private func error(_ reason: String, at position: Int? = nil) -> JSONSyntaxError {
         let at = position ?? index

@@ -87,3 +87,29 @@ public struct JSONPointer: Sendable, Equatable, CustomStringConvertible {
         return current
     }
 }
+
+extension JSONPointer {
+    /// " at /a/b": where on the path, `depth` tokens in, something was found (nothing for the
+    /// document itself).
+    func place(_ depth: Int) -> String {
+        guard depth > 0 else { return "" }
+        let path = "/" + tokens.prefix(depth).map { $0.replacingTilde() }.joined(separator: "/")
+        // TRANSLATORS: follows what was found in a JSON document, naming where (a JSON Pointer).
+        return tr(" at \(path)")
+    }
+}
+
+extension String {
+    /// A reference token escaped back for a pointer's text (RFC 6901: `~` first, then `/`).
+    fileprivate func replacingTilde() -> String {
+        var result = ""
+        for character in self {
+            switch character {
+            case "~": result += "~0"
+            case "/": result += "~1"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -55,28 +55,7 @@ import TestSupport
 @Suite(.computing) struct JSONItemsStreamTests {
     /// Elements as text (or the error), the document fed in pieces cut at `cuts`.
     static func read(_ text: String, at pointer: String, cuts: [Int] = [], loneObject: Bool = false) -> [String] {
-        let bytes = Array(text.utf8)
-        var seen: [String] = []
-        do {
-            var stream = JSONItemsStream(pointer: try JSONPointer(pointer), maximumElementBytes: 64, loneObject: loneObject)
-            var start = 0
-            for end in cuts.filter({ $0 > 0 && $0 < bytes.count }) + [bytes.count] where end >= start {
-                try bytes[start..<end].withUnsafeBytes { chunk in
-                    try stream.feed(chunk) { position, element in
-                        switch element {
-                        case .value(let value): seen.append("\(position): \(JSONWriter.serialize(value))")
-                        case .tooLarge(let size): seen.append("\(position): too large (\(size))")
-                        case .repeatedMember(let error): seen.append("\(position): refused (\(error))")
-                        }
-                    }
-                }
-                start = end
-            }
-            try stream.finish()
-        } catch {
-            seen.append("error: \(error)")
-        }
-        return seen
+        readList(Array(text.utf8), at: pointer, cuts: cuts, loneObject: loneObject)
     }
 
     static let documents: [(String, String)] = [
@@ -92,6 +71,9 @@ import TestSupport
         ("/results", #"{"results": [1]"#), ("/results", #"{"results": [1]} x"#), ("/results", #"{"results": [1],}"#),
         ("/results", #"{"a": [1}, "results": [1]}"#), ("/results", "<html>"), ("/results", ""), ("/results", #"{"a" 1}"#),
         ("/results", #"{"results": [1] "b": 2}"#), ("/results", #"{"a": tru, "results": [1]}"#), ("/r", "[1]"), ("/0", "[[5, 6]]"),
+        // Names escaped or repeated, and newlines inside what is passed over, cut anywhere.
+        ("/r\\", #"{"a\"b": 1, "r\\": [2], "r": [3]}"#), ("/r", #"{"\u0072": [1], "r": [2]}"#), ("/r", #"{"r\x": [1]}"#),
+        ("/r", "{\n\"a\": \"x\ny\",\n \"r\": [\n1,\n {\"b\": }]}"), ("/r", "{\"a\": [{\"b\": \"]\\\\\"}\n], \"r\": [1]}"),
     ]
 
     @Test(arguments: documents) func everyCutReadsAsTheWholeBody(pointer: String, document: String) {
@@ -111,6 +93,16 @@ import TestSupport
         #expect(Self.read(Self.documents[5].1, at: "/a~1b") == ["0: 1"])
         #expect(Self.read(Self.documents[6].1, at: "/results") == ["0: 3"])
         #expect(Self.read("[[5, 6]]", at: "/0") == ["0: 5", "1: 6"])
+        #expect(Self.read(#"{"a\"b": 1, "r\\": [2], "r": [3]}"#, at: "/r\\") == ["0: 2"])
+    }
+
+    /// A member name is read as the strict parser reads it, wherever its escapes are cut, and a
+    /// newline inside what is passed over still counts in the document's lines.
+    @Test func namesAreDecodedAndLinesCounted() {
+        #expect(Self.read(#"{"\u0072": [1], "r": [2]}"#, at: "/r") == ["0: 1", #"error: items /r: found a second member "r""#])
+        #expect(Self.read(#"{"r\x": [1]}"#, at: "/r") == [#"error: line 1, column 7: a member name: unknown escape '\x'"#])
+        #expect(Self.read("{\n\"a\": \"x\ny\",\n \"r\": [\n1,\n {\"b\": }]}", at: "/r")
+            == ["0: 1", "error: line 6, column 8: unexpected character '}'"])
     }
 
     @Test func aLoneObjectIsAListOfOne() {
@@ -160,9 +152,21 @@ import TestSupport
         #expect(Self.read("{\"a\": \(fine), \"results\": [1]}", at: "/results") == ["0: 1"])
     }
 
-    /// The root pointer is the top-level array, exactly as JSONArrayStream reads it.
-    @Test(arguments: JSONArrayStreamTests.documents) func theRootPointerReadsAsBefore(document: String) {
-        #expect(Self.read(document, at: "") == JSONArrayStreamTests.read(document))
+    /// A list reads the same at the root as inside a document: the same elements (a refused one
+    /// is refused at its own place), and an error wherever the top-level array has one. (An object
+    /// is a list of one inside a document, at the root only where asked: aLoneObjectIsAListOfOne.)
+    @Test(arguments: JSONTopLevelArrayTests.documents) func aListReadsTheSameAtTheRootAndInside(document: String) {
+        guard !document.hasPrefix("{") else { return }
+        func elements(_ read: [String]) -> [String] {
+            read.filter { !$0.hasPrefix("error: ") }.map { entry in
+                entry.contains(": refused (") ? String(entry.prefix { character in character != "(" }) : entry
+            }
+        }
+        let atRoot = Self.read(document, at: "")
+        let unmarked = document.hasPrefix("\u{FEFF}") ? String(document.dropFirst()) : document
+        let inside = Self.read("{\"list\": \(unmarked)}", at: "/list")
+        #expect(elements(inside) == elements(atRoot), "\(inside)")
+        #expect(inside.last?.hasPrefix("error: ") == atRoot.last?.hasPrefix("error: "), "\(inside)")
     }
 
     @Test func randomCutsAgree() {

@@ -2,33 +2,13 @@
 import Testing
 import TestSupport
 
-/// A body read as it arrives gives exactly what the whole body gives: the same elements and the
-/// same error at the same line and column, wherever the chunks are cut.
-@Suite(.computing) struct JSONArrayStreamTests {
-    /// Elements as text (or the error), with the document fed in pieces of the given sizes.
-    static func read(_ text: String, cuts: [Int] = []) -> [String] {
-        let bytes = Array(text.utf8)
-        var stream = JSONArrayStream(maximumElementBytes: 64)
-        var seen: [String] = []
-        var start = 0
-        do {
-            for end in cuts.filter({ $0 > 0 && $0 < bytes.count }) + [bytes.count] where end >= start {
-                try bytes[start..<end].withUnsafeBytes { chunk in
-                    try stream.feed(chunk) { position, element in
-                        switch element {
-                        case .value(let value): seen.append("\(position): \(JSONWriter.serialize(value))")
-                        case .tooLarge(let size): seen.append("\(position): too large (\(size))")
-                        case .repeatedMember(let error): seen.append("\(position): refused (\(error))")
-                        }
-                    }
-                }
-                start = end
-            }
-            try stream.finish()
-        } catch {
-            seen.append("error: \(error)")
-        }
-        return seen
+/// A top-level array read as it arrives (`JSONItemsStream` at the root pointer) gives exactly what
+/// the whole body gives: the same elements and the same error at the same line and column, wherever
+/// the chunks are cut.
+@Suite(.computing) struct JSONTopLevelArrayTests {
+    /// Elements as text (or the error), with the document fed in pieces cut at `cuts`.
+    static func read(_ text: String, cuts: [Int] = [], maximumElementBytes: Int = 64) -> [String] {
+        readList(Array(text.utf8), at: "", cuts: cuts, maximumElementBytes: maximumElementBytes)
     }
 
     static let documents = [
