@@ -14,7 +14,7 @@ struct StatusReport {
     let configuration: Configuration?
     let daemon: DaemonStatus
     /// The hub's feed this spoke trusts, if any.
-    let feed: FeedTrustRepository.Trust?
+    let feed: FeedTrust?
     let sources: [SourceStatus]
 
     init(store: Store, configuration: Configuration?, now: Int) throws {

@@ -225,7 +225,7 @@ import TestSupport
         let configuration = try Configuration.parse("[fleet]\nhub = http://127.0.0.1:1/\n", file: "spoke.conf")
         let fleet = FleetSync(engine: SyncEngine(storePath: spoke.file("q.db")), fleet: configuration.fleet!, configuration: configuration)
         let now = 1_800_000_000
-        let held = FeedTrustRepository.Trust(name: "test-feed", serial: now + 400, generated: now, validUntil: now + Self.day, checkedAt: now)
+        let held = FeedTrust(name: "test-feed", serial: now + 400, generated: now, validUntil: now + Self.day, checkedAt: now)
         func manifest(_ serial: Int) -> Manifest {
             Manifest(name: "test-feed", serial: serial, generated: now, validUntil: now + Self.day, sources: [])
         }

@@ -43,7 +43,7 @@ public struct FleetSync: Sendable {
         var previouslyFed: [String]
         /// The feed followed: `[fleet] name`, else the one verified last.
         var pinned: String?
-        var trust: FeedTrustRepository.Trust?
+        var trust: FeedTrust?
         var adopted: [String]
     }
 
@@ -59,7 +59,7 @@ public struct FleetSync: Sendable {
     /// What asking the hub and its mirrors came to.
     enum Choice {
         /// A 304 for a manifest applied earlier that is still valid.
-        case unchanged(FeedTrustRepository.Trust)
+        case unchanged(FeedTrust)
         case manifest(Chosen)
         /// Every address failed, lagged, was frozen or was another feed: the last reason.
         case refused(SourceFailure)
@@ -126,7 +126,7 @@ public struct FleetSync: Sendable {
         let trustRepository = FeedTrustRepository(database: store.database)
         do throws(StoreError) {
             try store.database.transaction { () throws(StoreError) in
-                try trustRepository.record(FeedTrustRepository.Trust(name: manifest.name, serial: manifest.serial, generated: manifest.generated,
+                try trustRepository.record(FeedTrust(name: manifest.name, serial: manifest.serial, generated: manifest.generated,
                                                                      validUntil: manifest.validUntil, checkedAt: now))
                 if adoptingKeys { try trustRepository.adopt(keys: manifest.nextKeys, name: manifest.name, serial: manifest.serial) }
             }
@@ -252,7 +252,7 @@ public struct FleetSync: Sendable {
     }
 
     /// Why a verified manifest is not applied: another feed's, expired, or older than one verified here.
-    func refusal(of manifest: Manifest, pinned: String?, trust: FeedTrustRepository.Trust?, now: Int) -> SourceFailure? {
+    func refusal(of manifest: Manifest, pinned: String?, trust: FeedTrust?, now: Int) -> SourceFailure? {
         if let pinned, manifest.name != pinned {
             return SourceFailure("feed: the manifest is of the feed '\(TerminalSanitizer.clean(manifest.name))', not '\(TerminalSanitizer.clean(pinned))' which this spoke follows; "
                                  + "not applied (set [fleet] name = \(TerminalSanitizer.clean(manifest.name)) to follow that feed instead)")
