@@ -61,7 +61,7 @@ let package = Package(
         // behind named operations. The only module with SQL: a module links it only to run statements through it. No Foundation.
         .target(
             name: "QuoteStore",
-            dependencies: ["CSQLite", "QuoteSystem", "QuoteBase", "QuoteText", "QuoteModels", "QuoteHealth"],
+            dependencies: ["CSQLite", "QuoteSystem", "QuoteBase", "QuoteText", "QuoteModels"],
             plugins: ["EmbedMigrations"]
         ),
         // The configuration: the INI file, its validated settings and their ranges (shared
