@@ -50,23 +50,26 @@ let package = Package(
         .target(name: "QuoteText", dependencies: ["QuoteBase"]),
         // The values every module shares: source names, the quote and record models, change
         // counts, what a list reader hands over and how a list is written, the head of the feed's
-        // manifest (read here once, for QuoteFeed and a hub's metrics alike). No SQLite.
+        // manifest (read here once, for QuoteFeed and a hub's metrics alike), the rows a health
+        // reading is made of. No SQLite.
         .target(name: "QuoteModels", dependencies: ["QuoteBase", "QuoteText"]),
         // libexpat from the system (Debian: libexpat1-dev): Atom and RSS are XML, and XML is not
         // parsed by hand. Only QuoteFormats links it.
         .systemLibrary(name: "CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
         // The readers of the formats a quote list comes in (JSON by field mapping, fortune, text,
         // CSV, Atom and RSS), each streaming: a sync, a spoke's feed file and quotectl import read
-        // through them. No SQLite, no Foundation.
+        // through them; and the writers of quotectl export's. No SQLite, no Foundation.
         .target(name: "QuoteFormats", dependencies: ["QuoteBase", "QuoteText", "QuoteModels", "CExpat"]),
         // Health as plain data: the freshness rule every reader shares, quotectl check's Nagios
         // verdict, and the Prometheus text the metrics are written in. No SQLite, no Foundation.
         .target(name: "QuoteHealth", dependencies: ["QuoteBase", "QuoteText", "QuoteModels"]),
         // The store: the SQLite wrapper, migrations, and every SQL statement the project runs,
-        // behind named operations. The only module with SQL: a module links it only to run statements through it. No Foundation.
+        // behind named operations (its connection is internal: the compiler keeps SQL here). It
+        // hands rows; the modules above make health and exports of them. A module links it only
+        // to run statements through it. No Foundation.
         .target(
             name: "QuoteStore",
-            dependencies: ["CSQLite", "QuoteSystem", "QuoteBase", "QuoteText", "QuoteModels", "QuoteHealth"],
+            dependencies: ["CSQLite", "QuoteSystem", "QuoteBase", "QuoteText", "QuoteModels"],
             plugins: ["EmbedMigrations"]
         ),
         // The configuration: the INI file, its validated settings and their ranges (shared
@@ -116,7 +119,7 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
 
-        // Rules the compiler cannot check, read off the sources: SQL only in the store, raw
+        // Rules the compiler cannot check, read off the sources: SQLite imported by the store alone, raw
         // system calls only in QuoteSystem, no Foundation where ARCHITECTURE.md says none, and
         // ARCHITECTURE.md's module table the targets above with their dependencies.
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),

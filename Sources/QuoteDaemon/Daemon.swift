@@ -119,7 +119,7 @@ public actor Daemon {
         let (entries, health) = try await BlockingWork.perform {
             try Store.reconcileCustomLists(names, storePath: storePath, busyTimeoutMilliseconds: timeout)
             let store = try Store(path: storePath, access: .write, busyTimeoutMilliseconds: timeout)
-            return (try SyncStateRepository(database: store.database).entries(), reading.take(from: store))
+            return (try store.syncState.entries(), reading.take(from: store))
         }
         apply(health)
         var stored: [String: Int] = [:]
@@ -353,7 +353,7 @@ public actor Daemon {
         do {
             let health = try await BlockingWork.perform {
                 let store = try Store(path: storePath, access: .write, busyTimeoutMilliseconds: timeout)
-                try SyncStateRepository(database: store.database).setNextDue(source: name, next)
+                try store.syncState.setNextDue(source: name, next)
                 return reading.take(from: store)
             }
             if apply(health) { updateStatus() }

@@ -37,7 +37,7 @@ public struct HealthReading: Sendable {
         order.state.withLock { state in
             let read: (sources: [SourceHealth], spokeFeed: FeedHealth?)
             do {
-                read = try HealthQuery(database: store.database).snapshot(scope)
+                read = try scope.read(store.health.rows)
             } catch {
                 logger.debug("metrics: could not read the store: \(error)")
                 return nil

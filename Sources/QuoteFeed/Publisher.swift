@@ -74,7 +74,7 @@ public struct Publisher {
 
         let previous = Self.readManifest(in: folder)
         let serial = try SerialFile.next(after: previous, in: folder, now: now, milliseconds: milliseconds)
-        let queries = FeedQueries(database: store.database)
+        let queries = store.feedQueries
         var entries: [Manifest.Entry] = []
         var written: [String] = []
         let sources: [FeedQueries.PublishedSource]

@@ -1,23 +1,12 @@
 import QuoteModels
 
 /// What is known of one source's syncs, as plain data: what `quotectl check`, the metrics and
-/// the daemon's status line are made from. Read from the store by `HealthQuery`.
+/// the daemon's status line are made from, made of the store's rows (`HealthScope.read`).
 public struct SourceHealth: Sendable, Equatable {
-    /// Rows stored in one table for the source (`quotes`, `markets`…).
-    public struct Rows: Sendable, Equatable {
-        public var table: String
-        public var count: Int
-
-        public init(table: String, count: Int) {
-            self.table = table
-            self.count = count
-        }
-    }
-
     public var name: String
     /// On a spoke: the name of the hub's feed the source comes from.
     public var feed: String?
-    public var rows: [Rows] = []
+    public var rows: [TableRows] = []
     /// The configured sync interval, when the configuration names the source.
     public var intervalSeconds: Int?
     public var lastAttempt: Int?
@@ -38,6 +27,22 @@ public struct SourceHealth: Sendable, Equatable {
 
     public init(name: String) {
         self.name = name
+    }
+
+    /// What the store recorded of its syncs.
+    mutating func take(_ record: SyncRecord) {
+        lastAttempt = record.lastAttempt
+        lastSuccess = record.lastSuccess
+        nextDue = record.nextDue
+        consecutiveFailures = record.consecutiveFailures
+        lastError = record.lastError
+        lastHTTPStatus = record.lastHTTPStatus
+        failingSince = record.failingSince
+        lastDurationMilliseconds = record.lastDurationMilliseconds
+        fetchedBytesTotal = record.fetchedBytesTotal
+        rowsChangedTotal = record.rowsChangedTotal
+        syncsOKTotal = record.syncsOKTotal
+        syncsFailedTotal = record.syncsFailedTotal
     }
 
     /// Whether its data came from a feed whose manifest has expired.

@@ -18,7 +18,7 @@ public enum StarterSet {
     }
 
     /// Loads the set unless the store already has (or had) a `builtin` source.
-    public static func load(into database: Database, now: Int) throws(StoreError) {
+    static func load(into database: Database, now: Int) throws(StoreError) {
         try database.transaction { () throws(StoreError) in
             let present = try database.storeOperation { () throws(DatabaseError) in
                 try database.scalarInt("SELECT count(*) FROM sources WHERE name = ?1", [.text(SourceName.builtin)]) ?? 0

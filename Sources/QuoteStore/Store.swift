@@ -8,7 +8,7 @@ import QuoteSystem
 /// store, with the starter set, when its folder can be created or written — unless
 /// the caller must find one there (`creating: false`).
 public final class Store {
-    public private(set) var database: Database
+    private(set) var database: Database
     public var path: String { database.path }
     /// This process's turn to write (`WriterTurn`), held while a writer has the store open.
     private var turn: ProcessLock?
@@ -154,8 +154,8 @@ public final class Store {
         let newest: Int?
         do throws(DatabaseError) {
             newest = try database.scalarInt("SELECT max(version) FROM schema_migrations")
-        // English on purpose: SQLite's own message, matched
-        } catch where error.message.hasPrefix("no such table") {
+        } catch where error.resultCode == .sqlError {
+            // The statement is fixed and sound: what the schema lacks is a migrations table of ours.
             throw StoreError.foreignDatabase(path: database.path)
         } catch {
             throw openError(error, path: database.path)
@@ -313,7 +313,7 @@ public final class Store {
         var turn: ProcessLock?
         if let writerPatience { turn = try WriterTurn.take(storePath, patience: writerPatience) }
         let store = try Store(path: storePath, access: .write, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        try store.database.transaction { () throws(StoreError) in try QuoteWriter(database: store.database).markConfiguredLists(configured) }
+        try store.write { (transaction) throws(StoreError) in try transaction.quotes.markConfiguredLists(configured) }
         withExtendedLifetime(turn) {}
     }
 }

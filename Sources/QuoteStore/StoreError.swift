@@ -33,7 +33,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case invalidSourceName(String)
 
     /// The one place a database failure becomes a store failure (and so an exit code).
-    public init(_ error: DatabaseError, path: String) {
+    init(_ error: DatabaseError, path: String) {
         switch error.resultCode {
         case .corrupt: self = .notADatabase(path: path)
         case .busy: self = .busy(path: path)

@@ -28,7 +28,7 @@ enum ChosenQuote {
         }
         if found.isEmpty || source == nil {
             let store = try context.store()
-            for quote in try QuotePicker(database: store.database).quotes(upstreamID: upstreamID, source: source)
+            for quote in try store.quotes.quotes(upstreamID: upstreamID, source: source)
             where !found.contains(where: { $0.key == QuoteKey(quote) }) {
                 found.append(KeptQuote(quote, time: 0))
             }

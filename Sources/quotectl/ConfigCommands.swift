@@ -71,12 +71,12 @@ let forgetCommand = Command(forgetSpec) { arguments, context in
             throw UsageError(message: tr("'\(given)' is not a custom list name (only custom lists can be forgotten)"), command: "forget")
         }
         let store = try context.store(.write)
-        let known = try QuoteWriter(database: store.database).hasSource(source)
+        let known = try store.status.hasSource(source)
         guard known else {
             Output.error(tr("the store has no list \(source)"))
             return .noInput
         }
-        let removed = try store.database.transaction { () throws(StoreError) in try QuoteWriter(database: store.database).forget(source: source) }
+        let removed = try store.write { (transaction) throws(StoreError) in try transaction.quotes.forget(source: source) }
         Output.line(trn(removed, "\(source): forgot \(removed) quote", "\(source): forgot \(removed) quotes"))
         // Forgotten, but still configured: the next sync brings it back. Say so.
         if let configuration = try? context.configuration(), configuration.customListNames.contains(source) {

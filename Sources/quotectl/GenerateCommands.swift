@@ -20,13 +20,13 @@ let completeCommand = Command(completeSpec) { arguments, context in
     let store = (try? context.storePath()).flatMap { Path.exists($0) ? try? Store(path: $0, access: .read, creating: false) : nil }
     func ask(_ question: (Vocabulary) throws -> [String]) -> [String] {
         guard let store else { return [] }
-        return (try? question(Vocabulary(database: store.database))) ?? []
+        return (try? question(store.vocabulary)) ?? []
     }
     var words: [String]
     switch kind {
     case "sources":
         words = SourceName.fixed + ["custom"]
-        if let store, let known = try? StatusQuery(database: store.database).sourceNames() {
+        if let store, let known = try? store.status.sourceNames() {
             words += known.filter { !words.contains($0) }
         }
     case "lists": words = ask { try $0.listNames() }

@@ -32,7 +32,7 @@ let checkCommand = Command(checkSpec, onUsageError: checkUsageFailure) { argumen
         // Nor fill a file that holds none yet (0 bytes, SQLite with no schema): UNKNOWN, the file as it was.
         context.noCreate = true
         let store = try context.store(.read)
-        let sources = try HealthQuery(database: store.database).snapshot(HealthScope(configuration)).sources
+        let sources = try HealthScope(configuration).read(store.health.rows).sources
         let verdict = HealthVerdict(sources: sources, now: now, thresholds: thresholds)
         Output.line(verdict.line)
         return ExitCode(rawValue: verdict.status.rawValue)
@@ -66,7 +66,7 @@ private func checkUnknown(_ reason: String) -> ExitCode {
 func printMetrics(store: Store, configuration: Configuration?) throws {
     let configuration = configuration ?? .defaults
     let scope = HealthScope(configuration)
-    let read = try HealthQuery(database: store.database).snapshot(scope)
+    let read = try scope.read(store.health.rows)
     let daemon = DaemonStatus.query(configured: configuration.socketPath)
     let daemonHealth = daemon.startedAt.map { DaemonHealth(startTime: $0, syncsTotal: daemon.syncsRun ?? 0) }
     let snapshot = MetricsSnapshot(version: version, scope: scope, sources: read.sources, spokeFeed: read.spokeFeed,

@@ -93,7 +93,7 @@ let likedCommand = Command(likedSpec, pages: true) { arguments, context in
         return .noInput
     }
     // Whether each is still in the store (unknown when there is no store to ask).
-    let picker = (try? context.store()).map { QuotePicker(database: $0.database) }
+    let picker = (try? context.store()).map(\.quotes)
     let json = arguments.has(Options.json)
     for kept in liked.entries {
         let inStore = try picker.map { try !$0.quotes(upstreamID: kept.key.upstreamID, source: kept.key.source).isEmpty }

@@ -20,7 +20,9 @@ enum LikedTransfer {
         let quotes = liked.entries.map { kept in
             Quote(source: kept.key.source, upstreamID: kept.key.description, text: kept.text, author: kept.author, lang: kept.lang)
         }
-        Exporter.export(quotes, format: format, feedName: "liked", write: Output.write)
+        var export = QuoteExport(format: format, name: "liked", write: Output.write)
+        for quote in quotes { export.add(quote) }
+        export.finish()
         return .success
     }
 
@@ -79,7 +81,7 @@ enum LikedTransfer {
         var unplaced: [String: [Int]] = [:]
         for (index, key) in keys.enumerated() where key == nil { unplaced[quotes[index].text, default: []].append(index) }
         if !unplaced.isEmpty, let store = try? context.store() {
-            try QuotePicker(database: store.database).forEach(source: nil) { quote in
+            try store.quotes.forEach(source: nil) { quote in
                 for index in unplaced[quote.text] ?? [] where keys[index] == nil { keys[index] = QuoteKey(quote) }
             }
         }

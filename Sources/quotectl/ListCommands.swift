@@ -35,7 +35,7 @@ let charactersCommand = Command(charactersSpec, pages: true) { arguments, contex
         }
         let name = arguments.positionals.first
         let store = try context.store()
-        let characters = try Listings(database: store.database).characters(matching: name)
+        let characters = try store.listings.characters(matching: name)
         if characters.isEmpty, let name {
             Output.error(tr("no character matches \"\(name)\""))
             return .noInput
@@ -70,7 +70,7 @@ let deathsSpec = CommandSpec(name: Subcommand.deaths.rawValue, overview: "List t
 let deathsCommand = Command(deathsSpec, pages: true) { arguments, context in
         _ = try arguments.positionals(for: deathsSpec)
         let store = try context.store()
-        let deaths = try Listings(database: store.database).deaths()
+        let deaths = try store.listings.deaths()
         return printList(deaths, json: arguments.has(Options.json),
                   empty: tr("no deaths stored yet (they come with the breakingbad source: quotectl sync --now --source breakingbad)"),
                   jsonLine: \.json) { death in
@@ -92,10 +92,10 @@ let marketsCommand = Command(marketsSpec, pages: true) { arguments, context in
         _ = try arguments.positionals(for: marketsSpec)
         let quote = try arguments.value(Options.quoteCurrency)?.rawValue
         let store = try context.store()
-        let markets = try Listings(database: store.database).markets(quoteCurrency: quote, warningOnly: arguments.has(Options.warning))
+        let markets = try store.listings.markets(quoteCurrency: quote, warningOnly: arguments.has(Options.warning))
         if markets.isEmpty {
             let filters = (quote.map { ["--quote \($0)"] } ?? []) + (arguments.has(Options.warning) ? ["--warning"] : [])
-            let all = filters.isEmpty ? markets : try Listings(database: store.database).markets(quoteCurrency: nil, warningOnly: false)
+            let all = filters.isEmpty ? markets : try store.listings.markets(quoteCurrency: nil, warningOnly: false)
             Output.error(all.isEmpty ? tr("no markets stored (they come with the upbit source: quotectl sync --now --source upbit)")
                          : tr("no market matches \(filters.joined(separator: " "))"))
             return .noInput
@@ -124,7 +124,7 @@ let weatherSpec = CommandSpec(name: Subcommand.weather.rawValue, overview: "Show
 let weatherCommand = Command(weatherSpec) { arguments, context in
         _ = try arguments.positionals(for: weatherSpec)
         let store = try context.store()
-        let observations = try Listings(database: store.database).weather()
+        let observations = try store.listings.weather()
         return printList(observations, json: arguments.has(Options.json),
                   empty: tr("no weather stored (the weather source is off until it has an OpenWeatherMap key: see man quoted.conf)"),
                   jsonLine: \.json) { observation in

@@ -2,7 +2,6 @@ import QuoteBase
 import QuoteConfig
 import QuoteFormats
 import QuoteModels
-import QuoteStore
 import QuoteCommandLine
 import QuoteUserState
 

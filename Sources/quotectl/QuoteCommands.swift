@@ -72,7 +72,7 @@ func nothingMatches(_ filter: QuoteFilter, store: Store) -> String {
     if filter.isEmpty { return tr("the store at \(store.path) holds no quotes (quotectl sync --now fetches some)") }
     let described = describe(filter)
     if let source = filter.source, source != SourceName.builtin,
-       (try? QuotePicker(database: store.database).count(QuoteFilter(source: source))) == 0 {
+       (try? store.quotes.count(QuoteFilter(source: source))) == 0 {
         return source == "custom"
             ? tr("no quote matches \(described) (nothing from \(source) in the store yet: quotectl sync --now fetches it)")
             : tr("no quote matches \(described) (nothing from \(source) in the store yet: quotectl sync --now --source \(source) fetches it)")
@@ -269,7 +269,7 @@ let todayCommand = Command(todaySpec) { arguments, context in
 /// The quote of the day for this user: one this user hid gives way to the next of the day, in
 /// the same order (every mode that shows the day's quote asks here).
 func quoteOfTheDay(_ store: Store, filter: QuoteFilter, hidden: KeptList = UserStateUse.hidden()) throws -> Quote? {
-    try QuotePicker(database: store.database).today(now: UnixTime.now(), filter: filter) {
+    try store.quotes.today(now: UnixTime.now(), filter: filter) {
         !hidden.isEmpty && hidden.contains(QuoteKey($0))
     }
 }
@@ -299,7 +299,7 @@ let searchCommand = Command(searchSpec, pages: true) { arguments, context in
         let text = arguments.positionals.joined(separator: " ")
         let limit = try arguments.value(Options.limit)
         let store = try context.store()
-        let found = try QuotePicker(database: store.database).find(text, limit: limit)
+        let found = try store.quotes.find(text, limit: limit)
         let results = found.quotes
         if results.isEmpty {
             // The words as typed, cut short: a message is one line, whatever was pasted.

@@ -26,7 +26,7 @@ struct RandomDraw {
     init(store: Store, hidden: KeptList = UserStateUse.hidden()) {
         self.store = store
         self.hidden = hidden
-        picker = QuotePicker(database: store.database)
+        picker = store.quotes
     }
 
     mutating func quotes(for request: RandomRequest) throws -> [Quote] {

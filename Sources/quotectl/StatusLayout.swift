@@ -62,3 +62,9 @@ enum StatusField: String, TemplateField {
     case nextDue = "next_due"
     case error
 }
+
+extension SourceStatus {
+    /// Whether it came from a feed whose manifest has expired: QuoteHealth's rule (the store's
+    /// status knows none), the one the health reading follows.
+    func feedExpired(now: Int) -> Bool { Freshness.feedExpired(fromFeed: fromHub, validUntil: feedValidUntil, now: now) }
+}

@@ -14,7 +14,7 @@ struct StatusReport {
     let configuration: Configuration?
     let daemon: DaemonStatus
     /// The hub's feed this spoke trusts, if any.
-    let feed: FeedTrustRepository.Trust?
+    let feed: FeedTrust?
     let sources: [SourceStatus]
 
     init(store: Store, configuration: Configuration?, now: Int) throws {
@@ -26,14 +26,14 @@ struct StatusReport {
         // On a spoke: which sources came from the hub, and how old its feed is.
         let fleet = configuration?.fleet
         let feed = try fleet.map { fleet in
-            let trusted = FeedTrustRepository(database: store.database)
+            let trusted = store.feedTrust
             return try fleet.name.map { try trusted.trust(name: $0) } ?? trusted.feeds().first
         } ?? nil
         self.feed = feed
         let fed = Set(try fleet.map { fleet in
-            try FeedStateRepository(database: store.database).fedSources(manifestURL: fleet.manifestURL).map(\.name)
+            try store.feedState.fedSources(manifestURL: fleet.manifestURL).map(\.name)
         } ?? [])
-        sources = try StatusQuery(database: store.database).sources().map { source in
+        sources = try store.status.sources().map { source in
             var shown = source
             shown.nextDue = Self.nextDue(source, daemon: daemon, configuration: configuration, now: now)
             shown.fromHub = fed.contains(source.name)

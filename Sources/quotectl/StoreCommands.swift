@@ -1,6 +1,7 @@
 import QuoteBase
 import QuoteCommandLine
 import QuoteConfig
+import QuoteFormats
 import QuoteModels
 import QuoteStore
 
@@ -56,8 +57,10 @@ let exportCommand = Command(exportSpec) { arguments, context in
         }
         let source = try sourceOption(arguments, Options.exportSource)
         let store = try context.store()
-        let count = try Exporter(database: store.database).export(source: source, format: format, write: Output.write)
-        if count == 0 {
+        var export = QuoteExport(format: format, name: source, write: Output.write)
+        try store.quotes.forEach(source: source) { export.add($0) }
+        export.finish()
+        if export.count == 0 {
             Output.flush()
             Output.error(nothingToExport(source, store: store))
             return .noInput
@@ -68,7 +71,7 @@ let exportCommand = Command(exportSpec) { arguments, context in
 /// Why an export wrote nothing: a list the store does not have is named as `forget` names it.
 private func nothingToExport(_ source: String?, store: Store) -> String {
     guard let source else { return tr("no quotes to export") }
-    let known = (try? QuoteWriter(database: store.database).hasSource(source)) ?? true
+    let known = (try? store.status.hasSource(source)) ?? true
     return SourceName.listName(of: source) != nil && !known ? tr("the store has no list \(source)") : tr("no quotes from \(source) to export")
 }
 

@@ -51,7 +51,7 @@ final class StoreWatch {
         }
         let status = try FileSystem.status(path)
         identity = (status.device, status.inode)
-        version = seesCommits ? try StoreVersion(database: store.database).current() : 0
+        version = seesCommits ? try store.version.current() : 0
     }
 
     /// inotify's descriptor when the follower should wait on it now (nil while settling).
@@ -95,7 +95,7 @@ final class StoreWatch {
             try store.lookAgain()
             return true
         }
-        let current = try StoreVersion(database: store.database).current()
+        let current = try store.version.current()
         defer { version = current }
         return current != version
     }

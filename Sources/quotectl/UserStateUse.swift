@@ -35,7 +35,7 @@ enum UserStateUse {
     /// Nothing was drawn although quotes match: every one of them is hidden. Said so (exit 66),
     /// rather than "no quote matches".
     static func everyMatchHidden(_ filter: QuoteFilter, store: Store, hidden: KeptList) -> String? {
-        guard !hidden.isEmpty, let matches = try? QuotePicker(database: store.database).count(filter), matches > 0 else { return nil }
+        guard !hidden.isEmpty, let matches = try? store.quotes.count(filter), matches > 0 else { return nil }
         let count = hidden.entries.count
         return trn(count, "every quote that matches is one you hid (\(count) quote hidden; quotectl unhide ID shows one again)",
                    "every quote that matches is one you hid (\(count) quotes hidden; quotectl unhide ID shows one again)")

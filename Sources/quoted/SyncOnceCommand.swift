@@ -172,8 +172,8 @@ enum SyncOnceCommand {
             do throws(StoreError) {
                 // English on purpose: sync --once speaks for the daemon: its lines go to the journal and its results to sync_log
                 guard let store else { throw unrecorded ?? StoreError.missing(path: storePath, reason: "not opened") }
-                try store.database.transaction { () throws(StoreError) in
-                    try SyncStateRepository(database: store.database).recordLocalFailure(
+                try store.write { (transaction) throws(StoreError) in
+                    try transaction.syncState.recordLocalFailure(
                         source: report.source, url: URLText.redacted(settings.url),
                         outcome: SyncStateRepository.Outcome(ok: false, httpStatus: nil, message: failed.summary, started: now, finished: now),
                         nextDue: report.nextDue ?? now + 60)

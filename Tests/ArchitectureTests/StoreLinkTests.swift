@@ -20,10 +20,24 @@ import Testing
         return names
     }
 
-    /// The names through which statements run: the store, its connection, and every query
-    /// type (Queries/ declares them). StoreError alone runs nothing.
+    /// The store's door: what its values offer by name (`store.quotes`, `connection.syncState`,
+    /// `store.write`), read off the files that declare them, each as `.name`.
+    static func doorNames() throws -> Set<String> {
+        var names = Set<String>()
+        let member = try NSRegularExpression(pattern: #"^\s+public (?:static )?(?:var|func) (\w+)"#, options: [.anchorsMatchLines])
+        for file in ["QuoteStore/StoreOperations.swift", "QuoteStore/SourceTransaction.swift"] {
+            let text = try SourceTree.text(file)
+            for match in member.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                names.insert("." + (text as NSString).substring(with: match.range(at: 1)))
+            }
+        }
+        return names
+    }
+
+    /// The names through which statements run: the store and a sync's transaction, and every
+    /// query type (Queries/ declares them). StoreError alone runs nothing.
     static func statementRunners() throws -> Set<String> {
-        var names: Set<String> = ["Store", "Database", "Statement", "Migrator", "StarterSet"]
+        var names: Set<String> = ["Store", "SourceTransaction"]
         let declaration = try NSRegularExpression(pattern: #"^public (?:final )?(?:class|struct|enum) (\w+)"#, options: [.anchorsMatchLines])
         for file in SourceTree.swiftFiles() where file.hasPrefix("QuoteStore/Queries/") {
             let text = try SourceTree.text(file)
@@ -45,13 +59,19 @@ import Testing
         try SourceTree.codeLines(file).map(\.text).filter { !$0.hasPrefix("import ") }.joined(separator: "\n")
     }
 
+    /// Which of `names` the code uses: a type's name as a word, a member (`.quotes`) after a value
+    /// or in a key path.
     static func uses(_ names: Set<String>, in code: String) -> [String] {
-        names.filter { code.range(of: #"\b\#($0)\b"#, options: .regularExpression) != nil }.sorted()
+        names.filter { name in
+            let pattern = name.hasPrefix(".") ? #"[\w)\]\\]\#(NSRegularExpression.escapedPattern(for: name))\b"# : #"\b\#(name)\b"#
+            return code.range(of: pattern, options: .regularExpression) != nil
+        }.sorted()
     }
 
     @Test func everyFileThatImportsTheStoreUsesIt() throws {
-        let names = try Self.storeNames()
+        let names = try Self.storeNames().union(Self.doorNames())
         #expect(names.contains("QuotePicker") && names.contains("StoreError") && !names.contains("SourceName"), "\(names.sorted())")
+        #expect(names.contains(".quotes") && names.contains(".write") && !names.contains(".database"), "\(names.sorted())")
         var offenders: [String] = []
         for file in SourceTree.swiftFiles() where try Self.module(of: file) != "QuoteStore" && Self.importsStore(file) {
             if Self.uses(names, in: try Self.code(file)).isEmpty { offenders.append("Sources/\(file)") }
@@ -90,6 +110,10 @@ import Testing
         }
         #expect(linking.contains("QuoteStore") && linking.contains("quotectl"), "\(linking.sorted())")
         #expect(linking == importing, "Package.swift links SQLite into \(linking.sorted()); the sources run SQL in \(importing.sorted())")
+        let sqlite = target.matches(in: manifest, range: NSRange(manifest.startIndex..., in: manifest)).filter {
+            (manifest as NSString).substring(with: $0.range(at: 2)).contains("\"CSQLite\"")
+        }.map { (manifest as NSString).substring(with: $0.range(at: 1)) }
+        #expect(sqlite == ["QuoteStore"], "Package.swift links SQLite itself into \(sqlite)")
         for shared in ["QuoteModels", "QuoteText", "QuoteConfig", "QuoteControl", "QuoteScheduling"] {
             #expect(!linking.contains(shared), "\(shared) links SQLite")
         }
@@ -98,7 +122,10 @@ import Testing
     /// The rules see what they are for.
     @Test func theRulesSeeWhatTheyAreFor() throws {
         let names = try Self.storeNames()
-        #expect(Self.uses(names, in: "let picker = QuotePicker(database: store.database)") == ["QuotePicker"])
+        #expect(Self.uses(names, in: "let picker: QuotePicker = try finder()") == ["QuotePicker"])
+        #expect(Self.uses(try Self.doorNames(), in: "let found = try store.quotes.find(text, limit: 9)") == [".quotes"])
+        #expect(Self.uses(try Self.doorNames(), in: "let picker = (try? context.store()).map(\\.quotes)") == [".quotes"])
+        #expect(Self.uses(try Self.doorNames(), in: "let read = quotes.count + status.count").isEmpty)
         #expect(Self.uses(names, in: "let name = SourceName.builtin").isEmpty)
         #expect(Self.uses(try Self.statementRunners(), in: "catch let error as StoreError").isEmpty)
     }

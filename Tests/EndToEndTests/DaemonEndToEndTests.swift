@@ -1,6 +1,6 @@
 import Synchronization
 import Foundation
-import QuoteStore
+@testable import QuoteStore
 import QuoteModels
 import QuoteText
 import Testing

@@ -26,7 +26,7 @@ import TestSupport
 
     func record(_ body: (SyncStateRepository) throws(StoreError) -> Void) throws {
         let store = try Store(path: storePath, access: .write)
-        try store.database.transaction { () throws(StoreError) in try body(SyncStateRepository(database: store.database)) }
+        try store.write { (transaction) throws(StoreError) in try body(transaction.syncState) }
     }
 
     func success(_ source: String = "custom.a", at time: Int, url: String = "https://example.org/a.json",
@@ -98,7 +98,7 @@ import TestSupport
                                   + "[source.happiness]\nenabled = false\n[source.breakingbad]\nenabled = false\n")
         try success("upbit", at: now - 60, url: hub + "manifest.json")
         let store = try Store(path: storePath, access: .write)
-        try FeedTrustRepository(database: store.database).record(
+        try store.feedTrust.record(
             .init(name: "hub.example", serial: 7, generated: now - 9_000, validUntil: now - 7_200, checkedAt: now - 60))
         let result = try quotectl.run(["--config", config, "check"])
         #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
@@ -127,7 +127,7 @@ import TestSupport
                                     retryAfter: nil, nextDue: now + 600)
         }
         let store = try Store(path: storePath, access: .write)
-        try FeedTrustRepository(database: store.database).record(
+        try store.feedTrust.record(
             .init(name: "hub.example", serial: 3, generated: now - 600, validUntil: now + 86_400, checkedAt: now - 60))
         let result = try quotectl.run(["--config", config, "check"])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")

@@ -58,8 +58,8 @@ struct KoreanEndToEndTests {
         #expect(imported.status == 0, "\(imported.stderr)")
         let store = try Store(path: storePath, access: .write)
         let time = now - 120
-        try store.database.transaction { () throws(StoreError) in
-            try SyncStateRepository(database: store.database).recordSuccess(
+        try store.write { (transaction) throws(StoreError) in
+            try transaction.syncState.recordSuccess(
                 source: "custom.a", url: "https://example.org/a.json", validators: [],
                 outcome: .init(ok: true, httpStatus: 200, counts: ChangeCounts(inserted: 2), message: "2 quotes", started: time,
                                finished: time, fetchedBytes: 100, durationMilliseconds: 20),

@@ -1,5 +1,5 @@
 import Foundation
-import QuoteStore
+@testable import QuoteStore
 import QuoteModels
 import QuoteText
 import Testing

@@ -2,7 +2,7 @@ import Foundation
 import QuoteConfig
 @testable import QuoteDaemon
 import QuoteScheduling
-import QuoteStore
+@testable import QuoteStore
 import QuoteModels
 import QuoteText
 import QuoteSystem

@@ -2,7 +2,7 @@ import Foundation
 import QuoteConfig
 import QuoteControl
 @testable import QuoteDaemon
-import QuoteStore
+@testable import QuoteStore
 import QuoteSync
 import QuoteSystem
 import Synchronization
@@ -58,8 +58,8 @@ import TestSupport
     /// Custom lists the store knows as synced and configured, the way syncs leave them.
     func seedLists(_ names: [String]) throws {
         let store = try Store(path: storePath, access: .write)
-        try store.database.transaction { () throws(StoreError) in
-            for name in names { try QuoteWriter(database: store.database).ensureSource(name, url: "http://127.0.0.1:9/\(name).json", now: 1) }
+        try store.write { (transaction) throws(StoreError) in
+            for name in names { try transaction.quotes.ensureSource(name, url: "http://127.0.0.1:9/\(name).json", now: 1) }
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import QuoteConfig
 @testable import QuoteFeed
-import QuoteStore
+@testable import QuoteStore
 import QuoteModels
 import QuoteText
 import Testing
@@ -155,8 +155,8 @@ let signify = "/usr/bin/signify-openbsd"
     func storeWithAList() throws -> String {
         let path = folder.file("quotes.db")
         let store = try Store(path: path, access: .write)
-        try store.database.transaction { () throws(StoreError) in
-            let writer = QuoteWriter(database: store.database)
+        try store.write { (transaction) throws(StoreError) in
+            let writer = transaction.quotes
             try writer.ensureSource("custom.x", url: "https://user:pw@example.com/list?key=SECRET", now: 1)
             _ = try writer.apply([Quote(source: "custom.x", upstreamID: "1", text: "one \u{1B}[31m \"quoted\"", author: "A", category: nil, lang: "en")],
                                  to: "custom.x", removeMissing: true, now: 1)

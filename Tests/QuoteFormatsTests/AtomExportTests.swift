@@ -23,8 +23,10 @@ import TestSupport
         try writer.ensureSource("custom.t", now: 1_714_521_600)
         try writer.apply(Self.quotes, to: "custom.t", removeMissing: true, now: 1_714_521_600)
         var exported = ""
-        let count = try Exporter(database: store.database).export(source: "custom.t", format: .atom) { exported += $0 }
-        #expect(count == 4)
+        var export = QuoteExport(format: .atom, name: "custom.t") { exported += $0 }
+        try store.quotes.forEach(source: "custom.t") { export.add($0) }
+        export.finish()
+        #expect(export.count == 4)
         let read = try FeedRead(exported, format: ListFormat(kind: .atom))
         #expect(read.problems.isEmpty, "\(read.problems)")
         #expect(read.format == .atom)
@@ -46,7 +48,10 @@ import TestSupport
         let store = try Store(path: folder.file("q.db"), access: .write)
         for format in ExportFormat.allCases {
             var exported = ""
-            #expect(try Exporter(database: store.database).export(source: "custom.none", format: format) { exported += $0 } == 0)
+            var export = QuoteExport(format: format, name: "custom.none") { exported += $0 }
+            try store.quotes.forEach(source: "custom.none") { export.add($0) }
+            export.finish()
+            #expect(export.count == 0)
             #expect(exported.isEmpty, "\(format): \(exported)")
         }
     }

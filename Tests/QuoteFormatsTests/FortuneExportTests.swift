@@ -16,7 +16,9 @@ import TestSupport
         try writer.ensureSource("custom.f", now: 1_714_521_600)
         try writer.apply(quotes, to: "custom.f", removeMissing: true, now: 1_714_521_600)
         var exported = ""
-        try Exporter(database: store.database).export(source: "custom.f", format: .fortune) { exported += $0 }
+        var export = QuoteExport(format: .fortune, name: "custom.f") { exported += $0 }
+        try store.quotes.forEach(source: "custom.f") { export.add($0) }
+        export.finish()
         return exported
     }
 

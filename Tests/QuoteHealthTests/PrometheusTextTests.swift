@@ -1,4 +1,5 @@
 import QuoteHealth
+import QuoteModels
 import Testing
 
 @Suite struct PrometheusTextTests {
@@ -14,7 +15,7 @@ import Testing
         source.rowsChangedTotal = 7
         source.syncsOKTotal = 3
         source.syncsFailedTotal = 1
-        source.rows = [SourceHealth.Rows(table: "quotes", count: 42)]
+        source.rows = [TableRows(table: "quotes", count: 42)]
         return source
     }
 

@@ -163,7 +163,7 @@ import TestSupport
         let waiter = try open(.readWrite, timeout: 300)
         let start = Date()
         let error = #expect(throws: DatabaseError.self) { try waiter.execute("BEGIN IMMEDIATE") }
-        #expect(error?.isBusy == true)
+        #expect(error?.resultCode == .busy)
         #expect(Date().timeIntervalSince(start) >= 0.25)
         try holder.execute("COMMIT")
     }

@@ -30,7 +30,7 @@ import TestSupport
 
     func health() throws -> SourceHealth {
         let store = try Store(path: path, access: .read)
-        return try #require(try HealthQuery(database: store.database).snapshot(scope).sources.first)
+        return try #require(try scope.read(store.health.rows).sources.first)
     }
 
     @Test func countersSurviveAReopenAndTheRunOfFailuresHasAStart() throws {
@@ -48,7 +48,7 @@ import TestSupport
         read = try health()
         #expect(read.failingSince == nil)
         #expect(read.syncsOKTotal == 2 && read.fetchedBytesTotal == 4_000 && read.rowsChangedTotal == 4)
-        #expect(read.rows == [SourceHealth.Rows(table: "quotes", count: 0)])
+        #expect(read.rows == [TableRows(table: "quotes", count: 0)])
     }
 
     @Test func aCounterStopsAtTheLargestIntegerInsteadOfTurningIntoAFloat() throws {

@@ -2,7 +2,7 @@ import Foundation
 import QuoteBase
 import QuoteConfig
 import QuoteModels
-import QuoteStore
+@testable import QuoteStore
 @testable import QuoteSync
 import Testing
 import TestSupport

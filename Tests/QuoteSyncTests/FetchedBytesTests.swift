@@ -2,7 +2,7 @@ import QuoteBase
 import QuoteScheduling
 import QuoteText
 import Synchronization
-import QuoteStore
+@testable import QuoteStore
 import Testing
 @testable import QuoteSync
 import TestSupport

@@ -2,7 +2,7 @@ import Foundation
 import QuoteBase
 import QuoteConfig
 import QuoteFeed
-import QuoteStore
+@testable import QuoteStore
 import QuoteModels
 import QuoteScheduling
 import QuoteText

@@ -2,7 +2,7 @@ import Foundation
 import QuoteBase
 import QuoteConfig
 @testable import QuoteFeed
-import QuoteStore
+@testable import QuoteStore
 import QuoteModels
 import QuoteText
 @testable import QuoteSync
@@ -45,14 +45,14 @@ import TestSupport
     func publish(_ count: Int, signed: Bool = false, text: String = "quote", keys: [String]? = nil, next: [String] = [],
                  name: String? = "test-feed", now: Int = UnixTime.now(), validFor: Int = 7 * 86_400) throws -> Manifest {
         let store = try Store(path: hub.file("hub.db"), access: .write)
-        try store.database.transaction { () throws(StoreError) in
-            let writer = QuoteWriter(database: store.database)
+        try store.write { (transaction) throws(StoreError) in
+            let writer = transaction.quotes
             try writer.ensureSource("custom.list", url: "https://example.com/l", now: 1)
             _ = try writer.apply((1...max(count, 1)).prefix(count).map {
                 Quote(source: "custom.list", upstreamID: String($0), text: "\(text) \($0)", author: "A", category: nil, lang: "en")
             }, to: "custom.list", removeMissing: true, now: 1)
         }
-        try SyncStateRepository(database: store.database).recordSuccess(
+        try store.syncState.recordSuccess(
             source: "custom.list", url: "https://example.com/l", validators: [],
             outcome: .init(ok: true, httpStatus: 200, message: "ok", started: 1, finished: 1), nextDue: 2)
         var settings = PublishSettings(dir: hub.file("feed"))
@@ -145,7 +145,7 @@ import TestSupport
         let replay = try await sync(key: true, now: start + 8 * Self.day)
         #expect(replay.reports.first?.summary.hasPrefix("feed: the hub's manifest expired 24 h ago") == true, "\(replay.reports)")
         let store = try Store(path: spoke.file("q.db"), access: .read)
-        #expect(try FeedTrustRepository(database: store.database).feeds().isEmpty, "an expired manifest is not trusted on first use")
+        #expect(try store.feedTrust.feeds().isEmpty, "an expired manifest is not trusted on first use")
     }
 
     /// Rollback: a verified older manifest is never applied (the floor is the newest verified, kept
@@ -225,7 +225,7 @@ import TestSupport
         let configuration = try Configuration.parse("[fleet]\nhub = http://127.0.0.1:1/\n", file: "spoke.conf")
         let fleet = FleetSync(engine: SyncEngine(storePath: spoke.file("q.db")), fleet: configuration.fleet!, configuration: configuration)
         let now = 1_800_000_000
-        let held = FeedTrustRepository.Trust(name: "test-feed", serial: now + 400, generated: now, validUntil: now + Self.day, checkedAt: now)
+        let held = FeedTrust(name: "test-feed", serial: now + 400, generated: now, validUntil: now + Self.day, checkedAt: now)
         func manifest(_ serial: Int) -> Manifest {
             Manifest(name: "test-feed", serial: serial, generated: now, validUntil: now + Self.day, sources: [])
         }
@@ -326,7 +326,7 @@ import TestSupport
         try publish(2)
         do {
             let store = try Store(path: hub.file("hub.db"), access: .write)
-            try store.database.transaction { () throws(StoreError) in try QuoteWriter(database: store.database).ensureSource("custom.never", url: "https://e/n", now: 1) }
+            try store.write { (transaction) throws(StoreError) in try transaction.quotes.ensureSource("custom.never", url: "https://e/n", now: 1) }
         }
         let manifest = try publish(2)
         #expect(manifest.sources.map(\.name) == ["custom.list"], "a source never synced and empty is not published")

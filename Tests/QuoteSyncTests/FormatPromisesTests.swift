@@ -1,7 +1,7 @@
 import Foundation
 import QuoteBase
 import QuoteConfig
-import QuoteStore
+@testable import QuoteStore
 import QuoteModels
 import QuoteText
 @testable import QuoteSync

@@ -2,7 +2,7 @@ import Foundation
 import QuoteBase
 import QuoteConfig
 import QuoteScheduling
-import QuoteStore
+@testable import QuoteStore
 import QuoteModels
 import QuoteText
 @testable import QuoteSync

@@ -1,6 +1,6 @@
 import QuoteBase
 import QuoteConfig
-import QuoteStore
+@testable import QuoteStore
 import QuoteModels
 import QuoteText
 @testable import QuoteSync

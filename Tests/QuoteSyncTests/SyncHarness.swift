@@ -2,7 +2,7 @@ import Foundation
 import QuoteBase
 import QuoteConfig
 import QuoteScheduling
-import QuoteStore
+@testable import QuoteStore
 import QuoteModels
 import QuoteText
 @testable import QuoteSync
@@ -40,8 +40,13 @@ final class SyncHarness: Sendable {
         await engine.sync(settings, now: now)
     }
 
+    func store() throws -> Store {
+        try Store(path: storePath, access: .write)
+    }
+
+    /// The raw connection, for a test that plants or reads rows the store's operations never would.
     func database() throws -> Database {
-        try Store(path: storePath, access: .write).database
+        try store().database
     }
 
     /// Every data row in the store, as text: equal snapshots mean nothing was written.

@@ -2,7 +2,7 @@ import Synchronization
 import Foundation
 import QuoteBase
 import QuoteConfig
-import QuoteStore
+@testable import QuoteStore
 import QuoteModels
 import QuoteText
 @testable import QuoteSync
@@ -24,7 +24,7 @@ func happiness(id: Int, content: String, author: String? = "Jonathan Haidt, ì‚¬í
         let first = await harness.sync(settings, now: day + 3_600)
         #expect(first.ok, "\(first.summary)")
         #expect(first.counts.inserted == 1)
-        let picker = QuotePicker(database: try harness.database())
+        let picker = try harness.store().quotes
         #expect(try picker.today(now: day + 7_200, filter: QuoteFilter(source: "happiness"))?.upstreamID == "60")
         #expect(try picker.today(now: day + 7_200, filter: QuoteFilter(source: "happiness"))?.lang == "ko")
 
@@ -145,7 +145,7 @@ final class FakeBreakingBad: Sendable {
         #expect(try harness.count("SELECT count(*) FROM deaths") == 2)
         #expect(try harness.count("SELECT count(*) FROM characters") == 5)
         #expect(try harness.count("SELECT count(*) FROM unknown_characters") == 1)  // "Nobody Known"
-        let walter = try Listings(database: harness.database()).characters(matching: "Walter White")
+        let walter = try harness.store().listings.characters(matching: "Walter White")
         #expect(walter.first?.death?.cause == "cause 1")
         #expect(walter.first?.quoteCount == 6)
         #expect(harness.server.requests.count <= settings.requestBudget + 1 + 6)
@@ -200,7 +200,7 @@ final class FakeBreakingBad: Sendable {
             """)
         #expect(unresolved == 0)
         #expect(try harness.count("SELECT count(*) FROM quotes WHERE source = 'breakingbad'") == 90)
-        let status = try StatusQuery(database: harness.database()).sources().first { $0.name == "breakingbad" }
+        let status = try harness.store().status.sources().first { $0.name == "breakingbad" }
         let estimate = try #require(status?.poolEstimate)
         #expect(estimate.observed == 90)
         #expect(abs(estimate.estimated - 90) < 9)
@@ -244,7 +244,7 @@ final class FakeBreakingBad: Sendable {
         fake.change { $0.deaths = [(2, "Gus Fring"), (3, "Jesse Pinkman")] }
         let report = await harness.sync(settings)
         #expect(report.ok)
-        let deaths = try Listings(database: harness.database()).deaths().map(\.deathID).sorted()
+        let deaths = try harness.store().listings.deaths().map(\.deathID).sorted()
         #expect(deaths == [2, 3])
     }
 }
@@ -268,7 +268,7 @@ final class FakeBreakingBad: Sendable {
         let second = await harness.sync(settings)
         #expect(second.counts == ChangeCounts(updated: 1, removed: 1, unchanged: 534))
         #expect(try harness.count("SELECT count(*) FROM markets WHERE delisted_at IS NOT NULL") == 1)
-        #expect(try Listings(database: harness.database()).markets().contains { $0.market == removed } == false)
+        #expect(try harness.store().listings.markets().contains { $0.market == removed } == false)
 
         harness.server.answer { _ in .json(UpbitSyncTests.fixture) }
         let third = await harness.sync(settings)
@@ -281,10 +281,10 @@ final class FakeBreakingBad: Sendable {
         let harness = try SyncHarness { _ in .json(body) }
         let report = await harness.sync(harness.settings(.upbit, path: "/m"))
         #expect(report.counts.skipped == 1)
-        let flagged = try Listings(database: harness.database()).markets(warningOnly: true)
+        let flagged = try harness.store().listings.markets(warningOnly: true)
         #expect(flagged.map(\.market) == ["KRW-AAA"])
         #expect(flagged.first?.caution == #"["PRICE_FLUCTUATIONS"]"#)
-        #expect(try Listings(database: harness.database()).markets(quoteCurrency: "BTC").map(\.baseCurrency) == ["BBB"])
+        #expect(try harness.store().listings.markets(quoteCurrency: "BTC").map(\.baseCurrency) == ["BBB"])
     }
 
     @Test func a429BacksOffAnd418StopsForTheBlock() async throws {
@@ -363,7 +363,7 @@ final class ManagedAtomicCounter: Sendable {
         #expect(query["appid"] == "SECRET-KEY-123")
         #expect(query["units"] == "metric")
         #expect(await harness.sync(settings).counts.unchanged == 1)
-        #expect(try Listings(database: harness.database()).weather().first?.place == "Seoul")
+        #expect(try harness.store().listings.weather().first?.place == "Seoul")
     }
 
     @Test(arguments: [

@@ -1,3 +1,4 @@
+import QuoteModels
 /// What a hub publishes: each source's complete data, read as JSON in the shape its adapter
 /// already reads (a custom list in the Gist format, Upbit's market array, OpenWeatherMap's
 /// observation) or, where the upstream has no such list, a document of this project's
@@ -7,7 +8,7 @@
 public struct FeedQueries {
     let database: Database
 
-    public init(database: Database) {
+    init(database: Database) {
         self.database = database
     }
 
@@ -21,14 +22,13 @@ public struct FeedQueries {
 
     /// Every source with data of its own (the built-in starter set is in every store already).
     public func sources() throws(StoreError) -> [PublishedSource] {
-        try database.storeOperation { () throws(DatabaseError) in
-            let statement = try database.prepare("""
-                SELECT s.name, s.kind, st.last_success FROM sources s LEFT JOIN sync_state st ON st.source = s.name
-                 WHERE s.kind <> 'builtin' ORDER BY s.name
-                """)
+        let records = try SyncStateRepository(database: database).records()
+        return try database.storeOperation { () throws(DatabaseError) in
+            let statement = try database.prepare("SELECT name, kind FROM sources WHERE kind <> 'builtin' ORDER BY name")
             var result: [PublishedSource] = []
             while try statement.step() {
-                result.append(PublishedSource(name: statement.string(0), kind: statement.string(1), synced: statement.optionalInt(2)))
+                let name = statement.string(0)
+                result.append(PublishedSource(name: name, kind: statement.string(1), synced: records[name]?.lastSuccess))
             }
             return result
         }

@@ -2,7 +2,7 @@
 public struct FeedStateRepository {
     let database: Database
 
-    public init(database: Database) {
+    init(database: Database) {
         self.database = database
     }
 

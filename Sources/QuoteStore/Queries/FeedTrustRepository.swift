@@ -1,48 +1,33 @@
+import QuoteModels
 /// What a spoke trusts of its hub's feed (tables `feed_trust`, `feed_source_serials`, `feed_keys`).
 /// Every call throws: a spoke that cannot read or write what it trusts syncs nothing.
 public struct FeedTrustRepository {
     let database: Database
 
-    public init(database: Database) {
+    init(database: Database) {
         self.database = database
     }
 
-    public struct Trust: Sendable, Equatable {
-        public var name: String
-        public var serial: Int
-        public var generated: Int
-        public var validUntil: Int
-        public var checkedAt: Int
-
-        public init(name: String, serial: Int, generated: Int, validUntil: Int, checkedAt: Int) {
-            self.name = name
-            self.serial = serial
-            self.generated = generated
-            self.validUntil = validUntil
-            self.checkedAt = checkedAt
-        }
-    }
-
     /// Every feed this spoke has trusted, newest check first.
-    public func feeds() throws(StoreError) -> [Trust] {
+    public func feeds() throws(StoreError) -> [FeedTrust] {
         try database.storeOperation { () throws(DatabaseError) in
             let statement = try database.prepare("SELECT name, serial, generated, valid_until, checked_at FROM feed_trust ORDER BY checked_at DESC, name")
-            var feeds: [Trust] = []
+            var feeds: [FeedTrust] = []
             while try statement.step() {
-                feeds.append(Trust(name: statement.string(0), serial: statement.int(1), generated: statement.int(2),
+                feeds.append(FeedTrust(name: statement.string(0), serial: statement.int(1), generated: statement.int(2),
                                    validUntil: statement.int(3), checkedAt: statement.int(4)))
             }
             return feeds
         }
     }
 
-    public func trust(name: String) throws(StoreError) -> Trust? {
+    public func trust(name: String) throws(StoreError) -> FeedTrust? {
         try feeds().first { $0.name == name }
     }
 
     /// A manifest verified: its serial is the floor from now on (never lowered), its validity the feed's.
     /// A hub's milliseconds serial is above every seconds serial of an older one, so `max` keeps the later.
-    public func record(_ trust: Trust) throws(StoreError) {
+    public func record(_ trust: FeedTrust) throws(StoreError) {
         try database.storeOperation { () throws(DatabaseError) in
             try database.execute("""
                 INSERT INTO feed_trust (name, serial, generated, valid_until, checked_at) VALUES (?1, ?2, ?3, ?4, ?5)

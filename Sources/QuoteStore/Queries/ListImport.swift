@@ -23,8 +23,9 @@ public enum ListImport {
     /// whether it read a feed), the list is the whole of the source, so stored quotes it
     /// no longer holds are removed. Throws what `read` throws (a `ListFailure` for a body that
     /// is not a list, a file's error) or a `StoreError`; nothing is written then either.
-    public static func run(into database: Database, source: String, now: Int, archive: @autoclosure () -> Bool = false,
+    public static func run(into store: Store, source: String, now: Int, archive: @autoclosure () -> Bool = false,
                            read: (_ record: (ListRecord) throws -> Void) throws -> Void) throws -> Outcome {
+        let database = store.database
         try database.begin()
         let outcome: Outcome
         do {

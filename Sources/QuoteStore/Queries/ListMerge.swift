@@ -47,7 +47,7 @@ public final class ListMerge {
     /// How many quotes the store held before (all sources): the dense `pick` numbering's maximum.
     private let quotesBefore: Int
 
-    public convenience init(database: Database, source: String, url: String?, now: Int) throws(StoreError) {
+    convenience init(database: Database, source: String, url: String?, now: Int) throws(StoreError) {
         try QuoteWriter(database: database).ensureSource(source, url: url, now: now)
         do throws(DatabaseError) {
             try self.init(preparing: database, source: source, now: now)

@@ -21,7 +21,7 @@ enum WeatherColumn: String, ColumnList {
 public struct Listings {
     let database: Database
 
-    public init(database: Database) {
+    init(database: Database) {
         self.database = database
     }
 

@@ -4,7 +4,7 @@ import QuoteBase
 public struct QuotePicker {
     let database: Database
 
-    public init(database: Database) {
+    init(database: Database) {
         self.database = database
     }
 

@@ -4,7 +4,7 @@ import QuoteModels
 public struct QuoteWriter {
     let database: Database
 
-    public init(database: Database) {
+    init(database: Database) {
         self.database = database
     }
 
@@ -59,13 +59,6 @@ public struct QuoteWriter {
                 INSERT OR REPLACE INTO daily_quotes (source, day, quote_id)
                 SELECT source, ?2, quote_id FROM daily_quotes WHERE source = ?1 ORDER BY day DESC LIMIT 1
                 """, [.text(source), .text(day)])
-        }
-    }
-
-    /// Whether the store knows `source` at all.
-    public func hasSource(_ source: String) throws(StoreError) -> Bool {
-        try database.storeOperation { () throws(DatabaseError) in
-            try database.scalarInt("SELECT count(*) FROM sources WHERE name = ?1", [.text(source)]) ?? 0 > 0
         }
     }
 

@@ -4,7 +4,7 @@ import QuoteModels
 public struct RecordWriter {
     let database: Database
 
-    public init(database: Database) {
+    init(database: Database) {
         self.database = database
     }
 

@@ -1,5 +1,4 @@
 import QuoteBase
-import QuoteHealth
 import QuoteModels
 import QuoteText
 /// What the store knows of one source: how much it holds and how its syncs went.
@@ -31,9 +30,6 @@ public struct SourceStatus: Sendable {
     public var feedGenerated: Int?
     /// Until when the feed's applied manifest is valid: past it the source is stale, whatever a 304 says.
     public var feedValidUntil: Int?
-
-    /// Whether it came from a feed whose manifest has expired.
-    public func feedExpired(now: Int) -> Bool { Freshness.feedExpired(fromFeed: fromHub, validUntil: feedValidUntil, now: now) }
 
     public func json(now: Int) -> String {
         var object = JSONObjectBuilder()
@@ -69,13 +65,14 @@ public struct SourceStatus: Sendable {
 public struct StatusQuery {
     let database: Database
 
-    public init(database: Database) {
+    init(database: Database) {
         self.database = database
     }
 
     /// Every fixed source (synced or not) and every custom list the store knows.
     public func sources() throws(StoreError) -> [SourceStatus] {
         let pool = try poolEstimate(of: SourceName.breakingbad)
+        let records = try SyncStateRepository(database: database).records()
         return try database.storeOperation { () throws(DatabaseError) in
             let quoteCounts = try quotesPerSource()
 
@@ -83,27 +80,24 @@ public struct StatusQuery {
             let known = try database.prepare("SELECT name FROM sources WHERE kind = 'custom' ORDER BY name")
             while try known.step() { names.append(known.string(0)) }
 
-            let state = try database.prepare("""
-                SELECT s.configured, st.last_attempt, st.last_success, st.next_due, coalesce(st.consecutive_failures, 0),
-                       st.last_error, st.last_http_status, st.retry_after, st.last_summary,
-                       coalesce(s.kind = 'custom' AND s.url IS NULL, 0)
-                  FROM (SELECT ?1 AS name) n
-                  LEFT JOIN sources s ON s.name = n.name
-                  LEFT JOIN sync_state st ON st.source = n.name
+            let source = try database.prepare("""
+                SELECT s.configured, coalesce(s.kind = 'custom' AND s.url IS NULL, 0)
+                  FROM (SELECT ?1 AS name) n LEFT JOIN sources s ON s.name = n.name
                 """)
             return try names.map { name throws(DatabaseError) in
-                state.reset()
-                try state.bind(name, at: 1)
-                _ = try state.step()
+                source.reset()
+                try source.bind(name, at: 1)
+                _ = try source.step()
                 let other = try SourceTables.otherRows(of: name, in: database).map { (label: $0.table, count: $0.count) }
-                let imported = state.int(9) == 1
+                let imported = source.int(1) == 1
+                let record = records[name]
                 return SourceStatus(
                     name: name, quotes: quoteCounts[name] ?? 0, otherRows: other,
-                    configured: !imported && (state.optionalInt(0).map { $0 != 0 } ?? true), imported: imported,
-                    lastAttempt: state.optionalInt(1), lastSuccess: state.optionalInt(2), nextDue: state.optionalInt(3),
-                    consecutiveFailures: state.int(4), lastError: state.optionalString(5),
-                    lastHTTPStatus: state.optionalInt(6), retryAfter: state.optionalInt(7),
-                    lastSummary: state.optionalString(8), poolEstimate: name == SourceName.breakingbad ? pool : nil)
+                    configured: !imported && (source.optionalInt(0).map { $0 != 0 } ?? true), imported: imported,
+                    lastAttempt: record?.lastAttempt, lastSuccess: record?.lastSuccess, nextDue: record?.nextDue,
+                    consecutiveFailures: record?.consecutiveFailures ?? 0, lastError: record?.lastError,
+                    lastHTTPStatus: record?.lastHTTPStatus, retryAfter: record?.retryAfter,
+                    lastSummary: record?.lastSummary, poolEstimate: name == SourceName.breakingbad ? pool : nil)
             }
         }
     }
@@ -127,6 +121,13 @@ public struct StatusQuery {
             guard observed > 0 else { return nil }
             // Stored as an equivalent: the added-up estimate, with the observed count and draws.
             return PoolEstimate(observed: observed, estimatedOverride: estimated, draws: draws)
+        }
+    }
+
+    /// Whether the store knows `source` at all.
+    public func hasSource(_ source: String) throws(StoreError) -> Bool {
+        try database.storeOperation { () throws(DatabaseError) in
+            try database.scalarInt("SELECT count(*) FROM sources WHERE name = ?1", [.text(source)]) ?? 0 > 0
         }
     }
 

@@ -1,4 +1,3 @@
-import QuoteHealth
 import QuoteModels
 
 /// The tables a source fills besides `quotes`, counted — for `status` and the health reading alike.
@@ -10,18 +9,18 @@ enum SourceTables {
     }
 
     /// Its rows in the tables other than `quotes`, in the order status shows them.
-    static func otherRows(of source: String, in database: Database) throws(DatabaseError) -> [SourceHealth.Rows] {
+    static func otherRows(of source: String, in database: Database) throws(DatabaseError) -> [TableRows] {
         switch source {
         case SourceName.breakingbad:
-            return [SourceHealth.Rows(table: "characters", count: try count("characters", in: database)),
-                    SourceHealth.Rows(table: "deaths", count: try count("deaths", in: database))]
+            return [TableRows(table: "characters", count: try count("characters", in: database)),
+                    TableRows(table: "deaths", count: try count("deaths", in: database))]
         case SourceName.upbit:
             // English on purpose: SQL
-            return [SourceHealth.Rows(table: "markets", count: try count("markets WHERE delisted_at IS NULL", in: database)),
+            return [TableRows(table: "markets", count: try count("markets WHERE delisted_at IS NULL", in: database)),
                     // English on purpose: SQL
-                    SourceHealth.Rows(table: "delisted", count: try count("markets WHERE delisted_at IS NOT NULL", in: database))]
+                    TableRows(table: "delisted", count: try count("markets WHERE delisted_at IS NOT NULL", in: database))]
         case SourceName.weather:
-            return [SourceHealth.Rows(table: "observations", count: try count("weather_observations", in: database))]
+            return [TableRows(table: "observations", count: try count("weather_observations", in: database))]
         default:
             return []
         }

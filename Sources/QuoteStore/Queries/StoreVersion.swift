@@ -4,7 +4,7 @@
 public struct StoreVersion {
     private let database: Database
 
-    public init(database: Database) { self.database = database }
+    init(database: Database) { self.database = database }
 
     /// The store's version as this connection sees it: compare two readings, never the numbers themselves.
     public func current() throws(StoreError) -> Int {

@@ -5,7 +5,7 @@ import QuoteModels
 public struct SyncStateRepository {
     let database: Database
 
-    public init(database: Database) {
+    init(database: Database) {
         self.database = database
     }
 
@@ -97,6 +97,39 @@ public struct SyncStateRepository {
     public func consecutiveFailures(source: String) throws(StoreError) -> Int {
         try database.storeOperation { () throws(DatabaseError) in
             try database.scalarInt("SELECT consecutive_failures FROM sync_state WHERE source = ?1", [.text(source)]) ?? 0
+        }
+    }
+
+    /// Every source's sync record, by name: the one reading of `sync_state` that status, the
+    /// health reading and a hub's feed share.
+    public func records() throws(StoreError) -> [String: SyncRecord] {
+        try database.storeOperation { () throws(DatabaseError) in
+            let statement = try database.prepare("""
+                SELECT source, last_attempt, last_success, next_due, consecutive_failures, failing_since, last_error,
+                       last_http_status, retry_after, last_summary, last_duration_ms, fetched_bytes_total,
+                       rows_changed_total, syncs_ok_total, syncs_failed_total
+                  FROM sync_state
+                """)
+            var records: [String: SyncRecord] = [:]
+            while try statement.step() {
+                var record = SyncRecord()
+                record.lastAttempt = statement.optionalInt(1)
+                record.lastSuccess = statement.optionalInt(2)
+                record.nextDue = statement.optionalInt(3)
+                record.consecutiveFailures = statement.int(4)
+                record.failingSince = statement.optionalInt(5)
+                record.lastError = statement.optionalString(6)
+                record.lastHTTPStatus = statement.optionalInt(7)
+                record.retryAfter = statement.optionalInt(8)
+                record.lastSummary = statement.optionalString(9)
+                record.lastDurationMilliseconds = statement.optionalInt(10)
+                record.fetchedBytesTotal = statement.int(11)
+                record.rowsChangedTotal = statement.int(12)
+                record.syncsOKTotal = statement.int(13)
+                record.syncsFailedTotal = statement.int(14)
+                records[statement.string(0)] = record
+            }
+            return records
         }
     }
 

@@ -4,7 +4,7 @@ public struct UpstreamKnowledge {
     let database: Database
     public var path: String { database.path }
 
-    public init(database: Database) {
+    init(database: Database) {
         self.database = database
     }
 

@@ -3,7 +3,7 @@
 public struct Vocabulary {
     let database: Database
 
-    public init(database: Database) {
+    init(database: Database) {
         self.database = database
     }
 

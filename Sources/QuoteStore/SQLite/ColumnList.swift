@@ -1,11 +1,11 @@
 /// A list of columns written once, as an enum: the SELECT's column list and the position
 /// each column is read from both come from it, so they cannot drift apart. A row read from
 /// a later position (after other columns) passes that offset.
-public protocol ColumnList: CaseIterable, RawRepresentable, Equatable where RawValue == String, AllCases: RandomAccessCollection {}
+protocol ColumnList: CaseIterable, RawRepresentable, Equatable where RawValue == String, AllCases: RandomAccessCollection {}
 
 extension ColumnList {
     /// "a, b, c", or "t.a, t.b, t.c" for a table alias.
-    public static func sql(table alias: String? = nil) -> String {
+    static func sql(table alias: String? = nil) -> String {
         allCases.map { (alias.map { $0 + "." } ?? "") + $0.rawValue }.joined(separator: ", ")
     }
 

@@ -3,8 +3,8 @@ import CSQLite
 import QuoteBase
 
 /// One SQLite connection. Used from one thread at a time, hence not Sendable.
-public final class Database {
-    public enum Mode: Sendable {
+final class Database {
+    enum Mode: Sendable {
         /// Never writes; used by every command that only reads.
         case readOnly
         /// Reads and writes, creating the file if it is missing.
@@ -19,13 +19,13 @@ public final class Database {
     let handle: OpaquePointer
     /// The flag SQLite's progress handler polls while one is set (`interrupt(by:)`).
     private var interruptFlag: CancelFlag?
-    public let path: String
+    let path: String
     private let busyTimeoutMilliseconds: Int32
-    public let mode: Mode
+    let mode: Mode
 
     /// Opens and configures a connection: extended result codes, foreign keys on,
     /// a busy timeout, and (for writers) WAL with synchronous=NORMAL.
-    public init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 10_000) throws(DatabaseError) {
+    init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 10_000) throws(DatabaseError) {
         _ = Self.configureLibrary
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         switch mode {
@@ -94,7 +94,7 @@ public final class Database {
     }()
 
     /// The page cache of this connection, in KiB (SQLite's default is 2 MiB).
-    public func setCacheSize(kibibytes: Int) throws(DatabaseError) {
+    func setCacheSize(kibibytes: Int) throws(DatabaseError) {
         try execute("PRAGMA cache_size = -\(kibibytes)")
     }
 
@@ -112,7 +112,7 @@ public final class Database {
     }
 
     /// Runs one or more statements that take no parameters.
-    public func execute(_ sql: String) throws(DatabaseError) {
+    func execute(_ sql: String) throws(DatabaseError) {
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         if code != SQLITE_OK {
@@ -122,30 +122,30 @@ public final class Database {
         }
     }
 
-    public func prepare(_ sql: String) throws(DatabaseError) -> Statement {
+    func prepare(_ sql: String) throws(DatabaseError) -> Statement {
         try Statement(database: self, sql: sql)
     }
 
     /// Executes ONE statement with the given values bound to ?1, ?2, ...
-    public func execute(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) {
+    func execute(_ sql: String, _ values: [SQLValue]) throws(DatabaseError) {
         try prepare(sql).execute(values)
     }
 
     /// The first column of the first row as an integer, or nil when there is no row or it is NULL.
-    public func scalarInt(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> Int? {
+    func scalarInt(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> Int? {
         let statement = try prepare(sql)
         try statement.bind(values)
         return try statement.step() ? statement.optionalInt(0) : nil
     }
 
-    public func scalarString(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> String? {
+    func scalarString(_ sql: String, _ values: [SQLValue] = []) throws(DatabaseError) -> String? {
         let statement = try prepare(sql)
         try statement.bind(values)
         return try statement.step() ? statement.optionalString(0) : nil
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
-    public var changes: Int { Int(sqlite3_changes64(handle)) }
+    var changes: Int { Int(sqlite3_changes64(handle)) }
 
     /// From now on, setting `flag` (from a task's cancellation handler, on any thread) stops the
     /// statement running at that moment, until `interrupt(by: nil)`: it fails with
@@ -154,7 +154,7 @@ public final class Database {
     /// between polls), so no C pointer to the connection leaves this thread, as sqlite3_interrupt
     /// from another thread would need. Every 1,000 steps is too often: it slows a big first sync
     /// by a few percent (docs/benchmarks.md). The connection keeps the flag alive while it is set.
-    public func interrupt(by flag: CancelFlag?) {
+    func interrupt(by flag: CancelFlag?) {
         interruptFlag = flag
         guard let flag else {
             sqlite3_progress_handler(handle, 0, nil, nil)
@@ -172,7 +172,7 @@ public final class Database {
     /// `quotectl random` (docs/benchmarks.md). False when readers outlasted the wait;
     /// journal_size_limit then still trims the WAL at the next checkpoint.
     @discardableResult
-    public func checkpointAndTruncate(patienceMilliseconds: Int32 = 5_000) -> Bool {
+    func checkpointAndTruncate(patienceMilliseconds: Int32 = 5_000) -> Bool {
         guard mode != .readOnly && mode != .inspect else { return false }
         sqlite3_busy_timeout(handle, patienceMilliseconds)
         defer { sqlite3_busy_timeout(handle, busyTimeoutMilliseconds) }
@@ -182,29 +182,19 @@ public final class Database {
 
     /// SQLite's `PRAGMA quick_check`: nil when the file is sound, else its first complaint.
     /// It reads every page (docs/benchmarks.md), so it is run before writing, not reading.
-    public func quickCheck() throws(DatabaseError) -> String? {
+    func quickCheck() throws(DatabaseError) -> String? {
         // English on purpose: SQLite's answer, quoted as it is
         let answer = try scalarString("PRAGMA quick_check(1)") ?? "no answer"
         return answer == "ok" ? nil : answer
     }
 
-    /// The same for the file at `path`, on a read-only connection of its own (a check that runs
-    /// beside the writer's).
-    public static func quickCheck(path: String) throws(StoreError) -> String? {
-        do {
-            return try Database(path: path, mode: .readOnly).quickCheck()
-        } catch {
-            throw StoreError(error, path: path)
-        }
-    }
-
-    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// Runs `body` in a transaction: BEGIN IMMEDIATE (so a writer waits for the
     /// write lock up front instead of failing half-way), COMMIT on return, ROLLBACK
     /// on a thrown error. The body's error is the one rethrown, never a rollback's. The body runs
     /// store operations, so it fails with a `StoreError` only, as BEGIN and COMMIT do here.
-    public func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         try begin()
         let result: T
         do {
@@ -218,7 +208,7 @@ public final class Database {
     }
 
     /// Runs `body`, a store operation made of statements, and names this store in what it throws:
-    /// how each public query turns SQLite's failure into the store's (`StoreError.init(_:path:)`).
+    /// how each query turns SQLite's failure into the store's (`StoreError.init(_:path:)`).
     func storeOperation<T>(_ body: () throws(DatabaseError) -> T) throws(StoreError) -> T {
         do {
             return try body()
@@ -228,13 +218,13 @@ public final class Database {
     }
 
     /// BEGIN IMMEDIATE: the write lock is taken now (waiting up to the busy timeout), not half-way.
-    public func begin() throws(StoreError) {
+    func begin() throws(StoreError) {
         try storeOperation { () throws(DatabaseError) in try execute("BEGIN IMMEDIATE") }
     }
 
     /// COMMIT of the transaction open; ROLLBACK if it fails (a full disk, say), so that nothing
     /// of it stays half-applied.
-    public func commit() throws(StoreError) {
+    func commit() throws(StoreError) {
         try storeOperation { () throws(DatabaseError) in
             do throws(DatabaseError) {
                 try execute("COMMIT")
@@ -246,17 +236,17 @@ public final class Database {
     }
 
     /// Abandons the open transaction, if there is one.
-    public func rollback() {
+    func rollback() {
         if isInTransaction { try? execute("ROLLBACK") }
     }
 
     /// The rowid of the last row this connection inserted.
-    public var lastInsertRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
+    var lastInsertRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
 
     /// Runs `body` with `name(x)` defined as an SQL function answering `predicate(x)` (1 or 0)
     /// on this connection only, and only in statements `body` runs directly (SQLITE_DIRECTONLY:
     /// no trigger or view a store file holds can call it).
-    public func withPredicate<T>(_ name: String, _ predicate: @escaping (Int) -> Bool,
+    func withPredicate<T>(_ name: String, _ predicate: @escaping (Int) -> Bool,
                                  _ body: () throws(DatabaseError) -> T) throws(DatabaseError) -> T {
         let box = PredicateBox(predicate)
         let code = sqlite3_create_function_v2(handle, name, 1, SQLITE_UTF8 | SQLITE_DIRECTONLY | SQLITE_DETERMINISTIC,
@@ -279,7 +269,7 @@ public final class Database {
     /// Defines `quoted_fold(text)`, the text folded by `CaseFolding`, on this connection (once; only
     /// statements that match names case-insensitively need it, so an unfiltered pick never pays),
     /// for statements this program runs directly (SQLITE_DIRECTONLY).
-    public func defineCaseFolding() throws(DatabaseError) {
+    func defineCaseFolding() throws(DatabaseError) {
         guard !foldingDefined else { return }
         let code = sqlite3_create_function_v2(handle, "quoted_fold", 1, SQLITE_UTF8 | SQLITE_DIRECTONLY | SQLITE_DETERMINISTIC,
                                               nil, { context, _, arguments in

@@ -1,14 +1,15 @@
 import CSQLite
 
 /// A failed SQLite call: the extended result code, SQLite's own message and the SQL
-/// that failed. Bound values are never included (they may be user data or secrets).
+/// that failed. Bound values are never included (they may be user data or secrets). Public only
+/// as what a `StoreError` carries: only the store makes one.
 public struct DatabaseError: Error, CustomStringConvertible, Equatable {
     /// The extended result code (for example 2067, SQLITE_CONSTRAINT_UNIQUE).
     public let extendedCode: Int32
     public let message: String
     public let sql: String?
 
-    public init(extendedCode: Int32, message: String, sql: String? = nil) {
+    init(extendedCode: Int32, message: String, sql: String? = nil) {
         self.extendedCode = extendedCode
         self.message = message
         self.sql = sql
@@ -20,18 +21,16 @@ public struct DatabaseError: Error, CustomStringConvertible, Equatable {
     /// What kind of failure this is, to match on (`case .busy`), as GRDB's ResultCode does.
     public var resultCode: ResultCode { ResultCode(primary: code) }
 
-    public var isBusy: Bool { resultCode == .busy }
-
     /// SQLite's extended result codes this project writes or matches. sqlite3.h defines them as
     /// macros built with `|` and `<<` (`#define SQLITE_CONSTRAINT_UNIQUE (SQLITE_CONSTRAINT | (8<<8))`),
     /// which Swift does not import: they are spelled out here once, as sqlite3.h has them.
-    public enum ExtendedCode {
+    enum ExtendedCode {
         /// SQLITE_CONSTRAINT_CHECK: a CHECK constraint refused a row.
-        public static let constraintCheck: Int32 = SQLITE_CONSTRAINT | (1 << 8)
+        static let constraintCheck: Int32 = SQLITE_CONSTRAINT | (1 << 8)
         /// SQLITE_CONSTRAINT_FOREIGNKEY: a row points at a missing row.
-        public static let constraintForeignKey: Int32 = SQLITE_CONSTRAINT | (3 << 8)
+        static let constraintForeignKey: Int32 = SQLITE_CONSTRAINT | (3 << 8)
         /// SQLITE_CONSTRAINT_UNIQUE: a UNIQUE index already holds the value.
-        public static let constraintUnique: Int32 = SQLITE_CONSTRAINT | (8 << 8)
+        static let constraintUnique: Int32 = SQLITE_CONSTRAINT | (8 << 8)
     }
 
     /// The kinds of failure the project tells apart; the rest are `.other(code)`.
@@ -48,6 +47,9 @@ public struct DatabaseError: Error, CustomStringConvertible, Equatable {
         case constraint
         /// The file could not be opened (SQLITE_CANTOPEN).
         case cannotOpen
+        /// The statement does not fit the schema, or is not SQL (SQLITE_ERROR: "no such table",
+        /// "no such column", a syntax error).
+        case sqlError
         /// Stopped on purpose (Database.interrupt(by:): a shutdown abandoning a sync).
         case interrupted
         case ioError
@@ -61,6 +63,7 @@ public struct DatabaseError: Error, CustomStringConvertible, Equatable {
             case SQLITE_CORRUPT, SQLITE_NOTADB: self = .corrupt
             case SQLITE_CONSTRAINT: self = .constraint
             case SQLITE_CANTOPEN: self = .cannotOpen
+            case SQLITE_ERROR: self = .sqlError
             case SQLITE_INTERRUPT: self = .interrupted
             case SQLITE_IOERR: self = .ioError
             default: self = .other(primary)

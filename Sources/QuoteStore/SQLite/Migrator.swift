@@ -2,40 +2,40 @@ import QuoteModels
 import CSQLite
 import QuoteBase
 /// One `Migrations/NNNN_name.sql` file, as compiled into the binary.
-public struct EmbeddedMigration: Sendable {
-    public let name: String
-    public let sql: String
+struct EmbeddedMigration: Sendable {
+    let name: String
+    let sql: String
 
-    public init(name: String, sql: String) {
+    init(name: String, sql: String) {
         self.name = name
         self.sql = sql
     }
 
     /// The number before the first underscore: "0003_upbit" is version 3.
-    public var version: Int {
+    var version: Int {
         Int(name.prefix(while: { $0.isNumber })) ?? 0
     }
 
-    public var checksum: String { FNV1a.hash(sql).hex }
+    var checksum: String { FNV1a.hash(sql).hex }
 }
 
 /// Applies migrations in order, each in its own transaction, and records them in
 /// `schema_migrations` (name, checksum, time) and in `PRAGMA user_version`, which
 /// readers check at start-up for the price of one page read.
-public struct Migrator: Sendable {
-    public let migrations: [EmbeddedMigration]
+struct Migrator: Sendable {
+    let migrations: [EmbeddedMigration]
 
-    public static let embedded = Migrator(migrations: embeddedMigrations)
+    static let embedded = Migrator(migrations: embeddedMigrations)
     /// `embedded.latestVersion`, known without building `embedded` (the embedder writes it).
-    public static let embeddedLatest = embeddedLatestVersion
+    static let embeddedLatest = embeddedLatestVersion
 
-    public init(migrations: [EmbeddedMigration]) {
+    init(migrations: [EmbeddedMigration]) {
         self.migrations = migrations.sorted { $0.version < $1.version }
     }
 
-    public var latestVersion: Int { migrations.last?.version ?? 0 }
+    var latestVersion: Int { migrations.last?.version ?? 0 }
 
-    public static func appliedVersion(of database: Database) throws(DatabaseError) -> Int {
+    static func appliedVersion(of database: Database) throws(DatabaseError) -> Int {
         try database.scalarInt("PRAGMA user_version") ?? 0
     }
 
@@ -48,7 +48,7 @@ public struct Migrator: Sendable {
     }
 
     /// Migrations whose text differs from what was applied, by name.
-    public func changedMigrations(in database: Database) throws(DatabaseError) -> [String] {
+    func changedMigrations(in database: Database) throws(DatabaseError) -> [String] {
         guard try database.scalarInt(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") == 1
         else { return [] }
@@ -66,7 +66,7 @@ public struct Migrator: Sendable {
 
     /// Brings the store up to `latestVersion`. Refuses a store that is newer than
     /// this binary, or whose applied migrations were edited since.
-    public func migrate(_ database: Database, now: Int = UnixTime.now()) throws(StoreError) {
+    func migrate(_ database: Database, now: Int = UnixTime.now()) throws(StoreError) {
         let current = try database.storeOperation { () throws(DatabaseError) in try Self.appliedVersion(of: database) }
         if current > latestVersion {
             throw StoreError.newerSchema(path: database.path, found: current, supported: latestVersion)

@@ -7,9 +7,9 @@ private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// A prepared statement. Finalized when the last reference goes away.
 /// Bound to its connection's thread of use, hence not Sendable.
-public final class Statement {
+final class Statement {
     let handle: OpaquePointer
-    public let sql: String
+    let sql: String
     private unowned let database: Database
 
     init(database: Database, sql: String) throws(DatabaseError) {
@@ -27,24 +27,24 @@ public final class Statement {
 
     // MARK: Binding (1-based indexes, as in SQLite)
 
-    public func bind(_ value: Int, at index: Int32) throws(DatabaseError) {
+    func bind(_ value: Int, at index: Int32) throws(DatabaseError) {
         try check(sqlite3_bind_int64(handle, index, Int64(value)))
     }
 
-    public func bind(_ value: Int64, at index: Int32) throws(DatabaseError) {
+    func bind(_ value: Int64, at index: Int32) throws(DatabaseError) {
         try check(sqlite3_bind_int64(handle, index, value))
     }
 
-    public func bind(_ value: Double, at index: Int32) throws(DatabaseError) {
+    func bind(_ value: Double, at index: Int32) throws(DatabaseError) {
         try check(sqlite3_bind_double(handle, index, value))
     }
 
-    public func bind(_ value: Bool, at index: Int32) throws(DatabaseError) {
+    func bind(_ value: Bool, at index: Int32) throws(DatabaseError) {
         try check(sqlite3_bind_int64(handle, index, value ? 1 : 0))
     }
 
     /// Binds the text by its byte length, never as a C string: a U+0000 inside must not end it.
-    public func bind(_ value: String, at index: Int32) throws(DatabaseError) {
+    func bind(_ value: String, at index: Int32) throws(DatabaseError) {
         var text = value
         let code = text.withUTF8 { bytes -> Int32 in
             guard let length = Int32(exactly: bytes.count) else { return SQLITE_TOOBIG }
@@ -57,7 +57,7 @@ public final class Statement {
         try check(code)
     }
 
-    public func bind(_ bytes: [UInt8], at index: Int32) throws(DatabaseError) {
+    func bind(_ bytes: [UInt8], at index: Int32) throws(DatabaseError) {
         let code = bytes.withUnsafeBytes { buffer -> Int32 in
             guard let length = Int32(exactly: buffer.count) else { return SQLITE_TOOBIG }
             return sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), length, transient)
@@ -65,26 +65,26 @@ public final class Statement {
         try check(code)
     }
 
-    public func bindNull(at index: Int32) throws(DatabaseError) {
+    func bindNull(at index: Int32) throws(DatabaseError) {
         try check(sqlite3_bind_null(handle, index))
     }
 
-    public func bind(_ value: String?, at index: Int32) throws(DatabaseError) {
+    func bind(_ value: String?, at index: Int32) throws(DatabaseError) {
         if let value { try bind(value, at: index) } else { try bindNull(at: index) }
     }
 
-    public func bind(_ value: Int?, at index: Int32) throws(DatabaseError) {
+    func bind(_ value: Int?, at index: Int32) throws(DatabaseError) {
         if let value { try bind(value, at: index) } else { try bindNull(at: index) }
     }
 
-    public func bind(_ value: Double?, at index: Int32) throws(DatabaseError) {
+    func bind(_ value: Double?, at index: Int32) throws(DatabaseError) {
         if let value { try bind(value, at: index) } else { try bindNull(at: index) }
     }
 
     /// Binds a list of values to ?1, ?2, ... in order: one for each of the statement's parameters.
     /// Any other count is the program's mistake (a value left NULL, or one that lands nowhere),
     /// refused before anything runs, as SQLite's SQLITE_RANGE would for a single index.
-    public func bind(_ values: [SQLValue]) throws(DatabaseError) {
+    func bind(_ values: [SQLValue]) throws(DatabaseError) {
         let parameters = Int(sqlite3_bind_parameter_count(handle))
         guard values.count == parameters else {
             throw DatabaseError(extendedCode: SQLITE_RANGE,
@@ -107,7 +107,7 @@ public final class Statement {
 
     /// Advances to the next row; false when done.
     @discardableResult
-    public func step() throws(DatabaseError) -> Bool {
+    func step() throws(DatabaseError) -> Bool {
         let code = sqlite3_step(handle)
         switch code {
         case SQLITE_ROW: return true
@@ -118,18 +118,18 @@ public final class Statement {
 
     /// Resets for another run, keeping the bindings (a probe run a million times rebinds only
     /// what changes).
-    public func resetKeepingBindings() {
+    func resetKeepingBindings() {
         sqlite3_reset(handle)
     }
 
     /// Resets for another run and clears the bindings.
-    public func reset() {
+    func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
 
     /// Executes a statement that returns no rows (or whose rows are not wanted).
-    public func execute(_ values: [SQLValue] = []) throws(DatabaseError) {
+    func execute(_ values: [SQLValue] = []) throws(DatabaseError) {
         reset()
         try bind(values)
         while try step() {}
@@ -137,34 +137,34 @@ public final class Statement {
 
     // MARK: Columns (0-based indexes, as in SQLite)
 
-    public func isNull(_ column: Int32) -> Bool {
+    func isNull(_ column: Int32) -> Bool {
         sqlite3_column_type(handle, column) == SQLITE_NULL
     }
 
-    public func int(_ column: Int32) -> Int {
+    func int(_ column: Int32) -> Int {
         Int(sqlite3_column_int64(handle, column))
     }
 
-    public func optionalInt(_ column: Int32) -> Int? {
+    func optionalInt(_ column: Int32) -> Int? {
         isNull(column) ? nil : int(column)
     }
 
-    public func double(_ column: Int32) -> Double {
+    func double(_ column: Int32) -> Double {
         sqlite3_column_double(handle, column)
     }
 
-    public func optionalDouble(_ column: Int32) -> Double? {
+    func optionalDouble(_ column: Int32) -> Double? {
         isNull(column) ? nil : double(column)
     }
 
-    public func string(_ column: Int32) -> String {
+    func string(_ column: Int32) -> String {
         guard let bytes = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
     /// Whether the column's text is `value`, byte for byte, without making a String of it.
-    public func text(_ column: Int32, equals value: String) -> Bool {
+    func text(_ column: Int32, equals value: String) -> Bool {
         let count = Int(sqlite3_column_bytes(handle, column))
         guard let bytes = sqlite3_column_text(handle, column) else { return value.isEmpty }
         var value = value
@@ -173,12 +173,12 @@ public final class Statement {
         }
     }
 
-    public func blob(_ column: Int32) -> [UInt8] {
+    func blob(_ column: Int32) -> [UInt8] {
         guard let bytes = sqlite3_column_blob(handle, column) else { return [] }
         return Array(UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))))
     }
 
-    public func optionalString(_ column: Int32) -> String? {
+    func optionalString(_ column: Int32) -> String? {
         isNull(column) ? nil : string(column)
     }
 
@@ -188,7 +188,7 @@ public final class Statement {
 }
 
 /// A value to bind when the type is only known at run time (query builders).
-public enum SQLValue: Equatable, Sendable {
+enum SQLValue: Equatable, Sendable {
     case null
     case integer(Int)
     case real(Double)
@@ -200,5 +200,5 @@ extension Statement: Sendable {}
 
 extension Statement {
     /// How many columns each result row has.
-    public var columnCount: Int32 { sqlite3_column_count(handle) }
+    var columnCount: Int32 { sqlite3_column_count(handle) }
 }

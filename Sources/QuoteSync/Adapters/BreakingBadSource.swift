@@ -151,11 +151,9 @@ enum BreakingBadSource {
         update.httpStatus = 200
         update.skipped = result.skipped
         update.apply = { connection, now in
-            let database = connection.database
-            try QuoteWriter(database: database).ensureSource(SourceName.breakingbad, url: settings.url, now: now)
-            var counts = try QuoteWriter(database: database).apply(result.newQuotes, to: SourceName.breakingbad,
-                                                                   removeMissing: false, now: now)
-            let records = RecordWriter(database: database)
+            try connection.quotes.ensureSource(SourceName.breakingbad, url: settings.url, now: now)
+            var counts = try connection.quotes.apply(result.newQuotes, to: SourceName.breakingbad, removeMissing: false, now: now)
+            let records = connection.records
             if let incoming = deaths.records {
                 counts += try records.replaceDeaths(incoming, keep: deaths.keep, now: now) { toRemove, stored in
                     try ShrinkGuard.check(what: "deaths", removing: toRemove, of: stored, incoming: incoming.count,

@@ -296,7 +296,7 @@ final class ListWriter: Sendable {
     /// with no record, by the engine's apply).
     private static func merge(in connection: inout SourceTransaction.Connection, settings: SourceSettings, now: Int) throws -> ListMerge {
         if let merge = connection.listMerge { return merge }
-        let merge = try ListMerge(database: connection.database, source: settings.name, url: settings.url, now: now)
+        let merge = try connection.makeListMerge(source: settings.name, url: settings.url, now: now)
         connection.listMerge = merge
         return merge
     }

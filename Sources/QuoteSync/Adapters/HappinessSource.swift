@@ -16,8 +16,7 @@ enum HappinessSource {
             // Same body as last time: the quote we already have is today's quote too.
             var update = SourceUpdate.unchanged(what: "", validators: [validators], status: status)
             update.apply = { connection, _ in
-                let database = connection.database
-                try QuoteWriter(database: database).repeatLatestDailyQuote(source: SourceName.happiness, day: day)
+                try connection.quotes.repeatLatestDailyQuote(source: SourceName.happiness, day: day)
                 return ChangeCounts()
             }
             return update
@@ -40,8 +39,7 @@ enum HappinessSource {
                 return update
             }
             update.apply = { connection, now in
-                let database = connection.database
-                let writer = QuoteWriter(database: database)
+                let writer = connection.quotes
                 try writer.ensureSource(SourceName.happiness, url: settings.url, now: now)
                 let counts = try writer.apply([quote], to: SourceName.happiness, removeMissing: false, now: now)
                 try writer.setDailyQuote(source: SourceName.happiness, upstreamID: quote.upstreamID, day: day)

@@ -60,9 +60,8 @@ enum UpbitSource {
         update.httpStatus = response.status
         update.skipped = skipped
         update.apply = { connection, now in
-            let database = connection.database
-            try QuoteWriter(database: database).ensureSource(SourceName.upbit, url: context.settings.url, now: now)
-            return try RecordWriter(database: database).applyMarketSnapshot(markets, keep: keep, now: now)
+            try connection.quotes.ensureSource(SourceName.upbit, url: context.settings.url, now: now)
+            return try connection.records.applyMarketSnapshot(markets, keep: keep, now: now)
         }
         return update
     }

@@ -62,9 +62,8 @@ enum WeatherSource {
         }
         update.httpStatus = 200
         update.apply = { connection, now in
-            let database = connection.database
-            try QuoteWriter(database: database).ensureSource(SourceName.weather, url: URLText.redacted(settings.url), now: now)
-            return try RecordWriter(database: database).insertWeather(observation, extra: extra, now: now)
+            try connection.quotes.ensureSource(SourceName.weather, url: URLText.redacted(settings.url), now: now)
+            return try connection.records.insertWeather(observation, extra: extra, now: now)
         }
         return update
     }

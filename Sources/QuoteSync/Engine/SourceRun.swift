@@ -1,4 +1,5 @@
 import QuoteConfig
+import QuoteStore
 import QuoteSystem
 
 /// One source's sync as the engine runs it, from its store's opening to its report.

@@ -24,7 +24,7 @@ final class StoreCheck: Sendable {
     }
 
     private static func check(_ path: String) -> Result<String?, StoreError> {
-        Result { () throws(StoreError) -> String? in try Database.quickCheck(path: path) }
+        Result { () throws(StoreError) -> String? in try Store.quickCheck(path: path) }
     }
 
     /// Waits for the check; throws the engine's local failure when the store is damaged.

@@ -189,7 +189,7 @@ public final class SyncContext {
     public func askStore<T: Sendable>(_ question: (UpstreamKnowledge) throws(StoreError) -> T) throws(SourceFailure) -> T {
         do {
             return try transaction.withConnection { (connection) throws(StoreError) -> T in
-                try question(UpstreamKnowledge(database: connection.database))
+                try question(connection.knowledge)
             }
         } catch {
             throw SourceFailure.local(error)

@@ -52,7 +52,7 @@ public final class SyncEngine: Sendable {
             // while it waits for readers, and the other sources of this run are such readers.
             if reports.contains(where: { $0?.ok == true }),
                let store = try? Store(path: storePath, access: .write, busyTimeoutMilliseconds: busyTimeoutMilliseconds) {
-                store.database.checkpointAndTruncate()
+                store.checkpointAndTruncate()
             }
             return reports.compactMap { $0 }
         }
@@ -80,7 +80,7 @@ public final class SyncEngine: Sendable {
         // starts when the first write is near (a streaming list opens its transaction with its
         // first records) and is awaited before the commit.
         let check = Mutex<StoreCheck?>(nil)
-        let transaction = SourceTransaction(database: store.database) { check.withLock { $0 = $0 ?? self.startCheck() } }
+        let transaction = SourceTransaction(store: store) { check.withLock { $0 = $0 ?? self.startCheck() } }
         let run = SourceRun(settings: settings, now: now, started: started, clock: clock, transaction: transaction, turn: turn)
         if let report = honourBlock(of: run) { return report }
         let context = SyncContext(settings: settings, client: client, gate: gate, storePath: storePath,
@@ -108,13 +108,12 @@ public final class SyncEngine: Sendable {
     private func honourBlock(of run: SourceRun) -> SourceReport? {
         let (settings, now) = (run.settings, run.now)
         let urls = [settings.url, URLText.redacted(settings.url)]
-        guard let stored = try? run.transaction.withConnection({ try SyncStateRepository(database: $0.database).block(source: settings.name, urls: urls) }),
+        guard let stored = try? run.transaction.withConnection({ try $0.syncState.block(source: settings.name, urls: urls) }),
               case let until = schedule.trusted(stored, of: settings, now: now, blocked: true), until > now else { return nil }
         // A block stored under a wrong clock is cut to one interval, and kept so, so that it ends.
         if until != stored {
             run.transaction.withConnection { connection in
-                let database = connection.database
-                try? database.transaction { () throws(StoreError) in try SyncStateRepository(database: database).shortenBlock(source: settings.name, until: until) }
+                try? connection.write { (transaction) throws(StoreError) in try transaction.syncState.shortenBlock(source: settings.name, until: until) }
             }
         }
         // The upstream asked us to wait (Retry-After, or an Upbit 418 block): no request at all.
@@ -146,7 +145,7 @@ public final class SyncEngine: Sendable {
                 let outcome = SyncStateRepository.Outcome(ok: true, httpStatus: update.httpStatus, counts: counts,
                                                           message: summary, started: now, finished: now + Int(run.elapsed()),
                                                           fetchedBytes: fetchedBytes, durationMilliseconds: run.elapsedMilliseconds())
-                try SyncStateRepository(database: connection.database).recordSuccess(
+                try connection.syncState.recordSuccess(
                     source: settings.name, url: URLText.redacted(settings.url), validators: update.validators,
                     outcome: outcome, nextDue: nextDue)
             }
@@ -155,7 +154,7 @@ public final class SyncEngine: Sendable {
         }
         phases.mark("commit")
         // Readers that open the store later must not each recover a big WAL.
-        if checkpoint { run.transaction.withConnection { connection in connection.database.checkpointAndTruncate() } }
+        if checkpoint { run.transaction.checkpointAndTruncate() }
         phases.mark("checkpoint")
         var report = SourceReport(source: settings.name, ok: true, httpStatus: update.httpStatus, counts: counts,
                                   summary: summary, nextDue: nextDue, seconds: run.elapsed())
@@ -176,8 +175,8 @@ public final class SyncEngine: Sendable {
                               milliseconds: run.elapsedMilliseconds())
         await run.turn.take()
         var report = run.transaction.withConnection { connection in
-            failure.isLocal ? recordLocalFailure(failure, of: run.settings, in: connection.database, outcome: recorded, seconds: seconds)
-                : recordFailure(failure, of: run.settings, in: connection.database, outcome: recorded, seconds: seconds)
+            failure.isLocal ? recordLocalFailure(failure, of: run.settings, in: connection, outcome: recorded, seconds: seconds)
+                : recordFailure(failure, of: run.settings, in: connection, outcome: recorded, seconds: seconds)
         }
         report.fetchedBytes = fetchedBytes
         return report
@@ -209,14 +208,14 @@ public final class SyncEngine: Sendable {
         return schedule.nextDue(afterSuccessOf: settings, at: now, using: &generator)
     }
 
-    private func recordLocalFailure(_ failure: SourceFailure, of settings: SourceSettings, in database: Database,
+    private func recordLocalFailure(_ failure: SourceFailure, of settings: SourceSettings, in connection: SourceTransaction.Connection,
                                     outcome: SyncStateRepository.Outcome, seconds: Double) -> SourceReport {
         let now = outcome.started
         let nextDue = schedule.nextDue(afterLocalFailure: failure.storeExitCode == .temporaryFailure, at: now)
         var summary = failure.message
         do {
-            try database.transaction { () throws(StoreError) in
-                try SyncStateRepository(database: database).recordLocalFailure(
+            try connection.write { (transaction) throws(StoreError) in
+                try transaction.syncState.recordLocalFailure(
                     source: settings.name, url: URLText.redacted(settings.url), outcome: outcome, nextDue: nextDue)
             }
         } catch {
@@ -233,17 +232,17 @@ public final class SyncEngine: Sendable {
                                     durationMilliseconds: milliseconds)
     }
 
-    private func recordFailure(_ failure: SourceFailure, of settings: SourceSettings, in database: Database,
+    private func recordFailure(_ failure: SourceFailure, of settings: SourceSettings, in connection: SourceTransaction.Connection,
                                outcome: SyncStateRepository.Outcome, seconds: Double) -> SourceReport {
         let now = outcome.started
         var generator = SystemRandomNumberGenerator()
-        let previous = (try? SyncStateRepository(database: database).consecutiveFailures(source: settings.name)) ?? 0
+        let previous = (try? connection.syncState.consecutiveFailures(source: settings.name)) ?? 0
         let nextDue = schedule.nextDue(afterFailure: previous + 1, of: settings, at: now,
                                        retryAfter: failure.retryAfter, using: &generator)
         var summary = failure.message
         do {
-            try database.transaction { () throws(StoreError) in
-                try SyncStateRepository(database: database).recordFailure(
+            try connection.write { (transaction) throws(StoreError) in
+                try transaction.syncState.recordFailure(
                     source: settings.name, url: URLText.redacted(settings.url), outcome: outcome,
                     retryAfter: failure.retryAfter, nextDue: nextDue)
             }

@@ -112,7 +112,7 @@ enum FeedSource {
         let (name, feed, serial) = (entry.name, manifest.name, manifest.serial)
         update.apply = { connection, now in
             let counts = try apply(&connection, now)
-            try FeedTrustRepository(database: connection.database).recordSourceSerial(name, name: feed, serial: serial)
+            try connection.feedTrust.recordSourceSerial(name, name: feed, serial: serial)
             return counts
         }
         return update
@@ -156,8 +156,7 @@ enum FeedSource {
         update.skipped = skipped
         let url = context.settings.url
         update.apply = { connection, now in
-            let database = connection.database
-            let writer = QuoteWriter(database: database)
+            let writer = connection.quotes
             try writer.ensureSource(SourceName.happiness, url: url, now: now)
             let counts = try writer.apply(quotes, to: SourceName.happiness, removeMissing: false, now: now)
             for entry in days { try writer.setDailyQuote(source: SourceName.happiness, upstreamID: entry.id, day: entry.day) }
@@ -185,11 +184,10 @@ enum FeedSource {
         update.skipped = skipped
         let settings = context.settings
         update.apply = { connection, now in
-            let database = connection.database
-            let writer = QuoteWriter(database: database)
+            let writer = connection.quotes
             try writer.ensureSource(SourceName.breakingbad, url: settings.url, now: now)
             var counts = try writer.apply(quotes, to: SourceName.breakingbad, removeMissing: false, now: now)
-            let records = RecordWriter(database: database)
+            let records = connection.records
             counts += try records.replaceDeaths(deaths, keep: [], now: now) { toRemove, stored in
                 try ShrinkGuard.check(what: "deaths", removing: toRemove, of: stored, incoming: deaths.count,
                                       allowed: settings.allowShrink, minimumStored: 1, httpStatus: 200)

@@ -43,7 +43,7 @@ public struct FleetSync: Sendable {
         var previouslyFed: [String]
         /// The feed followed: `[fleet] name`, else the one verified last.
         var pinned: String?
-        var trust: FeedTrustRepository.Trust?
+        var trust: FeedTrust?
         var adopted: [String]
     }
 
@@ -59,7 +59,7 @@ public struct FleetSync: Sendable {
     /// What asking the hub and its mirrors came to.
     enum Choice {
         /// A 304 for a manifest applied earlier that is still valid.
-        case unchanged(FeedTrustRepository.Trust)
+        case unchanged(FeedTrust)
         case manifest(Chosen)
         /// Every address failed, lagged, was frozen or was another feed: the last reason.
         case refused(SourceFailure)
@@ -75,8 +75,8 @@ public struct FleetSync: Sendable {
             let report = SourceReport(source: "fleet", ok: false, summary: "store: \(error)", seconds: 0, storeExitCode: error.exitCode)
             return Outcome(reports: [report], fed: [])
         }
-        let validators = FeedStateRepository(database: store.database)
-        let trustRepository = FeedTrustRepository(database: store.database)
+        let validators = store.feedState
+        let trustRepository = store.feedTrust
         // What this spoke trusts, or nothing is synced: a store error never means "accept anything".
         let trusted: Trusted
         do throws(StoreError) {
@@ -112,7 +112,7 @@ public struct FleetSync: Sendable {
         let entries = manifest.sources.filter { wanted($0.name, only: only) }
         var reports = await apply(entries, of: chosen, now: now, finished: finished)
         reports += await notInFeed(expectedNames, published: manifest.sources.map(\.name), now: now, finished: finished)
-        if reports.contains(where: \.ok) { store.database.checkpointAndTruncate() }
+        if reports.contains(where: \.ok) { store.checkpointAndTruncate() }
         // 4. The manifest counts as applied only when all of it was.
         if reports.allSatisfy(\.ok) && only == nil, let failed = recordApplied(chosen, in: validators, now: now) {
             reports.append(failed)
@@ -123,11 +123,11 @@ public struct FleetSync: Sendable {
     /// The floor moves with the verified manifest, whatever its sources do next: its serial and
     /// validity are recorded, and (when keys are configured) the keys it announces adopted.
     private func trust(_ manifest: Manifest, adoptingKeys: Bool, in store: Store, now: Int) -> SourceFailure? {
-        let trustRepository = FeedTrustRepository(database: store.database)
         do throws(StoreError) {
-            try store.database.transaction { () throws(StoreError) in
-                try trustRepository.record(FeedTrustRepository.Trust(name: manifest.name, serial: manifest.serial, generated: manifest.generated,
-                                                                     validUntil: manifest.validUntil, checkedAt: now))
+            try store.write { (transaction) throws(StoreError) in
+                let trustRepository = transaction.feedTrust
+                try trustRepository.record(FeedTrust(name: manifest.name, serial: manifest.serial, generated: manifest.generated,
+                                                     validUntil: manifest.validUntil, checkedAt: now))
                 if adoptingKeys { try trustRepository.adopt(keys: manifest.nextKeys, name: manifest.name, serial: manifest.serial) }
             }
             return nil
@@ -252,7 +252,7 @@ public struct FleetSync: Sendable {
     }
 
     /// Why a verified manifest is not applied: another feed's, expired, or older than one verified here.
-    func refusal(of manifest: Manifest, pinned: String?, trust: FeedTrustRepository.Trust?, now: Int) -> SourceFailure? {
+    func refusal(of manifest: Manifest, pinned: String?, trust: FeedTrust?, now: Int) -> SourceFailure? {
         if let pinned, manifest.name != pinned {
             return SourceFailure("feed: the manifest is of the feed '\(TerminalSanitizer.clean(manifest.name))', not '\(TerminalSanitizer.clean(pinned))' which this spoke follows; "
                                  + "not applied (set [fleet] name = \(TerminalSanitizer.clean(manifest.name)) to follow that feed instead)")

@@ -9,34 +9,34 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     case json, csv, fortune, text, atom
 }
 
-public struct Exporter {
-    let picker: QuotePicker
+/// One export as it streams: the format's header before the first quote, an entry per quote,
+/// the footer at the end. An export of no quote writes nothing, not even an empty array, header
+/// row or feed: nothing found is said on stderr with exit 66, and stdout holds no list a script
+/// would take for an emptied one. The quotes come from the store (`QuotePicker.forEach`) or from
+/// elsewhere (a user's liked ones), written alike.
+public struct QuoteExport {
+    let format: ExportFormat
+    /// What an Atom export's feed is named after (a source, "liked"; nil: every source).
+    let name: String?
+    let write: (String) -> Void
+    /// How many quotes it wrote.
+    public private(set) var count = 0
 
-    public init(database: Database) {
-        self.picker = QuotePicker(database: database)
+    public init(format: ExportFormat, name: String?, write: @escaping (String) -> Void) {
+        self.format = format
+        self.name = name
+        self.write = write
     }
 
-    /// Streams the export to `write`; returns how many quotes it wrote. When none matches it
-    /// writes nothing, not even an empty array, header row or feed: nothing found is said on
-    /// stderr with exit 66, and stdout holds no list a script would take for an emptied one.
-    @discardableResult
-    public func export(source: String?, format: ExportFormat, write: (String) -> Void) throws(StoreError) -> Int {
-        var count = 0
-        try picker.forEach(source: source) { quote in
-            if count == 0 { write(Self.header(format, source: source)) }
-            write(Self.entry(quote, format: format, first: count == 0))
-            count += 1
-        }
-        if count > 0 { write(Self.footer(format, empty: false)) }
-        return count
+    public mutating func add(_ quote: Quote) {
+        if count == 0 { write(Self.header(format, source: name)) }
+        write(Self.entry(quote, format: format, first: count == 0))
+        count += 1
     }
 
-    /// Writes `quotes` (quotes from elsewhere than the store: a user's liked ones) in `format`,
-    /// as the store's are written; `feedName` names an Atom export.
-    public static func export(_ quotes: [Quote], format: ExportFormat, feedName: String, write: (String) -> Void) {
-        write(header(format, source: feedName))
-        for (index, quote) in quotes.enumerated() { write(entry(quote, format: format, first: index == 0)) }
-        write(footer(format, empty: quotes.isEmpty))
+    /// The footer, when a quote was written.
+    public func finish() {
+        if count > 0 { write(Self.footer(format)) }
     }
 
     static func header(_ format: ExportFormat, source: String?) -> String {
@@ -65,9 +65,9 @@ public struct Exporter {
         }
     }
 
-    static func footer(_ format: ExportFormat, empty: Bool) -> String {
+    static func footer(_ format: ExportFormat) -> String {
         switch format {
-        case .json: return empty ? "]\n" : "\n]\n"
+        case .json: return "\n]\n"
         case .atom: return AtomExport.footer
         case .csv, .fortune, .text: return ""
         }
