@@ -130,7 +130,7 @@ public struct JSONItemsStream: Sendable {
             case .skipping:
                 if try tokenizer.skipValue(bytes, &index) { state = .next(.afterValue) }
             case .next(let expected):
-                if tokenizer.skipWhitespace(bytes, &index) { try read(bytes, &index, expecting: expected) }
+                if tokenizer.skipWhitespace(bytes, &index) { try readExpected(bytes, &index, expecting: expected) }
             }
         }
         // A value still open keeps what this chunk held of it.
@@ -144,7 +144,7 @@ public struct JSONItemsStream: Sendable {
     }
 
     /// Reads the byte at `index` of the document's structure, which is `expected` there.
-    private mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, expecting expected: Expected) throws {
+    private mutating func readExpected(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, expecting expected: Expected) throws {
         let byte = bytes[index]
         switch expected {
         case .value:
