@@ -80,6 +80,7 @@ struct Context {
             throw StoreError.missing(path: path, reason: noCreate ? tr("no store there, and --no-create")
                                      : tr("no such file; reading commands never create a store (quotectl import or quoted sync make one)"))
         }
+        // Said on the standard error of the run that waits (`Output` writes to the run it is called in).
         if access == .write { WriterTurn.configure(waiting: { Output.standardError("quotectl: \($0)\n") }) }
         let store = try Store(path: path, access: access, creating: creating)
         openStore = store

@@ -1,4 +1,3 @@
-import Glibc
 import QuoteBase
 import QuoteCommandLine
 import QuoteConfig
@@ -7,7 +6,35 @@ import QuoteSystem
 import QuoteText
 import QuoteUserState
 
-// quotectl: reads the quoted store. No Foundation, so it starts like a C program.
+/// quotectl as a library: every command, run on a command line with a context (`RunContext`).
+/// The program (Sources/quotectl) runs it with its own; tests run it in-process with theirs.
+public enum Quotectl {
+    /// Runs the command line `words` (the words after the program's name) in `context`: what it
+    /// prints goes to the context's streams, and its exit status is returned. A run never ends its
+    /// process, but in the program's own context, as the program always has: a closed pipe ends it
+    /// quietly, and `sync` with no daemon becomes `quoted sync --once`.
+    public static func run(_ words: [String], context: RunContext) -> ExitCode {
+        let run = Run(context: context)
+        return Run.$current.withValue(run) {
+            Environment.$variables.withValue(context.environment) {
+                let status = commandLine(words)
+                run.flush()
+                run.finishPager()
+                return status
+            }
+        }
+    }
+
+    /// Whether a run of `words` speaks the user's language (`speakTheUsersLanguage()`, a program's
+    /// choice: the locale is the process's) for every message, help text and table (machine
+    /// output stays as it is) — all but `check`'s run: a Nagios plugin's line, usage errors
+    /// included, is English for the monitoring system (its --help is for a person).
+    public static func speaksTheUsersLanguage(_ words: [String]) -> Bool {
+        let commandIndex = subcommandIndex(in: words)
+        let nagios = commandIndex.map { words[$0] == Subcommand.check.rawValue } == true && !words.contains { $0 == "--help" || $0 == "-h" }
+        return !nagios
+    }
+}
 
 let version = QuotedVersion.current
 /// Help is wrapped at the terminal's width (80 when piped): asked only when help is printed, not on every start.
@@ -52,7 +79,7 @@ enum Subcommand: String, CaseIterable {
 
 /// quotectl's whole command line, declared once (help, manual and completions come from it):
 /// made when one of them is asked for.
-nonisolated var program: ProgramSpec {
+var program: ProgramSpec {
     ProgramSpec(name: "quotectl", overview: "Read the quoted store: quotes at once, with no network.",
                 globalOptions: Options.global, commands: Subcommand.allCases.map { $0.command.spec })
 }
@@ -62,16 +89,10 @@ func usageFailure(_ error: UsageError) -> ExitCode {
     return .usage
 }
 
-@MainActor func runMain() -> ExitCode {
-    CurrentProcess.ignoreBrokenPipe()
-    let words = Environment.arguments()
-    let commandIndex = subcommandIndex(in: words)
-    // The user's language for every message, help text and table (machine output stays as it
-    // is) — except `check`'s run: a Nagios plugin's line, usage errors included, is English
-    // for the monitoring system (its --help is for a person).
-    let nagios = commandIndex.map { words[$0] == Subcommand.check.rawValue } == true && !words.contains { $0 == "--help" || $0 == "-h" }
-    if !nagios { speakTheUsersLanguage() }
-    guard let commandIndex else { return runWithoutSubcommand(words) }
+/// The command line's run: its subcommand found, then run with the rest of its words; what the
+/// command threw is said on standard error, with its exit status.
+func commandLine(_ words: [String]) -> ExitCode {
+    guard let commandIndex = subcommandIndex(in: words) else { return runWithoutSubcommand(words) }
     let name = words[commandIndex]
     if name == "help" {
         printHelp(topic: words.dropFirst(commandIndex + 1).first)
@@ -108,7 +129,7 @@ func subcommandIndex(in words: [String]) -> Int? {
 }
 
 /// `quotectl --version`, `quotectl --help`, or a missing subcommand (the help, then exit 64).
-@MainActor func runWithoutSubcommand(_ words: [String]) -> ExitCode {
+func runWithoutSubcommand(_ words: [String]) -> ExitCode {
     do {
         let arguments = try Arguments(words, options: Options.global, command: nil)
         if arguments.has(Options.version) { Output.line("quotectl \(version)"); return .success }
@@ -120,7 +141,7 @@ func subcommandIndex(in words: [String]) -> Int? {
 }
 
 /// `quotectl help [COMMAND]`: the command's help when it names one, else the program's.
-@MainActor func printHelp(topic: String?) {
+func printHelp(topic: String?) {
     if let topic, let command = program.command(named: topic) {
         Output.write(HelpText.command(command, in: program, width: helpWidth))
     } else {
@@ -129,12 +150,12 @@ func subcommandIndex(in words: [String]) -> Int? {
 }
 
 /// One subcommand with its arguments: help and version first, then the colour, the pager and the store's context.
-@MainActor func run(_ command: Command, named name: String, _ words: [String]) throws -> ExitCode {
+func run(_ command: Command, named name: String, _ words: [String]) throws -> ExitCode {
     let arguments = try Arguments(words, options: command.spec.options + Options.global, command: name)
     if arguments.has(Options.help) { Output.write(HelpText.command(command.spec, in: program, width: helpWidth)); return .success }
     if arguments.has(Options.version) { Output.line("quotectl \(version)"); return .success }
     Style.configure(try arguments.value(Options.color))
-    if command.pages, !arguments.has(Options.noPager), !arguments.has(Options.follow), let started = Pager.start() { Pager.current.withLock { $0 = started } }
+    if command.pages, !arguments.has(Options.noPager), !arguments.has(Options.follow), let started = Pager.start() { Run.current.pager.withLock { $0 = started } }
     var context = Context(configOption: arguments.value(Options.config), dbOption: arguments.value(Options.db))
     context.noCreate = arguments.has(Options.noCreate)
     return try command.run(arguments, &context)
@@ -170,8 +191,3 @@ func failure(_ error: any Error) -> ExitCode {
         return .software
     }
 }
-
-let status = runMain()
-Output.flush()
-Pager.current.withLock { $0 }?.finish()
-CurrentProcess.exit(status.rawValue)
