@@ -134,8 +134,9 @@ let package = Package(
         .testTarget(name: "QuoteSyncTests", dependencies: ["QuoteSync", "QuoteFeed", "QuoteFormats", "QuoteStore", "QuoteModels", "QuoteText", "QuoteConfig", "QuoteScheduling", "TestSupport"]),
         .testTarget(name: "QuoteUserStateTests", dependencies: ["QuoteUserState", "QuoteModels", "QuoteBase", "TestSupport"]),
         // quotectl's commands run in-process (InProcessQuotectl): their output, exit statuses and
-        // effects on stores and files, without a process each.
-        .testTarget(name: "QuotectlCommandsTests", dependencies: ["QuotectlCommands", "QuoteStore", "QuoteModels", "QuoteText", "QuoteBase", "QuoteSystem", "TestSupport"]),
+        // effects on stores and files, without a process each (quoted, where a test needs the
+        // daemon's program beside them, is run as the program).
+        .testTarget(name: "QuotectlCommandsTests", dependencies: ["QuotectlCommands", "quoted", "QuoteCommandLine", "QuoteStore", "QuoteModels", "QuoteText", "QuoteBase", "QuoteSystem", "TestSupport"]),
         // What only processes show: the static binary and its start, signals, pipes, the locale at
         // exec, the pager, terminals, the daemon and its sandbox, login snippets run by a shell.
         .testTarget(name: "EndToEndTests", dependencies: ["quotectl", "quoted", "QuoteStore", "QuoteModels", "QuoteText", "QuoteSystem", "TestSupport"]),
