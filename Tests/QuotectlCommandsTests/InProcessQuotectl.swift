@@ -8,7 +8,9 @@ import TestSupport
 /// environment of the run's own (nothing from the developer's store or configuration leaks in),
 /// standard input from a string, and what the run wrote on standard output and error with its
 /// exit status. Each run gets a context of its own, so runs of tests side by side never see each
-/// other's output, environment or colour. English: the catalog is the process's, never opened here.
+/// other's output, environment or colour. What stays the process's: the language (English: the
+/// catalog is never opened here) and the time zone local times are shown in (localtime reads the
+/// process's TZ; the environment's reaches `quoted` when `sync` hands over).
 struct InProcessQuotectl: Sendable {
     typealias Result = BinaryRunner.Result
 

@@ -16,7 +16,8 @@ import TestSupport
             for (index, store) in stores.enumerated() {
                 var quotectl = base
                 quotectl.environment["QUOTED_DB"] = store
-                group.addTask { (index, try? quotectl.run(["random"])) }
+                let runner = quotectl
+                group.addTask { (index, try? runner.run(["random"])) }
             }
             var results: [Int: InProcessQuotectl.Result] = [:]
             for await (index, result) in group { results[index] = result }
