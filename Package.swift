@@ -109,10 +109,14 @@ let package = Package(
         // What the tests share: a local HTTP/1.1 server that imitates the upstreams (and
         // misbehaves on request), compressed bodies, a seeded generator, temporary folders.
         .target(name: "TestSupport", dependencies: ["QuoteSystem"], path: "Tests/TestSupport"),
-        // The CLI. No Foundation: it must start like a C program.
+        // Every quotectl command, as a library: a command line run with a context (standard
+        // streams, environment, clock), so that tests run the commands in-process. No Foundation.
+        .target(name: "QuotectlCommands", dependencies: ["QuoteSystem", "QuoteBase", "QuoteCommandLine", "QuoteText", "QuoteModels", "QuoteFormats", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteHealth", "QuoteUserState"]),
+        // The CLI: its main.swift runs QuotectlCommands with the process's own context. No
+        // Foundation: it must start like a C program.
         .executableTarget(
             name: "quotectl",
-            dependencies: ["QuoteSystem", "QuoteBase", "QuoteCommandLine", "QuoteText", "QuoteModels", "QuoteFormats", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteHealth", "QuoteUserState"],
+            dependencies: ["QuoteSystem", "QuoteBase", "QuotectlCommands"],
             // Release builds link fully statically (glibc and libsqlite3.a included): a
             // static program starts in half the time of a dynamically linked one, and
             // starting is most of what `quotectl random` costs (docs/benchmarks.md).
@@ -137,6 +141,12 @@ let package = Package(
         .testTarget(name: "QuoteFeedTests", dependencies: ["QuoteFeed", "QuoteFormats", "QuoteStore", "QuoteModels", "QuoteText", "QuoteConfig", "TestSupport"]),
         .testTarget(name: "QuoteSyncTests", dependencies: ["QuoteSync", "QuoteFeed", "QuoteFormats", "QuoteStore", "QuoteModels", "QuoteText", "QuoteConfig", "QuoteScheduling", "TestSupport"]),
         .testTarget(name: "QuoteUserStateTests", dependencies: ["QuoteUserState", "QuoteModels", "QuoteBase", "TestSupport"]),
+        // quotectl's commands run in-process (InProcessQuotectl): their output, exit statuses and
+        // effects on stores and files, without a process each (quoted, where a test needs the
+        // daemon's program beside them, is run as the program).
+        .testTarget(name: "QuotectlCommandsTests", dependencies: ["QuotectlCommands", "quoted", "QuoteCommandLine", "QuoteStore", "QuoteModels", "QuoteText", "QuoteBase", "QuoteSystem", "TestSupport"]),
+        // What only processes show: the static binary and its start, signals, pipes, the locale at
+        // exec, the pager, terminals, the daemon and its sandbox, login snippets run by a shell.
         .testTarget(name: "EndToEndTests", dependencies: ["quotectl", "quoted", "QuoteStore", "QuoteModels", "QuoteText", "QuoteSystem", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

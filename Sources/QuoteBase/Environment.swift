@@ -18,8 +18,18 @@ public enum Environment {
         return words
     }
 
+    /// The variables a command run in-process reads instead of the process's own (a test's run,
+    /// bound for its length with `Environment.$variables.withValue`), so that runs side by side in
+    /// one process each see their own. Nil in a program: each variable is read with getenv when it
+    /// is asked for, and the environment is never copied whole.
+    @TaskLocal public static var variables: [String: String]? = nil
+
     /// A variable's value, or nil when it is unset or empty.
     public static func variable(_ name: String) -> String? {
+        if let variables = Self.variables {
+            guard let value = variables[name], !value.isEmpty else { return nil }
+            return value
+        }
         guard let value = getenv(name) else { return nil }
         let text = String(cString: value)
         return text.isEmpty ? nil : text

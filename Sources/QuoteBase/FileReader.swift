@@ -93,6 +93,12 @@ public enum FileReader {
             }
         }
 
+        /// Standard input as `descriptor` is (a run's own: a command run in-process reads its test's
+        /// file), named as standard input; it stays open, its owner's.
+        public convenience init(standardInput descriptor: Descriptor, limit: Int) {
+            self.init(reading: descriptor, owning: nil, name: tr("standard input"), limit: limit)
+        }
+
         /// Reads `descriptor`, closing `file` (its owner, if this value owns it) when done.
         fileprivate init(reading descriptor: Descriptor, owning file: consuming FileDescriptor?, name: String, limit: Int,
                          chunkSize: Int = 1 << 20) {

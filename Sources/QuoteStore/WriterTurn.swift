@@ -26,9 +26,15 @@ public enum WriterTurn {
         settings.withLock { $0 = (patience, waiting) }
     }
 
+    /// What to say when another process's turn makes this one wait, for the length of a binding
+    /// (`WriterTurn.$saysWaiting.withValue`) rather than the whole program: a command run
+    /// in-process says it where its run writes. Said instead of `configure`'s.
+    @TaskLocal public static var saysWaiting: (@Sendable (String) -> Void)? = nil
+
     /// This process's turn to write `store`, for as long as the returned lock lives.
     static func take(_ store: String, patience chosen: Duration? = nil) throws(StoreError) -> ProcessLock {
-        let (configured, waiting) = settings.withLock { $0 }
+        let (configured, configuredWaiting) = settings.withLock { $0 }
+        let waiting = saysWaiting ?? configuredWaiting
         let patience = chosen ?? configured
         let lock = lockPath(of: store)
         do {

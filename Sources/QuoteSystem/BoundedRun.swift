@@ -12,12 +12,12 @@ extension Subprocess {
     /// Runs `executable` to its end or until `timeout` passes, whichever comes first: a
     /// program that waits on another (a bus, a server) must not hold its caller for ever.
     /// Its standard error is kept up to `errorLimit` bytes (the rest read and dropped, so it
-    /// never blocks on a full pipe); its standard output is this process's. Past the deadline
-    /// it gets SIGTERM, then SIGKILL after `grace`, and is reaped. Blocking: call from a
-    /// thread that may wait.
-    public static func runBounded(_ executable: String, arguments: [String], timeout: Duration,
+    /// never blocks on a full pipe); its standard output is this process's, and its environment
+    /// `environment` (nil: this process's own). Past the deadline it gets SIGTERM, then SIGKILL
+    /// after `grace`, and is reaped. Blocking: call from a thread that may wait.
+    public static func runBounded(_ executable: String, arguments: [String], environment: [String: String]? = nil, timeout: Duration,
                                   grace: Duration = .seconds(1), errorLimit: Int = 4_096) throws(Errno) -> BoundedOutcome {
-        var started = try spawn(executable, arguments: arguments, error: .pipe)
+        var started = try spawn(executable, arguments: arguments, environment: environment, error: .pipe)
         let process = started.process
         guard let reader = started.error.take() else { return .finished(process.wait(), errorText: "") }
         // Its end is watched through a pidfd, not its stderr's end alone: a child that closes

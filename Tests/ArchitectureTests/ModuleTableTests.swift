@@ -166,7 +166,7 @@ import Testing
     @Test func theDaemonAndQuotectlLinkNoNetworking() throws {
         let targets = try Self.targets(in: Self.manifest())
         let networking: Set<String> = ["QuoteSync", "CCurl", "CLibcurl"]
-        for module in ["QuoteDaemon", "quotectl"] {
+        for module in ["QuoteDaemon", "QuotectlCommands", "quotectl"] {
             #expect(targets[module] != nil, "\(module) is not in Package.swift")
             let linked = Self.closure(of: module, in: targets).intersection(networking)
             #expect(linked.isEmpty, "\(module) links \(linked.sorted())")

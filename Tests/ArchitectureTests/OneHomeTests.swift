@@ -11,7 +11,7 @@ import Testing
         ("the wall clock's time(2) (UnixTime.now)", #"(?<![A-Za-z0-9_.])time\((nil|&)"#, ["QuoteBase/Time/UnixTime.swift"]),
         ("getenv or setenv (Environment; quotectl's pager set-up sets LESS)",
          #"(?<![A-Za-z0-9_.])(getenv|secure_getenv|setenv|unsetenv|putenv|clearenv)\("#,
-         ["QuoteBase/Environment.swift", "quotectl/Terminal.swift"]),
+         ["QuoteBase/Environment.swift", "QuotectlCommands/Terminal.swift"]),
         // A thread's own locale for one call (newlocale, uselocale: ExtendedRegex's C.UTF-8) is not the process's.
         ("setlocale or gettext (MessageCatalog, which asks only once a message is shown)",
          #"(?<![A-Za-z0-9_.])(setlocale|bindtextdomain|bind_textdomain_codeset|textdomain|gettext|dgettext|dcgettext|ngettext|dngettext|dcngettext|quoted_bind_catalog|quoted_translate|quoted_translate_plural)\("#,

@@ -85,7 +85,7 @@ import Testing
         for file in SourceTree.swiftFiles() where try Self.module(of: file) != "QuoteStore" && Self.importsStore(file) {
             importers[Self.module(of: file), default: []].append(file)
         }
-        #expect(importers["quotectl"] != nil && importers["QuoteSync"] != nil)
+        #expect(importers["QuotectlCommands"] != nil && importers["QuoteSync"] != nil)
         for (module, files) in importers {
             let used = try files.flatMap { Self.uses(runners, in: try Self.code($0)) }
             #expect(!used.isEmpty, "\(module) imports QuoteStore but runs no statement through it (\(files.joined(separator: ", ")))")
@@ -108,7 +108,7 @@ import Testing
         for file in SourceTree.swiftFiles() where try Self.importsStore(file) || SourceTree.codeLines(file).contains(where: { $0.text == "import CSQLite" }) {
             importing.insert(Self.module(of: file))
         }
-        #expect(linking.contains("QuoteStore") && linking.contains("quotectl"), "\(linking.sorted())")
+        #expect(linking.contains("QuoteStore") && linking.contains("QuotectlCommands"), "\(linking.sorted())")
         #expect(linking == importing, "Package.swift links SQLite into \(linking.sorted()); the sources run SQL in \(importing.sorted())")
         let sqlite = target.matches(in: manifest, range: NSRange(manifest.startIndex..., in: manifest)).filter {
             (manifest as NSString).substring(with: $0.range(at: 2)).contains("\"CSQLite\"")

@@ -5,7 +5,8 @@ import TestSupport
 
 /// `quotectl random --follow` and `status --follow` as a bar runs them: a line at once, then one
 /// on SIGUSR1 (and `quotectl next`), on another process's commit and at each --every; a quiet
-/// exit 0 when the bar closes the pipe, 74 when the store is removed, 64 for a bad --every.
+/// exit 0 when the bar closes the pipe, 74 when the store is removed (64 for a bad --every, and
+/// `next`'s stale entries: FollowUsageTests, in-process).
 @Suite(.offThePool, .timeLimit(.minutes(10))) struct FollowTests {
     let scratch = Scratch()
     var quotectl: BinaryRunner
@@ -173,36 +174,6 @@ import TestSupport
         #expect(follower.waitForExit() == 74)
         #expect(Waiting.blockingUntil { follower.stderr.contains("the store at \(scratch.file("follow.db")) was removed") }, "\(follower.stderr)")
         #expect(follower.stderr.split(separator: "\n").count == 1, "\(follower.stderr)")
-    }
-
-    @Test(arguments: ["0", "-1", "1000000d", "abc", "0s", "2d"])
-    func aBadEveryIsAUsageError(every: String) throws {
-        let result = try quotectl.run(["random", "--follow", "--every", every, "--oneline"])
-        #expect(result.status == 64)
-        #expect(result.stderr.contains("--every takes a duration from 1s to 1d"), "\(result.stderr)")
-    }
-
-    @Test func everyNeedsFollowAndFollowNeedsLines() throws {
-        let alone = try quotectl.run(["random", "--every", "5m", "--oneline"])
-        #expect(alone.status == 64 && alone.stderr.contains("--every needs --follow"), "\(alone.stderr)")
-        let plain = try quotectl.run(["status", "--follow"])
-        #expect(plain.status == 64 && plain.stderr.contains("add --format or --json"), "\(plain.stderr)")
-        let many = try quotectl.run(["random", "--follow", "-n", "2", "--oneline"])
-        #expect(many.status == 64 && many.stderr.contains("not with --count"), "\(many.stderr)")
-    }
-
-    /// Entries of followers that are gone (a dead pid, a pid now another program's) are not
-    /// signalled, and are removed; a file that is no follower's entry is left alone.
-    @Test func quotectlNextIgnoresAndRemovesStaleEntries() throws {
-        let folder = scratch.file("run/quoted/followers")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let reused = ProcessInfo.processInfo.processIdentifier  // alive, but it never registered: another start time
-        scratch.write("run/quoted/followers/\(reused)", "\(reused) 1\n")
-        scratch.write("run/quoted/followers/4194302", "4194302 12345\n")
-        scratch.write("run/quoted/followers/notes", "not an entry\n")
-        let next = try quotectl.run(["next"])
-        #expect(next.status == 69, "\(next.stdout)\(next.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["notes"])
     }
 
     @Test func aReplacedStoreEndsItWith74() throws {

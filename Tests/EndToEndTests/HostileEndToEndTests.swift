@@ -4,7 +4,8 @@ import TestSupport
 
 /// The release-shaped binaries against hostile input, measured as a user would see them:
 /// peak memory of `quoted sync --once` whatever the server sends, exit codes and messages
-/// for bad configuration, and local files that are not what they claim.
+/// for bad configuration, and local files that are not what they claim (JSON that escapes every
+/// control: QuotectlEndToEndTests, in-process).
 @Suite(.offThePool, .serialized, .timeLimit(.minutes(10))) struct HostileEndToEndTests {
     let scratch = Scratch()
     let quoted: BinaryRunner
@@ -89,16 +90,5 @@ import TestSupport
                                               standardInput: "/dev/zero")
         #expect(capped.stderr.contains("larger than 1 MiB"), "\(capped.stderr)")
         #expect(try quotectl.run(["import", "-", "--name", "z", "--max-bytes", "8589934592G"]).status == 64)
-    }
-
-    @Test func jsonOutputEscapesEveryControl() throws {
-        let list = scratch.write("list.json", #"[{"id": 1, "category": "c", "text": "csi\u009b2J osc\u009d0;x\u0007 rlo\u202etxt", "source": "A"}]"#)
-        let db = scratch.file("j.db")
-        #expect(try quotectl.run(["--db", db, "import", list, "--name", "j"]).status == 0)
-        for arguments in [["random", "--source", "custom.j", "--json"], ["export", "--source", "custom.j", "--format", "json"]] {
-            let output = try quotectl.run(["--db", db] + arguments).stdout
-            #expect(output.contains(#"\u009b2J"#) && output.contains(#"\u009d0;x\u0007"#) && output.contains(#"\u202etxt"#), "\(output)")
-            #expect(!output.unicodeScalars.contains { (0x80...0x9F).contains($0.value) || $0.value == 0x202E })
-        }
     }
 }

@@ -21,4 +21,19 @@ import TestSupport
         let piped = try shell.run(["-c", #""$0" "$@" | true; exit ${PIPESTATUS:-0}"#, quoted] + words)
         #expect(!piped.stderr.contains("cannot write"), "\(piped.stderr)")
     }
+
+    /// quotectl's standard output is the program's own (a run in-process writes to memory): a full
+    /// disk is exit 74 with a message, a reader that leaves early ends it quietly, as cat.
+    @Test func quotectlReportsAFullDisk() throws {
+        let scratch = Scratch()
+        let quotectl = BinaryRunner.productsFolder.appendingPathComponent("quotectl").path
+        let shell = BinaryRunner("sh", home: scratch.path, path: "/bin/sh")
+        // The starter set's export (the store made at this HOME's default place).
+        let words = ["export", "--format", "json"]
+        let full = try shell.run(["-c", #"exec "$0" "$@" > /dev/full"#, quotectl] + words)
+        #expect(full.status == 74, "\(full.stderr)")
+        #expect(full.stderr == "quotectl: cannot write to standard output: No space left on device\n", "\(full.stderr)")
+        let piped = try shell.run(["-c", #""$0" "$@" | head -c 10 > /dev/null"#, quotectl] + words)
+        #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped.status) \(piped.stderr)")
+    }
 }

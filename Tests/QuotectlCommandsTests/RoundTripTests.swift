@@ -6,7 +6,7 @@ import TestSupport
 /// quotes, in each format that can carry them.
 @Suite(.offThePool, .timeLimit(.minutes(10))) struct RoundTripTests {
     let scratch = Scratch()
-    var quotectl: BinaryRunner
+    var quotectl: InProcessQuotectl
 
     /// Quotes that try each format: a line break, a line that is just "%", a dash in the text,
     /// a formula, Korean, a category, an author with a dash, quotes and commas.
@@ -23,7 +23,7 @@ import TestSupport
     ]
 
     init() throws {
-        quotectl = BinaryRunner("quotectl", home: scratch.path)
+        quotectl = InProcessQuotectl(home: scratch.path)
         quotectl.environment["QUOTED_DB"] = scratch.file("trip.db")
         let list = scratch.write("tricky.json", String(decoding: try JSONSerialization.data(withJSONObject: Self.tricky), as: UTF8.self))
         let imported = try quotectl.run(["import", list, "--name", "tricky"])

@@ -40,7 +40,7 @@ let syncCommand = Command(syncSpec) { arguments, context in
         }
         // On a terminal, a live line per running source (relayed by the daemon), each replaced by
         // its summary; otherwise exactly the summaries.
-        let columns = Descriptor.standardError.terminalColumns
+        let columns = Run.current.errorColumns
         let lines = columns > 0 ? LiveLines(descriptor: 2, width: columns) : nil
         do {
             while let reply = try client.nextReply() {
@@ -78,7 +78,7 @@ func controlFailure(_ failure: ControlClient.Failure) -> Message {
 }
 
 /// No daemon answers: become `quoted sync --once` (the binary beside quotectl, else
-/// from PATH). quotectl itself never links the networking code.
+/// from PATH; the run's context hands over). quotectl itself never links the networking code.
 func runSyncOnce(sources: [String], context: inout Context) -> ExitCode {
     let beside = CurrentProcess.executablePath().map { Path.join(Path.parent(of: $0), "quoted") }
     guard let quoted = beside.flatMap({ FileSystem.isAccessible($0, for: .execute) ? $0 : nil }) ?? programInPath("quoted") else {
@@ -91,7 +91,5 @@ func runSyncOnce(sources: [String], context: inout Context) -> ExitCode {
     if let config = context.configOption { arguments += ["--config", config] }
     if let db = context.dbOption { arguments += ["--db", db] }
     Output.flush()
-    let failure = Subprocess.replaceProcess(with: quoted, arguments: arguments)
-    Output.error(tr("cannot run \(quoted): \(failure)"))
-    return .unavailable
+    return Run.current.context.handOver(quoted, arguments)
 }

@@ -1,17 +1,16 @@
 import Foundation
-import Synchronization
 import Testing
 import TestSupport
 
-/// like, hide, unhide, liked, random --liked, export/import --liked and --once-per through the
-/// built quotectl, with the user's state in a temporary folder.
+/// like, hide, unhide, liked, random --liked, export/import --liked and --once-per, run in-process
+/// with the user's state in a temporary folder (likes from processes at once: KeepCommandsAtOnceTests).
 @Suite(.offThePool, .timeLimit(.minutes(10))) struct KeepCommandsTests {
     let scratch = Scratch()
-    var quotectl: BinaryRunner
+    var quotectl: InProcessQuotectl
     var state: String { scratch.file("state/quoted") }
 
     init() throws {
-        quotectl = BinaryRunner("quotectl", home: scratch.path)
+        quotectl = InProcessQuotectl(home: scratch.path)
         quotectl.environment["XDG_STATE_HOME"] = scratch.file("state")
         quotectl.environment["QUOTED_DB"] = scratch.file("q.db")
         try importList(["1": "The first quote.", "2": "The second quote.", "3": "The third quote."])
@@ -113,22 +112,6 @@ import TestSupport
         #expect(try quotectl.run(["liked"]).stdout.contains("(no longer in the store)"))
         #expect(try ids(["random", "--liked"]) == ["2"])
         #expect(try quotectl.run(["unhide", "custom.t:2"]).stdout.hasPrefix("not hidden"))
-    }
-
-    /// Likes given at once (a bar's click and a terminal) are each kept: the state's lock lets one
-    /// read-change-write at a time.
-    @Test func likesAtOnceAreEachKept() throws {
-        let ids = (1...8).map(String.init)
-        try importList(Dictionary(uniqueKeysWithValues: ids.map { ($0, "Quote number \($0) of many.") }), name: "many")
-        let runner = quotectl
-        let statuses = Mutex([Int32]())
-        DispatchQueue.concurrentPerform(iterations: ids.count) { index in
-            let status = (try? runner.run(["like", "custom.many:\(ids[index])"]).status) ?? -1
-            statuses.withLock { $0.append(status) }
-        }
-        #expect(statuses.withLock { $0 } == Array(repeating: 0, count: ids.count))
-        let keys = try liked().compactMap { $0["key"] as? String }
-        #expect(Set(keys) == Set(ids.map { "custom.many:\($0)" }), "\(keys)")
     }
 
     static let badIDs: [(String, Int32)] = [("0", 66), ("-1", 64), ("9223372036854775807", 66), ("abc", 66), ("builtin:nope", 66),

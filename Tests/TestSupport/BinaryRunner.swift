@@ -1,19 +1,24 @@
 import Synchronization
 import Foundation
 import QuoteSystem
-import TestSupport
 
-/// Runs a built product (quotectl, quoted) as a user would: a real process with
-/// its own environment, capturing stdout, stderr and the exit status.
-struct BinaryRunner {
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
+/// Runs a built product (quotectl, quoted) as a user would, or a tool (sh, script, strfile): a
+/// real process with its own environment, capturing stdout, stderr and the exit status.
+public struct BinaryRunner: Sendable {
+    public struct Result: Sendable {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+
+        public init(status: Int32, stdout: String, stderr: String) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+        }
     }
 
     /// The folder holding the products: the test bundle is built beside them.
-    static let productsFolder: URL = {
+    public static let productsFolder: URL = {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         var folder = executable.deletingLastPathComponent()
         // XCTest bundles are folders on some platforms; climb until quotectl is beside us.
@@ -24,35 +29,35 @@ struct BinaryRunner {
     }()
 
     /// Configuration lines that turn the fixed sources off: a test then syncs only what it lists.
-    static let fixedSourcesOff = ["happiness", "breakingbad", "upbit"].map { "[source.\($0)]\nenabled = false" }.joined(separator: "\n")
+    public static let fixedSourcesOff = ["happiness", "breakingbad", "upbit"].map { "[source.\($0)]\nenabled = false" }.joined(separator: "\n")
 
     /// A configuration that syncs one custom list into `store`, the fixed sources off; `settings`
     /// are more lines of the list's section.
-    static func oneListConfig(store: String, list: String, url: String, settings: String = "") -> String {
+    public static func oneListConfig(store: String, list: String, url: String, settings: String = "") -> String {
         "[store]\npath = \(store)\n[source.\(list)]\nurl = \(url)\n" + (settings.isEmpty ? "" : settings + "\n") + fixedSourcesOff + "\n"
     }
 
-    let name: String
-    var environment: [String: String]
+    public let name: String
+    public var environment: [String: String]
 
     /// A program other than quoted's own (script(1), a shell) when `path` is given.
     private var explicitPath: String?
 
-    init(_ name: String, home: String, path: String? = nil) {
+    public init(_ name: String, home: String, path: String? = nil) {
         self.name = name
         explicitPath = path
         // A clean environment: nothing from the developer's own store or config leaks in.
         environment = ["HOME": home, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC"]
     }
 
-    var path: String { explicitPath ?? Self.productsFolder.appendingPathComponent(name).path }
+    public var path: String { explicitPath ?? Self.productsFolder.appendingPathComponent(name).path }
 
     /// Runs it to the end (or `timeout` seconds), feeding `stdin`. Started through QuoteSystem's
     /// Subprocess: an empty signal mask and default actions, as a shell would give it — the
     /// test runner's threads block signals, and a child must not inherit that (`timeout 2`
     /// in a login snippet could not stop a quotectl that blocks SIGTERM).
     @discardableResult
-    func run(_ arguments: [String], stdin: String? = nil, timeout: TimeInterval = 60, allowTimeout: Bool = false) throws -> Result {
+    public func run(_ arguments: [String], stdin: String? = nil, timeout: TimeInterval = 60, allowTimeout: Bool = false) throws -> Result {
         var started = try Subprocess.spawn(path, arguments: [name] + arguments, environment: environment,
                                            input: .pipe, output: .pipe, error: .pipe,
                                            defaultSignals: [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGCHLD, SIGWINCH, SIGUSR1, SIGUSR2, SIGALRM])
@@ -98,12 +103,12 @@ struct BinaryRunner {
 }
 
 extension BinaryRunner {
-    struct Measured {
-        let status: Int32
-        let stderr: String
+    public struct Measured: Sendable {
+        public let status: Int32
+        public let stderr: String
         /// The child's own peak resident memory, in kB.
-        let peakKilobytes: Int
-        let seconds: Double
+        public let peakKilobytes: Int
+        public let seconds: Double
     }
 
     /// Runs the binary under GNU time (Debian package `time`), which forks a fresh process
@@ -111,7 +116,7 @@ extension BinaryRunner {
     /// not do: posix_spawn shares this test process's memory until exec, and Linux carries
     /// that high-water mark over into the child's ru_maxrss. Standard output is discarded;
     /// standard error is kept (in a file, so it cannot block).
-    func runMeasured(_ arguments: [String], standardInput: String = "/dev/null") throws -> Measured {
+    public func runMeasured(_ arguments: [String], standardInput: String = "/dev/null") throws -> Measured {
         let errorFile = NSTemporaryDirectory() + "quoted-measured-" + UUID().uuidString
         let peakFile = errorFile + ".peak"
         defer { unlink(errorFile); unlink(peakFile) }
@@ -143,4 +148,4 @@ extension BinaryRunner {
 }
 
 /// The end-to-end tests' scratch folder: the shared temporary folder.
-typealias Scratch = TemporaryFolder
+public typealias Scratch = TemporaryFolder

@@ -38,7 +38,7 @@ struct FileImport {
         let chunks: FileReader.Chunks
         var reader: any ListReader
         do throws(FileError) {
-            chunks = try FileReader.Chunks(file, limit: limit)
+            chunks = try inputChunks(of: file, limit: limit)
         } catch {
             return .nothingImported(NothingImported(error))
         }
@@ -51,7 +51,7 @@ struct FileImport {
         let outcome: ListImport.Outcome
         do {
             // A feed keeps what it no longer has; whether this one is a feed is known once read.
-            outcome = try ListImport.run(into: store, source: source, now: UnixTime.now(),
+            outcome = try ListImport.run(into: store, source: source, now: Run.now(),
                                          archive: format.keepsArchive(decided: reader.format)) { record in
                 while let chunk = try chunks.next() {
                     try chunk.withUnsafeBytes { try reader.feed($0, record) }

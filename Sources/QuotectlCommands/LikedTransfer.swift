@@ -32,7 +32,7 @@ enum LikedTransfer {
         var read: [Quote] = []
         var skipped = 0
         do {
-            let chunks = try FileReader.Chunks(file, limit: limit)
+            let chunks = try inputChunks(of: file, limit: limit)
             var reader = try ListReaders.reader(for: format, source: QuoteKey.importedSource, name: file == "-" ? nil : file)
             let take: (ListRecord) -> Void = { record in
                 switch record {
@@ -57,7 +57,7 @@ enum LikedTransfer {
         let lock = try StateFolder.current().lock()
         defer { withExtendedLifetime(lock) {} }
         var liked = KeptList.liked()
-        let now = UnixTime.now()
+        let now = Run.now()
         var added = 0
         for (quote, key) in zip(read, keys)
         where liked.add(KeptQuote(key: key, text: quote.text, author: quote.author, lang: quote.lang, time: now)) { added += 1 }

@@ -121,11 +121,11 @@ let statusCommand = Command(statusSpec, pages: true) { arguments, context in
             return .success
         }
         guard format != nil || json else {
-            try StatusReport(store: store, configuration: configuration, now: UnixTime.now()).printTable()
+            try StatusReport(store: store, configuration: configuration, now: Run.now()).printTable()
             return .success
         }
         let lines = {
-            try statusLines(StatusReport(store: store, configuration: configuration, now: UnixTime.now()), format: format, maxWidth: maxWidth)
+            try statusLines(StatusReport(store: store, configuration: configuration, now: Run.now()), format: format, maxWidth: maxWidth)
         }
         if let interval {
             // i3blocks in persist mode takes every line as the block's full text: the short text would replace it.

@@ -8,11 +8,11 @@ import TestSupport
 /// fortune's habits, terminal output and what quotectl never does by mistake.
 @Suite(.offThePool, .timeLimit(.minutes(10))) struct CommandLineHabitsTests {
     let scratch = Scratch()
-    var quotectl: BinaryRunner
+    var quotectl: InProcessQuotectl
     var store: String { scratch.file("q.db") }
 
     init() throws {
-        quotectl = BinaryRunner("quotectl", home: scratch.path)
+        quotectl = InProcessQuotectl(home: scratch.path)
         quotectl.environment["XDG_STATE_HOME"] = scratch.file("state")
         let list = (1...1_000).map { #"{"id": \#($0), "category": "c", "text": "big list quote \#($0)", "source": "X"}"# }
         let file = scratch.write("big.json", "[" + list.joined(separator: ",") + "]")
@@ -122,15 +122,16 @@ import TestSupport
         #expect(exported == long + "\n\t\t-- A\n%\n")
     }
 
-    /// On a 100-column terminal (a pty made by script(1)), quotes wrap between words at 80.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
-    func quotesWrapAtTheReadingWidthOnATerminal() throws {
+    /// On a 100-column terminal, quotes wrap between words at 80 (that a pty is seen as one:
+    /// PagerTests and the status tables at 60, 80 and 120 columns, under script(1)).
+    @Test func quotesWrapAtTheReadingWidthOnATerminal() throws {
         let words = (1...40).map { "word\($0)" }.joined(separator: " ")
         let file = scratch.write("wrap.json", #"[{"id": 1, "text": "\#(words)", "source": "A"}]"#)
         #expect(try quotectl.run(["--db", store, "import", file, "--name", "wrap"]).status == 0)
-        let command = "stty cols 100; \(quotectl.path) --db \(store) --color never random --source custom.wrap"
-        let result = try BinaryRunner("script", home: scratch.path, path: "/usr/bin/script").run(["-qc", command, "/dev/null"])
-        let lines = result.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
+        var terminal = quotectl
+        terminal.terminalColumns = 100
+        let result = try terminal.run(["--db", store, "--color", "never", "random", "--source", "custom.wrap"])
+        let lines = result.stdout.split(separator: "\n").map(String.init)
         let text = lines.filter { !$0.hasPrefix("    —") }
         #expect(text.count > 2, "\(result.stdout)")
         #expect(text.allSatisfy { $0.count <= 80 }, "\(lines)")
@@ -141,9 +142,8 @@ import TestSupport
         let art = #"  /\\_/\\\n ( o.o )   "# + words + #"\n  > ^ <"#  // as JSON writes it
         let artFile = scratch.write("art.json", #"[{"id": 1, "text": "\#(art)", "source": "A"}]"#)
         #expect(try quotectl.run(["--db", store, "import", artFile, "--name", "art"]).status == 0)
-        let shown = try BinaryRunner("script", home: scratch.path, path: "/usr/bin/script")
-            .run(["-qc", "stty cols 100; \(quotectl.path) --db \(store) --color never random --source custom.art", "/dev/null"])
-        let artLines = shown.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
+        let shown = try terminal.run(["--db", store, "--color", "never", "random", "--source", "custom.art"])
+        let artLines = shown.stdout.split(separator: "\n").map(String.init)
         #expect(artLines == ["  /\\_/\\", " ( o.o )   " + words, "  > ^ <", "    — A"], "\(shown.stdout)")
     }
 
@@ -164,51 +164,5 @@ import TestSupport
         let status = try quotectl.run(["--db", store, "status"]).stdout
         #expect(status.contains("1 market,") || status.contains("3 markets"), "\(status)")
         #expect(!status.contains("1 quotes") && !status.contains("1 observations"))
-    }
-}
-
-/// On a terminal, `quoted sync --once` shows a live line per running source, replaced by its
-/// summary; piped, exactly the summary.
-@Suite(.offThePool, .timeLimit(.minutes(10))) struct SyncProgressTests {
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
-    func aLongSyncShowsLiveProgressOnATerminal() throws {
-        let scratch = Scratch()
-        let body = "[" + (1...120_000).map { #"{"id":\#($0),"category":"c","text":"quote number \#($0)","source":"A"}"# }
-            .joined(separator: ",") + "]"
-        let server = try TestUpstream { _ in .json(body) }
-        let config = scratch.write("q.conf", BinaryRunner.oneListConfig(store: scratch.file("q.db"), list: "custom.big",
-                                                                         url: "\(server.baseURL)/list.json", settings: "max_bytes = 64M"))
-        let quoted = BinaryRunner("quoted", home: scratch.path)
-        let command = "stty cols 100; \(quoted.path) sync --once --config \(config)"
-        let result = try BinaryRunner("script", home: scratch.path, path: "/usr/bin/script").run(["-qc", command, "/dev/null"])
-        // Each record is written as it arrives: the count grows while the body does.
-        #expect(result.stdout.contains("custom.big: 50000 quotes read and written"), "\(result.stdout)")
-        #expect(result.stdout.contains("custom.big: 100000 quotes read and written"), "\(result.stdout)")
-        #expect(result.stdout.contains("custom.big: 120000 quotes, 120000 changed"))
-        server.answer { _ in .json(body) }
-        let piped = try quoted.run(["sync", "--once", "--config", config])
-        // One summary line and nothing else (the same body: "not modified", in however long it took).
-        #expect(piped.stderr.hasPrefix("custom.big: not modified, ") && piped.stderr.split(separator: "\n").count == 1,
-                "\(piped.stderr)")
-        #expect(!piped.stderr.contains("\u{1B}["))
-    }
-}
-
-/// Long lists go through $PAGER on a terminal, never when piped or with --no-pager.
-@Suite(.offThePool, .timeLimit(.minutes(10))) struct PagerTests {
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
-    func longListsPageOnATerminalOnly() throws {
-        let scratch = Scratch()
-        let quotectl = BinaryRunner("quotectl", home: scratch.path)
-        let store = scratch.file("q.db")
-        #expect(try quotectl.run(["--db", store, "import", scratch.write("l.json", #"[{"id": 1, "text": "x"}]"#), "--name", "l"]).status == 0)
-        let script = BinaryRunner("script", home: scratch.path, path: "/usr/bin/script")
-        let paged = try script.run(["-qc", "PAGER='sed s/^/PAGED:/' \(quotectl.path) --db \(store) status", "/dev/null"]).stdout
-        #expect(paged.contains("PAGED:Store: \(store)"), "\(paged)")
-        let unpaged = try script.run(["-qc", "PAGER='sed s/^/PAGED:/' \(quotectl.path) --db \(store) status --no-pager", "/dev/null"]).stdout
-        #expect(!unpaged.contains("PAGED:") && unpaged.contains("Store: \(store)"), "\(unpaged)")
-        var piped = quotectl
-        piped.environment["PAGER"] = "sed s/^/PAGED:/"
-        #expect(!(try piped.run(["--db", store, "status"]).stdout.contains("PAGED:")))
     }
 }

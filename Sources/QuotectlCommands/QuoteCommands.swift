@@ -269,7 +269,7 @@ let todayCommand = Command(todaySpec) { arguments, context in
 /// The quote of the day for this user: one this user hid gives way to the next of the day, in
 /// the same order (every mode that shows the day's quote asks here).
 func quoteOfTheDay(_ store: Store, filter: QuoteFilter, hidden: KeptList = UserStateUse.hidden()) throws -> Quote? {
-    try store.quotes.today(now: UnixTime.now(), filter: filter) {
+    try store.quotes.today(now: Run.now(), filter: filter) {
         !hidden.isEmpty && hidden.contains(QuoteKey($0))
     }
 }

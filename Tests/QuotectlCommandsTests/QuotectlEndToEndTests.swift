@@ -5,13 +5,13 @@ import QuoteText
 import Testing
 import TestSupport
 
-/// quotectl as a user runs it: the built binary, a fresh HOME, real files.
+/// quotectl as a user runs it, its commands run in-process: a fresh HOME, real files.
 @Suite(.offThePool, .timeLimit(.minutes(10))) struct QuotectlEndToEndTests {
     let scratch = Scratch()
-    var quotectl: BinaryRunner
+    var quotectl: InProcessQuotectl
 
     init() {
-        quotectl = BinaryRunner("quotectl", home: scratch.path)
+        quotectl = InProcessQuotectl(home: scratch.path)
     }
 
     var defaultStore: String { scratch.path + "/.local/share/quoted/quotes.db" }
@@ -190,6 +190,17 @@ import TestSupport
         #expect(!json.stdout.unicodeScalars.contains { $0.value == 0x1B })
     }
 
+    @Test func jsonOutputEscapesEveryControl() throws {
+        let list = scratch.write("list.json", #"[{"id": 1, "category": "c", "text": "csi\u009b2J osc\u009d0;x\u0007 rlo\u202etxt", "source": "A"}]"#)
+        let db = scratch.file("j.db")
+        #expect(try quotectl.run(["--db", db, "import", list, "--name", "j"]).status == 0)
+        for arguments in [["random", "--source", "custom.j", "--json"], ["export", "--source", "custom.j", "--format", "json"]] {
+            let output = try quotectl.run(["--db", db] + arguments).stdout
+            #expect(output.contains(#"\u009b2J"#) && output.contains(#"\u009d0;x\u0007"#) && output.contains(#"\u202etxt"#), "\(output)")
+            #expect(!output.unicodeScalars.contains { (0x80...0x9F).contains($0.value) || $0.value == 0x202E })
+        }
+    }
+
     @Test func aCorruptStoreIsReportedWith74AndNeverOverwritten() throws {
         let path = scratch.write("corrupt.db", String(repeating: "not a database ", count: 500))
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -212,7 +223,7 @@ import TestSupport
         _ = try quotectl.run(["random"])
         let writer = try Database(path: defaultStore, mode: .readWrite)
         try writer.execute("BEGIN IMMEDIATE; DELETE FROM quotes WHERE source = 'builtin'")
-        let result = try quotectl.run(["random"], timeout: 30)
+        let result = try quotectl.run(["random"])
         #expect(result.status == 0, "\(result.stderr)")
         try writer.execute("ROLLBACK")
     }

@@ -6,10 +6,10 @@ import TestSupport
 /// the file's name or first bytes (or `--format`), a bad record named by its line.
 @Suite(.offThePool, .timeLimit(.minutes(10))) struct ImportFormatsTests {
     let scratch = Scratch()
-    var quotectl: BinaryRunner
+    var quotectl: InProcessQuotectl
 
     init() {
-        quotectl = BinaryRunner("quotectl", home: scratch.path)
+        quotectl = InProcessQuotectl(home: scratch.path)
         quotectl.environment["QUOTED_DB"] = scratch.file("formats.db")
     }
 
@@ -62,10 +62,10 @@ import TestSupport
 /// quoted.conf takes.
 @Suite(.offThePool, .timeLimit(.minutes(10))) struct ImportMappingTests {
     let scratch = Scratch()
-    var quotectl: BinaryRunner
+    var quotectl: InProcessQuotectl
 
     init() {
-        quotectl = BinaryRunner("quotectl", home: scratch.path)
+        quotectl = InProcessQuotectl(home: scratch.path)
         quotectl.environment["QUOTED_DB"] = scratch.file("mapping.db")
     }
 
@@ -123,7 +123,7 @@ import TestSupport
         #expect(blocks.count >= 2, "the README's ini blocks: \(blocks.count)")
         #expect(blocks.contains { $0.contains("format = atom") && $0.contains("author_pattern") })
         let scratch = Scratch()
-        let quotectl = BinaryRunner("quotectl", home: scratch.path)
+        let quotectl = InProcessQuotectl(home: scratch.path)
         for (index, block) in blocks.enumerated() {
             let file = scratch.write("readme-\(index).conf", block + "\n")
             let check = try quotectl.run(["config", "check", "--config", file])

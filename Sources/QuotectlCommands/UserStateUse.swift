@@ -47,7 +47,7 @@ enum UserStateUse {
         guard let period else { return false }
         // Every kept greeting, not the last alone: another session's greeting may have come
         // after this session's, which must still count.
-        let now = UnixTime.now(), identity = SessionIdentity.current()
+        let now = Run.now(), identity = SessionIdentity.current()
         return Greetings.history().contains { period.includes($0, now: now, identity: identity) }
     }
 

@@ -23,7 +23,7 @@ let checkCommand = Command(checkSpec, onUsageError: checkUsageFailure) { argumen
     } catch {
         return checkUnknown(String(describing: error))
     }
-    let now = UnixTime.now()
+    let now = Run.now()
     do {
         let path = try context.storePath()
         // A monitoring system must never be the one that made an empty store appear.

@@ -80,8 +80,15 @@ struct Context {
             throw StoreError.missing(path: path, reason: noCreate ? tr("no store there, and --no-create")
                                      : tr("no such file; reading commands never create a store (quotectl import or quoted sync make one)"))
         }
-        if access == .write { WriterTurn.configure(waiting: { Output.standardError("quotectl: \($0)\n") }) }
-        let store = try Store(path: path, access: access, creating: creating)
+        let store: Store
+        if access == .write {
+            // Another writer's turn is said on this run's standard error, not the process's.
+            store = try WriterTurn.$saysWaiting.withValue({ Output.standardError("quotectl: \($0)\n") }) {
+                try Store(path: path, access: access, creating: creating)
+            }
+        } else {
+            store = try Store(path: path, access: access, creating: creating)
+        }
         openStore = store
         return store
     }

@@ -18,7 +18,7 @@ let likeCommand = Command(likeSpec) { arguments, context in
     defer { withExtendedLifetime(lock) {} }
     var liked = KeptList.liked(), hidden = KeptList.hidden()
     let chosen = try ChosenQuote.resolve(arguments, spec: likeSpec, context: &context, kept: [liked, hidden])
-    guard liked.add(KeptQuote(key: chosen.key, text: chosen.text, author: chosen.author, lang: chosen.lang, time: UnixTime.now())) else {
+    guard liked.add(KeptQuote(key: chosen.key, text: chosen.text, author: chosen.author, lang: chosen.lang, time: Run.now())) else {
         Output.line(tr("already liked: \(ChosenQuote.describe(chosen))"))
         return .success
     }
@@ -41,7 +41,7 @@ let hideCommand = Command(hideSpec) { arguments, context in
     defer { withExtendedLifetime(lock) {} }
     var liked = KeptList.liked(), hidden = KeptList.hidden()
     let chosen = try ChosenQuote.resolve(arguments, spec: hideSpec, context: &context, kept: [liked, hidden])
-    guard hidden.add(KeptQuote(key: chosen.key, text: chosen.text, author: chosen.author, lang: chosen.lang, time: UnixTime.now())) else {
+    guard hidden.add(KeptQuote(key: chosen.key, text: chosen.text, author: chosen.author, lang: chosen.lang, time: Run.now())) else {
         Output.line(tr("already hidden: \(ChosenQuote.describe(chosen))"))
         return .success
     }

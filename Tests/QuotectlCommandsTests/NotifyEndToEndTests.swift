@@ -26,8 +26,8 @@ import TestSupport
     }
 
     /// quotectl with a session bus address (nothing listens there: only the stand-in is run).
-    func quotectl(bus: Bool = true) -> BinaryRunner {
-        var runner = BinaryRunner("quotectl", home: scratch.path)
+    func quotectl(bus: Bool = true) -> InProcessQuotectl {
+        var runner = InProcessQuotectl(home: scratch.path)
         if bus { runner.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=" + scratch.file("no-bus") }
         runner.environment["ARGV_OUT"] = recorded
         runner.environment["PATH"] = fakeFolder + ":/usr/bin:/bin"
@@ -37,7 +37,7 @@ import TestSupport
     @Test func withoutASessionBusItFailsAtOnceNamingTheVariable() throws {
         try prepare()
         for command in [["today"], ["random"]] {
-            let run = try quotectl(bus: false).run(["--db", store] + command + ["--notify"], timeout: 10)
+            let run = try quotectl(bus: false).run(["--db", store] + command + ["--notify"])
             #expect(run.status == 69)
             #expect(run.stderr.contains("DBUS_SESSION_BUS_ADDRESS") && run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
             #expect(!FileManager.default.fileExists(atPath: recorded))
@@ -46,7 +46,7 @@ import TestSupport
         var runner = quotectl(bus: false)
         runner.environment["XDG_RUNTIME_DIR"] = scratch.path
         _ = scratch.write("bus", "not a socket")
-        let run = try runner.run(["--db", store, "today", "--notify"], timeout: 10)
+        let run = try runner.run(["--db", store, "today", "--notify"])
         #expect(run.status == 69 && run.stderr.contains("DBUS_SESSION_BUS_ADDRESS"), "\(run.stderr)")
     }
 
@@ -54,32 +54,32 @@ import TestSupport
         try prepare()
         var runner = quotectl()
         runner.environment["PATH"] = scratch.file("empty") + ":relative/bin"
-        let run = try runner.run(["--db", store, "today", "--notify"], timeout: 10)
+        let run = try runner.run(["--db", store, "today", "--notify"])
         #expect(run.status == 69)
         #expect(run.stderr == "quotectl: notify-send not found in PATH: apt install libnotify-bin\n", "\(run.stderr)")
     }
 
     @Test func notifySendGetsTheEscapedBodyTheAuthorTheAppNameAndTheLanguage() throws {
         try prepare()
-        let run = try quotectl().run(["--db", store, "random", "--notify", "--source", "custom.l"], timeout: 20)
+        let run = try quotectl().run(["--db", store, "random", "--notify", "--source", "custom.l"])
         #expect(run.status == 0 && run.stdout.isEmpty, "\(run.stdout) \(run.stderr)")
         let argv = try String(contentsOfFile: recorded, encoding: .utf8).split(separator: "\0", omittingEmptySubsequences: false).dropLast()
         #expect(Array(argv) == ["--app-name=quoted", "--urgency=low", "--hint=string:x-quoted-lang:en", "--", "Tom & Jerry",
                                 "Use &lt;b&gt;bold&lt;/b&gt; &amp; fish &amp;amp; chips &gt; none"])
-        let today = try quotectl().run(["--db", store, "today", "--notify"], timeout: 20)
+        let today = try quotectl().run(["--db", store, "today", "--notify"])
         #expect(today.status == 0, "\(today.stderr)")
     }
 
     @Test func aNotifySendThatFailsOrNeverReturnsIsExit69() throws {
         try prepare(notifySend: #"echo "GDBus.Error:org.freedesktop.DBus.Error.ServiceUnknown: no server" >&2; exit 1"#)
-        let failed = try quotectl().run(["--db", store, "today", "--notify"], timeout: 20)
+        let failed = try quotectl().run(["--db", store, "today", "--notify"])
         #expect(failed.status == 69)
         #expect(failed.stderr.hasSuffix("notify-send exited with status 1: GDBus.Error:org.freedesktop.DBus.Error.ServiceUnknown: no server\n"),
                 "\(failed.stderr)")
         // One that waits for ever (a bus whose notification server never answers): stopped at the deadline.
         _ = try BinaryRunner("sh", home: scratch.path, path: "/bin/sh")
             .run(["-c", #"printf '#!/bin/sh\nexec sleep 120\n' > "$1/notify-send""#, "sh", fakeFolder])
-        let hung = try quotectl().run(["--db", store, "today", "--notify"], timeout: 30)
+        let hung = try quotectl().run(["--db", store, "today", "--notify"])
         #expect(hung.status == 69)
         #expect(hung.stderr.contains("no notification server answered") && hung.stderr.contains("within 5 s"), "\(hung.stderr)")
     }
@@ -91,11 +91,11 @@ import TestSupport
         func seenFiles() -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: stateFolder)) ?? []).filter { $0.hasPrefix("seen-") }
         }
-        let failed = try quotectl().run(["--db", store, "random", "--unseen", "--notify"], timeout: 10)
+        let failed = try quotectl().run(["--db", store, "random", "--unseen", "--notify"])
         #expect(failed.status == 69, "\(failed.stderr)")
         #expect(seenFiles().isEmpty, "a quote no notification showed was kept as seen")
         try prepare()
-        let shown = try quotectl().run(["--db", store, "random", "--unseen", "--notify"], timeout: 10)
+        let shown = try quotectl().run(["--db", store, "random", "--unseen", "--notify"])
         #expect(shown.status == 0, "\(shown.stderr)")
         #expect(seenFiles().count == 1, "the shown quote is kept as seen, under \(stateFolder)")
     }
@@ -103,10 +103,10 @@ import TestSupport
     @Test func notifyTakesNoOutputLayoutNorCount() throws {
         try prepare()
         for extra in [["--json"], ["--oneline"], ["--format", "waybar"], ["--format", "{text}"]] {
-            let run = try quotectl().run(["--db", store, "today", "--notify"] + extra, timeout: 10)
+            let run = try quotectl().run(["--db", store, "today", "--notify"] + extra)
             #expect(run.status == 64 && run.stderr.contains("--notify"), "\(extra) \(run.stderr)")
         }
-        let counted = try quotectl().run(["--db", store, "random", "--notify", "-n", "3"], timeout: 10)
+        let counted = try quotectl().run(["--db", store, "random", "--notify", "-n", "3"])
         #expect(counted.status == 64 && counted.stderr.contains("--count"), "\(counted.stderr)")
         #expect(!FileManager.default.fileExists(atPath: recorded))
     }

@@ -3,7 +3,8 @@ import Testing
 import TestSupport
 
 /// "Left untouched" is true byte for byte: a file that is not a sound quoted store keeps its
-/// bytes, and its folder keeps its listing, whatever command meets it.
+/// bytes, and its folder keeps its listing, whatever command meets it (quotectl's run in-process,
+/// quoted's as the program; another user's read: ReadOnlyStoreTests).
 @Suite(.offThePool, .timeLimit(.minutes(10))) struct UntouchedStoreTests {
     static let commands: [(String, [String])] = [
         ("quotectl", ["random"]), ("quotectl", ["today"]), ("quotectl", ["search", "time"]), ("quotectl", ["status"]),
@@ -47,10 +48,17 @@ import TestSupport
         let config = scratch.write("quoted.conf", BinaryRunner.oneListConfig(store: store, list: "custom.x", url: "\(server.baseURL)/l"))
         let list = scratch.write("list.json", #"[{"id": 1, "text": "one"}]"#)
         for (program, arguments) in Self.commands {
-            var runner = BinaryRunner(program, home: scratch.path)
-            runner.environment["QUOTED_DB"] = store
             let resolved = arguments.map { $0 == "LIST" ? list : $0 == "CONFIG" ? config : $0 }
-            let result = try runner.run(resolved)
+            let result: InProcessQuotectl.Result
+            if program == "quotectl" {
+                var quotectl = InProcessQuotectl(home: scratch.path)
+                quotectl.environment["QUOTED_DB"] = store
+                result = try quotectl.run(resolved)
+            } else {
+                var runner = BinaryRunner(program, home: scratch.path)
+                runner.environment["QUOTED_DB"] = store
+                result = try runner.run(resolved)
+            }
             #expect(result.status == 74, "\(program) \(arguments): \(result.status) \(result.stderr)")
             #expect(result.stderr.contains(expected), "\(program) \(arguments): \(result.stderr)")
             #expect(try Self.fingerprint(scratch.file("data")) == before, "\(program) \(arguments) touched the folder")
@@ -74,7 +82,7 @@ import TestSupport
 
     @Test func aTruncatedStore() throws {
         let (scratch, store) = try prepare { path in
-            var importer = BinaryRunner("quotectl", home: NSTemporaryDirectory())
+            var importer = InProcessQuotectl(home: NSTemporaryDirectory())
             importer.environment["QUOTED_DB"] = path + ".full"
             let quotes = (1...3_000).map { #"{"id": \#($0), "text": "Quote number \#($0) about time and patience"}"# }
             let list = path + ".json"
@@ -116,11 +124,11 @@ import TestSupport
         let config = scratch.write("quoted.conf", "[store]\npath = \(store)\n" + BinaryRunner.fixedSourcesOff + "\n")
         let readers = [["random"], ["today"], ["search", "time"], ["status"], ["characters"], ["deaths"], ["markets"], ["weather"],
                        ["export", "--format", "json"]]
-        var named = BinaryRunner("quotectl", home: scratch.path)
+        var named = InProcessQuotectl(home: scratch.path)
         named.environment["QUOTED_DB"] = store
-        let plain = BinaryRunner("quotectl", home: scratch.path)
+        let plain = InProcessQuotectl(home: scratch.path)
         // The store named by $QUOTED_DB, by --db, and at the configured path with --no-create.
-        let ways: [(BinaryRunner, [String])] = [(named, []), (plain, ["--db", store]), (plain, ["--config", config, "--no-create"])]
+        let ways: [(InProcessQuotectl, [String])] = [(named, []), (plain, ["--db", store]), (plain, ["--config", config, "--no-create"])]
         for arguments in readers {
             for (runner, global) in ways {
                 let result = try runner.run(global + arguments)
@@ -129,7 +137,7 @@ import TestSupport
                         "\(global + arguments): \(result.stderr)")
             }
         }
-        let check = try BinaryRunner("quotectl", home: scratch.path).run(["--config", config, "check"])
+        let check = try InProcessQuotectl(home: scratch.path).run(["--config", config, "check"])
         #expect(check.status == 3, "\(check.stdout)\(check.stderr)")
         #expect(check.stdout.hasPrefix("QUOTED UNKNOWN - \(store): holds no quoted store"), "\(check.stdout)")
         // A writer told --no-create, the hub's publisher and the metrics reader leave it as well.
@@ -151,7 +159,7 @@ import TestSupport
     @Test func aSyncRefusesADamagedStore() throws {
         let scratch = Scratch()
         let store = scratch.file("quotes.db")
-        var importer = BinaryRunner("quotectl", home: scratch.path)
+        var importer = InProcessQuotectl(home: scratch.path)
         importer.environment["QUOTED_DB"] = store
         let quotes = (1...3_000).map { #"{"id": \#($0), "text": "Quote number \#($0) about time and patience"}"# }
         #expect(try importer.run(["import", "-", "--name", "big"], stdin: "[" + quotes.joined(separator: ",") + "]").status == 0)
@@ -167,34 +175,5 @@ import TestSupport
         let result = try BinaryRunner("quoted", home: scratch.path).run(["sync", "--once", "--config", config])
         #expect(result.status == 74, "\(result.stderr)")
         #expect(result.stderr.contains("store: damaged"), "\(result.stderr)")
-    }
-
-    /// A WAL store without its -shm in a folder this user may not write: read all the same
-    /// (nothing can be writing it), or told what to do — never SQLite's raw error 14.
-    @Test(.enabled(if: getuid() == 0)) func aReadOnlyFolderWithoutItsShm() throws {
-        let scratch = Scratch()
-        let folder = scratch.file("ro")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let store = folder + "/quotes.db"
-        var importer = BinaryRunner("quotectl", home: scratch.path)
-        importer.environment["QUOTED_DB"] = store
-        #expect(try importer.run(["import", "-", "--name", "mine"], stdin: #"[{"id": 1, "text": "Read me anyway."}]"#).status == 0)
-        for side in ["-wal", "-shm"] { try FileManager.default.removeItem(atPath: store + side) }
-        chmod(scratch.path, 0o755)
-        chmod(folder, 0o555)
-        chmod(store, 0o644)
-        defer { chmod(folder, 0o755) }
-        let nobody = BinaryRunner("setpriv", home: "/nonexistent", path: "/usr/bin/setpriv")
-        let quotectl = BinaryRunner.productsFolder.appendingPathComponent("quotectl").path
-        let read = try nobody.run(["--reuid=65534", "--regid=65534", "--clear-groups", quotectl, "--db", store, "random", "--source", "custom.mine"])
-        #expect(read.status == 0, "\(read.stderr)")
-        #expect(read.stdout.contains("Read me anyway."))
-        #expect(!FileManager.default.fileExists(atPath: store + "-shm"))
-        // With a WAL left behind a writer may be at work: say so, and how to mend it.
-        FileManager.default.createFile(atPath: store + "-wal", contents: Data(count: 32))
-        let refused = try nobody.run(["--reuid=65534", "--regid=65534", "--clear-groups", quotectl, "--db", store, "random"])
-        #expect(refused.status == 74, "\(refused.stderr)")
-        #expect(refused.stderr.contains("is not writable by this user") && refused.stderr.contains("-shm"), "\(refused.stderr)")
-        #expect(!refused.stderr.contains("SQLite error"))
     }
 }

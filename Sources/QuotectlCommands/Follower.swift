@@ -19,32 +19,42 @@ struct Follower {
     enum Ending {
         /// The reader closed the pipe, or a signal asked to stop: exit 0 quietly.
         case quietly
+        /// Standard output failed otherwise (said): exit 74.
+        case unwritable
+    }
+
+    /// A follower writes to a program's standard output and takes its signals: a run in-process
+    /// (a test's) has neither. Only such a run meets it.
+    struct NeedsAProgram: Error, CustomStringConvertible {
+        // English on purpose: only a run in-process (a test's) meets it, never a user.
+        var description: String { "--follow needs a program's standard output and signals" }
     }
 
     func run() throws -> ExitCode {
+        guard let output = Run.current.context.followableOutput else { throw NeedsAProgram() }
         let signals = try CurrentProcess.signalPipe([ProcessSignal.another] + ProcessSignal.stopping)
         let watch = try StoreWatch(store: store)
         let registration = registers ? FollowerRegistry.register() : nil
         defer { registration.map(FollowerRegistry.remove) }
         do {
-            try loop(signals: signals, watch: watch)
+            try loop(signals: signals, output: output, watch: watch)
         } catch let gone as StoreWatch.StoreGone {
             Output.error(tr("\(gone.message); start the follower again once there is a store"))
             return .ioError
-        } catch is Ending {
-            return .success
+        } catch let ending as Ending {
+            return ending == .quietly ? .success : .ioError
         }
     }
 
-    private func loop(signals: Descriptor, watch: StoreWatch) throws -> Never {
+    private func loop(signals: Descriptor, output: Descriptor, watch: StoreWatch) throws -> Never {
         let clock = SystemClock()
-        try update(signals: signals, first: true)
+        try update(signals: signals, output: output, first: true)
         var nextLine = clock.now + interval
         while true {
             let now = clock.now
             let wake = watch.confirmationDue.map { min($0, nextLine) } ?? nextLine
             var entries = [pollfd(fd: signals.rawValue, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: Descriptor.standardOutput.rawValue, events: 0, revents: 0)]
+                           pollfd(fd: output.rawValue, events: 0, revents: 0)]
             if let inotify = watch.descriptor(now: now) { entries.append(pollfd(fd: inotify.rawValue, events: Int16(POLLIN), revents: 0)) }
             _ = try Poll.once(&entries, milliseconds: clock.pollTimeout(until: wake))
             if entries[1].revents & Int16(POLLERR | POLLHUP) != 0 { throw Ending.quietly }
@@ -57,7 +67,7 @@ struct Follower {
                 another = true
             }
             guard another else { continue }
-            try update(signals: signals, first: false)
+            try update(signals: signals, output: output, first: false)
             nextLine = clock.now + interval
         }
     }
@@ -72,8 +82,8 @@ struct Follower {
 
     /// Waits until standard output takes a line (or the reader goes, or a stop signal comes),
     /// then renders the update and writes it whole.
-    private func update(signals: Descriptor, first: Bool) throws {
-        try Self.waitUntilWritable(signals: signals)
+    private func update(signals: Descriptor, output: Descriptor, first: Bool) throws {
+        try Self.waitUntilWritable(signals: signals, output: output)
         let lines: [String]
         do {
             lines = try render()
@@ -95,23 +105,23 @@ struct Follower {
         let bytes = Array(text.utf8)
         var start = 0
         while start < bytes.count {
-            if start > 0 { try Self.waitUntilWritable(signals: signals) }
+            if start > 0 { try Self.waitUntilWritable(signals: signals, output: output) }
             let end = min(bytes.count, start + Int(PIPE_BUF))
             do {
-                try Descriptor.standardOutput.writeAll(Array(bytes[start..<end]))
+                try output.writeAll(Array(bytes[start..<end]))
             } catch .brokenPipe {
                 throw Ending.quietly
             } catch {
                 Output.error(tr("cannot write to standard output: \(error)"))
-                CurrentProcess.exit(ExitCode.ioError.rawValue)
+                throw Ending.unwritable
             }
             start = end
         }
     }
 
     /// Returns once standard output has room for a page; the reader going away or a stop signal ends the follower.
-    private static func waitUntilWritable(signals: Descriptor) throws {
-        var entries = [pollfd(fd: Descriptor.standardOutput.rawValue, events: Int16(POLLOUT), revents: 0),
+    private static func waitUntilWritable(signals: Descriptor, output: Descriptor) throws {
+        var entries = [pollfd(fd: output.rawValue, events: Int16(POLLOUT), revents: 0),
                        pollfd(fd: signals.rawValue, events: Int16(POLLIN), revents: 0)]
         while true {
             _ = try Poll.once(&entries, milliseconds: -1)

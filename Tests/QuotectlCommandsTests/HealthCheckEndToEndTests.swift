@@ -5,17 +5,17 @@ import QuoteStore
 import Testing
 import TestSupport
 
-/// `quotectl check` as Nagios runs it (the built binary; its exit status is the verdict) and
-/// `quotectl status --format prometheus`, over stores whose sync state each test writes as the
+/// `quotectl check` as Nagios runs it (its exit status is the verdict; the command run in-process)
+/// and `quotectl status --format prometheus`, over stores whose sync state each test writes as the
 /// engine would.
 @Suite(.offThePool, .timeLimit(.minutes(10))) struct HealthCheckEndToEndTests {
     let folder = TemporaryFolder("health-check")
-    var quotectl: BinaryRunner
+    var quotectl: InProcessQuotectl
     let now = UnixTime.now()
     var storePath: String { folder.file("q.db") }
 
     init() {
-        quotectl = BinaryRunner("quotectl", home: folder.path)
+        quotectl = InProcessQuotectl(home: folder.path)
     }
 
     /// A configuration watching one list, `custom.a`, hourly.
@@ -48,7 +48,7 @@ import TestSupport
         }
     }
 
-    func check(_ arguments: [String] = []) throws -> BinaryRunner.Result {
+    func check(_ arguments: [String] = []) throws -> InProcessQuotectl.Result {
         try quotectl.run(["--config", configure(), "check"] + arguments)
     }
 
