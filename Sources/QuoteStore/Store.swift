@@ -28,15 +28,17 @@ public final class Store {
     /// named for reading). A missing file is then `missing`, and a file that holds no store yet
     /// (0 bytes, or SQLite with no schema) `noStore`, left as it was with nothing made beside it.
     public init(path: String, access: Access, creating: Bool = true, now: Int = UnixTime.now(),
-                busyTimeoutMilliseconds: Int32 = Store.defaultBusyTimeout) throws(StoreError) {
+                busyTimeoutMilliseconds: Int32 = Store.defaultBusyTimeout, sayingWaiting waiting: WriterTurn.Note? = nil) throws(StoreError) {
         let opened: Opened
         do {
-            opened = try Self.opened(path, access: access, creating: creating, now: now, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        } catch let error where error.judgesTheFile && WriterTurn.awaitOtherWriter(path) {
+            opened = try Self.opened(path, access: access, creating: creating, now: now, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+                                     waiting: waiting)
+        } catch let error where error.judgesTheFile && WriterTurn.awaitOtherWriter(path, waiting: waiting) {
             // Another quoted was writing it (creating it, migrating it: between its transactions a
             // store is briefly neither empty nor whole); what was seen is no verdict. Look again,
             // once that turn is over.
-            opened = try Self.opened(path, access: access, creating: creating, now: now, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            opened = try Self.opened(path, access: access, creating: creating, now: now, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+                                     waiting: waiting)
         }
         database = opened.database
         turn = opened.turn
@@ -49,7 +51,8 @@ public final class Store {
     }
 
     private static func opened(_ path: String, access: Access, creating: Bool, now: Int,
-                               busyTimeoutMilliseconds: Int32) throws(StoreError) -> Opened {
+                               busyTimeoutMilliseconds: Int32,
+                               waiting: WriterTurn.Note?) throws(StoreError) -> Opened {
         var turn: ProcessLock?
         if try needsCreating(path, access: access) {
             // Decided on the header and an immutable look alone: nothing was opened that writes.
@@ -62,19 +65,19 @@ public final class Store {
             if let problem = Path.writableProblem(folder) {
                 throw Path.exists(path) ? StoreError.readOnly(path: path, reason: problem) : StoreError.cannotCreate(path: path, reason: problem)
             }
-            turn = try WriterTurn.take(path)
+            turn = try WriterTurn.take(path, waiting: waiting)
             if try needsCreating(path, access: access) { try create(path: path, now: now) }
         }
         let mode: Database.Mode = access == .write ? .readWrite : try readingMode(path)
         var database = try connection(path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         do {
-            try checkSchema(database, access: access, now: now, turn: &turn)
+            try checkSchema(database, access: access, now: now, turn: &turn, waiting: waiting)
         } catch .notADatabase(_) where mode == .inspect && Path.exists(path + "-shm"),
                 .damaged(_, _) where mode == .inspect && Path.exists(path + "-shm") {
             // An immutable read raced the first writer of a store that had no side files (it made
             // them meanwhile): what SQLite saw is no verdict. Read again, under SQLite's locks.
             database = try connection(path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-            try checkSchema(database, access: access, now: now, turn: &turn)
+            try checkSchema(database, access: access, now: now, turn: &turn, waiting: waiting)
         }
         return Opened(database: database, turn: turn)
     }
@@ -118,7 +121,8 @@ public final class Store {
     /// Verifies this is our store and at our schema version — refusing a newer one by either mark,
     /// `user_version` or a `schema_migrations` row, before anything is created beside it — then
     /// takes a writer's turn and migrates when it is older (reopening for writing if needed).
-    private static func checkSchema(_ database: Database, access: Access, now: Int, turn: inout ProcessLock?) throws(StoreError) {
+    private static func checkSchema(_ database: Database, access: Access, now: Int, turn: inout ProcessLock?,
+                                    waiting: WriterTurn.Note?) throws(StoreError) {
         let path = database.path
         let latest = Migrator.embeddedLatest
         let (version, tables) = try whileOpening(path) { () throws(DatabaseError) in
@@ -128,7 +132,7 @@ public final class Store {
         if version == 0, tables > 0 { throw StoreError.foreignDatabase(path: database.path) }
         if version > 0 { try refuseNewer(database, version: version) }
         guard version < latest || access == .write else { return }
-        if turn == nil { turn = try WriterTurn.take(path) }
+        if turn == nil { turn = try WriterTurn.take(path, waiting: waiting) }
         let migrator = Migrator.embedded
         // Writers always run the migrator: it also notices edited migrations.
         let writer: Database

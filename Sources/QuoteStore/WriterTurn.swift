@@ -26,15 +26,14 @@ public enum WriterTurn {
         settings.withLock { $0 = (patience, waiting) }
     }
 
-    /// What to say when another process's turn makes this one wait, for the length of a binding
-    /// (`WriterTurn.$saysWaiting.withValue`) rather than the whole program: a command run
-    /// in-process says it where its run writes. Said instead of `configure`'s.
-    @TaskLocal public static var saysWaiting: (@Sendable (String) -> Void)? = nil
+    /// What a writer says (one line, once per wait) when another process's turn makes it wait.
+    public typealias Note = @Sendable (String) -> Void
 
-    /// This process's turn to write `store`, for as long as the returned lock lives.
-    static func take(_ store: String, patience chosen: Duration? = nil) throws(StoreError) -> ProcessLock {
+    /// This process's turn to write `store`, for as long as the returned lock lives; `waiting` is
+    /// said instead of `configure`'s (a command run in-process says it where its run writes).
+    static func take(_ store: String, patience chosen: Duration? = nil, waiting note: Note? = nil) throws(StoreError) -> ProcessLock {
         let (configured, configuredWaiting) = settings.withLock { $0 }
-        let waiting = saysWaiting ?? configuredWaiting
+        let waiting = note ?? configuredWaiting
         let patience = chosen ?? configured
         let lock = lockPath(of: store)
         do {
@@ -57,8 +56,8 @@ public enum WriterTurn {
     /// When another quoted process holds the turn of `store`, waits for it to end (at most the
     /// patience) and answers true; false at once when no quoted writer has ever had the store (no
     /// lock file: nothing is created beside a file that may not be ours).
-    static func awaitOtherWriter(_ store: String) -> Bool {
-        guard Path.exists(lockPath(of: store)), let turn = try? take(store) else { return false }
+    static func awaitOtherWriter(_ store: String, waiting: Note? = nil) -> Bool {
+        guard Path.exists(lockPath(of: store)), let turn = try? take(store, waiting: waiting) else { return false }
         withExtendedLifetime(turn) {}
         return true
     }

@@ -80,15 +80,10 @@ struct Context {
             throw StoreError.missing(path: path, reason: noCreate ? tr("no store there, and --no-create")
                                      : tr("no such file; reading commands never create a store (quotectl import or quoted sync make one)"))
         }
-        let store: Store
-        if access == .write {
-            // Another writer's turn is said on this run's standard error, not the process's.
-            store = try WriterTurn.$saysWaiting.withValue({ Output.standardError("quotectl: \($0)\n") }) {
-                try Store(path: path, access: access, creating: creating)
-            }
-        } else {
-            store = try Store(path: path, access: access, creating: creating)
-        }
+        // A writer says another writer's turn on this run's standard error (a reader that must
+        // migrate waits in silence, as it always has).
+        let waiting: WriterTurn.Note? = access == .write ? { @Sendable (line: String) in Output.standardError("quotectl: " + line + "\n") } : nil
+        let store = try Store(path: path, access: access, creating: creating, sayingWaiting: waiting)
         openStore = store
         return store
     }

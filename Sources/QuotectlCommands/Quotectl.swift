@@ -14,15 +14,20 @@ public enum Quotectl {
     /// process, but in the program's own context, as the program always has: a closed pipe ends it
     /// quietly, and `sync` with no daemon becomes `quoted sync --once`.
     public static func run(_ words: [String], context: RunContext) -> ExitCode {
+        // The program's run is the task-locals' default (the process's own streams and getenv): it
+        // binds nothing, as a task-local bound outside any task crashed the static release binary.
+        guard let environment = context.environment else { return finished(commandLine(words), Run.current) }
         let run = Run(context: context)
         return Run.$current.withValue(run) {
-            Environment.$variables.withValue(context.environment) {
-                let status = commandLine(words)
-                run.flush()
-                run.finishPager()
-                return status
-            }
+            Environment.$variables.withValue(environment) { finished(commandLine(words), run) }
         }
+    }
+
+    /// The run's status, once what it buffered is written and its pager has ended.
+    private static func finished(_ status: ExitCode, _ run: Run) -> ExitCode {
+        run.flush()
+        run.finishPager()
+        return status
     }
 
     /// Whether a run of `words` speaks the user's language (`speakTheUsersLanguage()`, a program's
