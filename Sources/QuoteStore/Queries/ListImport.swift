@@ -1,13 +1,14 @@
-import QuoteBase
 import QuoteModels
+
 /// A custom list read from a file (`quotectl import`), written as its bytes are read: every
 /// record is checked and merged (`ListMerge`) inside one transaction, which commits only when the
 /// whole file was a valid list and rolls back otherwise. One chunk and one record are held at a
 /// time, so memory does not follow the file (reading it whole, then checking it whole, would
 /// hold gigabytes for a big list: docs/benchmarks.md).
 ///
-/// An import is stricter than a sync: a sync leaves a bad record out and keeps the rest, an
-/// import refuses the whole file when any record is bad or an id repeats, and names the first.
+/// The records go through the pipeline a sync's go through (`ListIngest`), under the strict
+/// policy: a sync leaves a bad record out and keeps the rest, an import refuses the whole file
+/// when any record is bad or an id repeats, and names the first.
 public enum ListImport {
     public enum Outcome: Sendable {
         /// Written: what changed, and how many quotes the list holds.
@@ -45,29 +46,13 @@ public enum ListImport {
     /// The list merged into the open transaction, or why it must not be committed.
     private static func merge(into database: Database, source: String, now: Int, archive: () -> Bool,
                               read: (_ record: (ListRecord) throws -> Void) throws -> Void) throws -> Outcome {
-        try QuoteWriter(database: database).ensureSource(source, now: now)
         let merge = try ListMerge(database: database, source: source, url: nil, now: now)
-        var problems = ListProblemLog()
-        var quotes = 0
-        try read { record in
-            switch record {
-            case .quote(let entry):
-                // Merged even after a problem: the rest of the duplicates are counted too. A
-                // repeat of a text-derived id is the same quote again.
-                if try merge.add(entry.quote, hash: entry.hash) == .duplicate {
-                    if !entry.idIsDerived {
-                        problems.add(ListProblem(place: entry.place, upstreamID: entry.quote.upstreamID, reason: tr("duplicate id")))
-                    }
-                } else {
-                    quotes += 1
-                }
-            case .problem(let problem):
-                problems.add(problem)
-            }
+        var ingest = ListIngest(policy: .strict)
+        try read { record in try ingest.take(record, into: merge) }
+        switch ingest.verdict() {
+        case .badRecords: return .refused(ingest.problems)
+        case .noQuotes: return .empty
+        case .accepted: return try .imported(ingest.finish(merge, archive: archive()), quotes: ingest.quotes)
         }
-        if problems.count > 0 { return .refused(problems) }
-        if quotes == 0 { return .empty }
-        let counts = try merge.finish(removeMissing: !archive())
-        return .imported(counts, quotes: quotes)
     }
 }
