@@ -75,7 +75,8 @@ public struct ListIngest: Sendable {
                        shrinkGuard: (_ toRemove: Int, _ stored: Int) throws -> Void = { _, _ in }) throws -> ChangeCounts {
         // A record whose id could not be read could be any stored quote: nothing is removed then.
         try merge.finish(removeMissing: !archive && !problems.anyWithoutID) { toRemove, stored in
-            if !archive { try shrinkGuard(toRemove, stored) }
+            guard !archive else { return }
+            try shrinkGuard(toRemove, stored)
         }
     }
 }
