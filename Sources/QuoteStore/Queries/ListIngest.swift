@@ -1,25 +1,22 @@
 import QuoteBase
 import QuoteModels
 
-/// The ONE way a list's decoded records reach the store, for `quotectl import` and a sync alike:
-/// each good record merged (`ListMerge`), each left out logged (counted, the first named), the
-/// quotes counted, and the verdict on the whole list, then the merge's end. How a bad record
-/// weighs is the `policy`; which transaction, and on which thread, is the caller's. Under either
-/// policy a repeat of a text-derived id is the same quote again, not a duplicate id.
-///
-/// Nothing here grows with the list: the caller hands records over one (or one batch) at a time.
+/// The ONE way a list's decoded records reach the store, for `quotectl import` (strict) and a sync
+/// (lenient): each good record merged (`ListMerge`), each left out logged (counted, the first
+/// named), the quotes counted, the list judged whole and its merge ended. The transaction and the
+/// thread are the caller's, who hands records over one (or one batch) at a time: nothing here
+/// grows with the list. Under either policy a repeat of a text-derived id is the same quote again.
 public struct ListIngest: Sendable {
     public enum Policy: Sendable {
-        /// `quotectl import`: any bad record or repeated id refuses the whole list.
+        /// Any bad record or repeated id refuses the whole list.
         case strict
-        /// A sync: a bad record is left out (its stored version kept) and the rest written.
+        /// A bad record is left out (its stored version kept) and the rest written.
         case lenient
     }
 
     public enum Verdict: Equatable, Sendable {
-        /// The list may be written: `finish` ends its merge.
         case accepted
-        /// Nothing may be written: records were bad (strict only), `problems` names the first.
+        /// Nothing may be written: records were bad (strict only; `problems` names the first).
         case badRecords
         /// Nothing may be written: no quote in the list (`problems` may say why).
         case noQuotes
@@ -35,8 +32,7 @@ public struct ListIngest: Sendable {
         self.policy = policy
     }
 
-    /// Merges `record`, or logs why it was left out. Merged even after a problem: the later
-    /// duplicates are counted too.
+    /// Merged even after a problem: the later duplicates are counted too.
     public mutating func take(_ record: ListRecord, into merge: ListMerge) throws(StoreError) {
         switch record {
         case .quote(let entry):
@@ -54,23 +50,19 @@ public struct ListIngest: Sendable {
         }
     }
 
-    /// A batch of records, in their order (a sync's writer thread takes one at a time).
     public mutating func take(_ records: [ListRecord], into merge: ListMerge) throws(StoreError) {
         for record in records { try take(record, into: merge) }
     }
 
-    /// Whether the list read whole may be written. `acceptingEmpty`: a list with no quote may
-    /// (a sync's `allow_shrink`, or an archive, which removes nothing).
+    /// `acceptingEmpty`: a list with no quote may be written (a sync's `allow_shrink`, an archive).
     public func verdict(acceptingEmpty: Bool = false) -> Verdict {
         if policy == .strict, problems.count > 0 { return .badRecords }
-        if quotes == 0, !acceptingEmpty { return .noQuotes }
-        return .accepted
+        return quotes == 0 && !acceptingEmpty ? .noQuotes : .accepted
     }
 
-    /// Ends an accepted list's merge: unless `archive`, the list is the whole of the source and the
-    /// stored quotes it no longer holds are removed, once `shrinkGuard` (told the quotes to remove
-    /// and the quotes stored) did not throw; what it throws is passed on as it is. An archive
-    /// removes nothing, so no guard refuses it.
+    /// Ends an accepted list's merge. Unless `archive`, the list is the whole of the source: the
+    /// stored quotes it lacks are removed once `shrinkGuard` (told how many, of how many stored)
+    /// did not throw; what it throws is passed on as it is. An archive removes nothing, unguarded.
     public func finish(_ merge: ListMerge, archive: Bool,
                        shrinkGuard: (_ toRemove: Int, _ stored: Int) throws -> Void = { _, _ in }) throws -> ChangeCounts {
         // A record whose id could not be read could be any stored quote: nothing is removed then.

@@ -296,7 +296,7 @@ final class ListWriter: Sendable {
     /// `auto` decided on, which the sync's line says.
     func update(validators: Validators, status: Int, archive: Bool, readAs: ListFormat.Kind? = nil) throws(SourceFailure) -> SourceUpdate {
         let ingest = writing.withLock { $0.ingest }
-        let (problems, validCount) = (ingest.problems, ingest.quotes)
+        let (problems, quotes) = (ingest.problems, ingest.quotes)
         // Leniently, only a list with no quote is refused; an archive removes nothing, so an empty
         // feed (every entry expired) loses no quote.
         guard ingest.verdict(acceptingEmpty: settings.allowShrink || archive) == .accepted else {
@@ -305,14 +305,14 @@ final class ListWriter: Sendable {
         }
         let settings = self.settings
         let readAs = readAs.map { "read as \($0.rawValue): " } ?? ""
-        var update = SourceUpdate { counts in readAs + Plural.count(validCount, "quote") + ", " + changeSummary(counts) + problems.summary }
+        var update = SourceUpdate { counts in readAs + Plural.count(quotes, "quote") + ", " + changeSummary(counts) + problems.summary }
         update.validators = [validators]
         update.httpStatus = status
         update.skipped = problems.count
         // The merge's end, in the engine's transaction, on its connection.
         update.apply = { connection, now in
             try ingest.finish(Self.merge(in: &connection, settings: settings, now: now), archive: archive) { toRemove, stored in
-                try ShrinkGuard.check(what: "quotes", removing: toRemove, of: stored, incoming: validCount,
+                try ShrinkGuard.check(what: "quotes", removing: toRemove, of: stored, incoming: quotes,
                                       allowed: settings.allowShrink, minimumStored: 10, httpStatus: status)
             }
         }
