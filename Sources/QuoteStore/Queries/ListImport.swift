@@ -1,13 +1,11 @@
-import QuoteBase
 import QuoteModels
+
 /// A custom list read from a file (`quotectl import`), written as its bytes are read: every
-/// record is checked and merged (`ListMerge`) inside one transaction, which commits only when the
-/// whole file was a valid list and rolls back otherwise. One chunk and one record are held at a
-/// time, so memory does not follow the file (reading it whole, then checking it whole, would
-/// hold gigabytes for a big list: docs/benchmarks.md).
-///
-/// An import is stricter than a sync: a sync leaves a bad record out and keeps the rest, an
-/// import refuses the whole file when any record is bad or an id repeats, and names the first.
+/// record goes through the list pipeline a sync's go through (`ListIngest`), strictly — any bad
+/// record or repeated id refuses the whole file — inside one transaction, which commits only when
+/// the whole file was a valid list. One chunk and one record are held at a time, so memory does
+/// not follow the file (reading it whole, then checking it whole, would hold gigabytes for a big
+/// list: docs/benchmarks.md).
 public enum ListImport {
     public enum Outcome: Sendable {
         /// Written: what changed, and how many quotes the list holds.
@@ -27,47 +25,24 @@ public enum ListImport {
                            read: (_ record: (ListRecord) throws -> Void) throws -> Void) throws -> Outcome {
         let database = store.database
         try database.begin()
-        let outcome: Outcome
         do {
-            outcome = try merge(into: database, source: source, now: now, archive: archive, read: read)
+            let merge = try ListMerge(database: database, source: source, url: nil, now: now)
+            var ingest = ListIngest(policy: .strict)
+            try read { record in try ingest.take(record, into: merge) }
+            let refusal: Outcome
+            switch ingest.verdict() {
+            case .badRecords: refusal = .refused(ingest.problems)
+            case .noQuotes: refusal = .empty
+            case .accepted:
+                let counts = try ingest.finish(merge, archive: archive())
+                try database.commit()
+                return .imported(counts, quotes: ingest.quotes)
+            }
+            database.rollback()
+            return refusal
         } catch {
             database.rollback()
             throw error
         }
-        guard case .imported = outcome else {
-            database.rollback()
-            return outcome
-        }
-        try database.commit()
-        return outcome
-    }
-
-    /// The list merged into the open transaction, or why it must not be committed.
-    private static func merge(into database: Database, source: String, now: Int, archive: () -> Bool,
-                              read: (_ record: (ListRecord) throws -> Void) throws -> Void) throws -> Outcome {
-        try QuoteWriter(database: database).ensureSource(source, now: now)
-        let merge = try ListMerge(database: database, source: source, url: nil, now: now)
-        var problems = ListProblemLog()
-        var quotes = 0
-        try read { record in
-            switch record {
-            case .quote(let entry):
-                // Merged even after a problem: the rest of the duplicates are counted too. A
-                // repeat of a text-derived id is the same quote again.
-                if try merge.add(entry.quote, hash: entry.hash) == .duplicate {
-                    if !entry.idIsDerived {
-                        problems.add(ListProblem(place: entry.place, upstreamID: entry.quote.upstreamID, reason: tr("duplicate id")))
-                    }
-                } else {
-                    quotes += 1
-                }
-            case .problem(let problem):
-                problems.add(problem)
-            }
-        }
-        if problems.count > 0 { return .refused(problems) }
-        if quotes == 0 { return .empty }
-        let counts = try merge.finish(removeMissing: !archive())
-        return .imported(counts, quotes: quotes)
     }
 }

@@ -219,14 +219,14 @@ final class ListLoader: HashingBodySink, Sendable {
     }
 }
 
-/// The writing half of a `ListLoader`: hands each record to `ListMerge` inside the source's
-/// transaction, counts what it wrote and what was left out. The merge lives with the connection
-/// it writes through (in `SourceTransaction`); the counts live in this lock, taken by the writer
-/// thread once per batch (the transaction's inside it), then read once the pipeline has ended.
+/// The writing half of a `ListLoader`: hands each batch of records to the store's one list
+/// pipeline (`ListIngest`, lenient: a bad record is left out, the rest kept) inside the source's
+/// transaction. The merge lives with the connection it writes through (in `SourceTransaction`);
+/// the pipeline's counts live in this lock, taken by the writer thread once per batch (the
+/// transaction's inside it), then read once the pipeline has ended.
 final class ListWriter: Sendable {
     private struct Writing {
-        var problems = ListProblemLog()
-        var validCount = 0
+        var ingest = ListIngest(policy: .lenient)
         var failure: SourceFailure?
     }
 
@@ -236,6 +236,8 @@ final class ListWriter: Sendable {
     let storePath: String
     private let progress: @Sendable (String) -> Void
     private let writing = Mutex(Writing())
+    /// A progress line each time this many more quotes were written.
+    private static let progressStep = 50_000
 
     var failure: SourceFailure? { writing.withLock { $0.failure } }
 
@@ -259,30 +261,19 @@ final class ListWriter: Sendable {
 
     /// Writes `records`; false (and `failure` set) when the store refused.
     func write(_ records: [ListRecord]) -> Bool {
-        let (settings, now, storePath, progress, transaction) = (settings, now, storePath, progress, transaction)
+        let (settings, now, progress, transaction) = (settings, now, progress, transaction)
         return writing.withLock { state in
+            let before = state.ingest.quotes
+            // Said even when the store fails later in the batch: the quotes before it were written.
+            defer {
+                let reached = state.ingest.quotes / Self.progressStep * Self.progressStep
+                if reached > before { progress("\(reached) quotes read and written") }
+            }
             do {
                 // The first batch opens the source's transaction: from here on, the store's write
                 // lock is this list's until the engine commits or rolls back.
                 try transaction.writing { connection in
-                    let merge = try Self.merge(in: &connection, settings: settings, now: now)
-                    for record in records {
-                        switch record {
-                        case .quote(let entry):
-                            if try merge.add(entry.quote, hash: entry.hash) == .duplicate {
-                                // A text-derived id again is the same quote again, not a bad record.
-                                if !entry.idIsDerived {
-                                    state.problems.add(ListProblem(place: entry.place, upstreamID: entry.quote.upstreamID, reason: "duplicate id"))
-                                }
-                            } else {
-                                state.validCount += 1
-                                if state.validCount % 50_000 == 0 { progress("\(state.validCount) quotes read and written") }
-                            }
-                        case .problem(let problem):
-                            state.problems.add(problem)
-                            if let id = problem.upstreamID { try merge.keep(upstreamID: id) }
-                        }
-                    }
+                    try state.ingest.take(records, into: Self.merge(in: &connection, settings: settings, now: now))
                 }
                 return true
             } catch {
@@ -304,26 +295,26 @@ final class ListWriter: Sendable {
     /// `archive`: the quotes the list no longer has stay (a feed's entries). `readAs`: the format
     /// `auto` decided on, which the sync's line says.
     func update(validators: Validators, status: Int, archive: Bool, readAs: ListFormat.Kind? = nil) throws(SourceFailure) -> SourceUpdate {
-        let (problems, validCount) = writing.withLock { ($0.problems, $0.validCount) }
-        // An archive removes nothing: an empty feed (every entry expired) loses no quote.
-        if validCount == 0 && !settings.allowShrink && !archive {
+        let ingest = writing.withLock { $0.ingest }
+        let (problems, quotes) = (ingest.problems, ingest.quotes)
+        // Leniently, only a list with no quote is refused; an archive removes nothing, so an empty
+        // feed (every entry expired) loses no quote.
+        guard ingest.verdict(acceptingEmpty: settings.allowShrink || archive) == .accepted else {
             throw SourceFailure(problems.first.map { "refusing a list with no valid quote (\($0))" }
                                 ?? "refusing an empty list (allow_shrink = true accepts it)", httpStatus: status)
         }
         let settings = self.settings
         let readAs = readAs.map { "read as \($0.rawValue): " } ?? ""
-        var update = SourceUpdate { counts in readAs + Plural.count(validCount, "quote") + ", " + changeSummary(counts) + problems.summary }
+        var update = SourceUpdate { counts in readAs + Plural.count(quotes, "quote") + ", " + changeSummary(counts) + problems.summary }
         update.validators = [validators]
         update.httpStatus = status
         update.skipped = problems.count
         // The merge's end, in the engine's transaction, on its connection.
         update.apply = { connection, now in
-            try Self.merge(in: &connection, settings: settings, now: now)
-                .finish(removeMissing: !archive && !problems.anyWithoutID) { toRemove, stored in
-                    guard !archive else { return }
-                    try ShrinkGuard.check(what: "quotes", removing: toRemove, of: stored, incoming: validCount,
-                                          allowed: settings.allowShrink, minimumStored: 10, httpStatus: status)
-                }
+            try ingest.finish(Self.merge(in: &connection, settings: settings, now: now), archive: archive) { toRemove, stored in
+                try ShrinkGuard.check(what: "quotes", removing: toRemove, of: stored, incoming: quotes,
+                                      allowed: settings.allowShrink, minimumStored: 10, httpStatus: status)
+            }
         }
         return update
     }
