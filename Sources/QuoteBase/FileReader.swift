@@ -80,17 +80,13 @@ public enum FileReader {
         public private(set) var bytesRead = 0
         private var buffer: [UInt8]
 
-        /// `path` "-" is standard input; anything else must be a regular file (see `read`).
+        /// `path` must be a regular file (see `read`); standard input is `init(standardInput:limit:)`.
         public convenience init(_ path: String, limit: Int) throws(FileError) {
-            if path == "-" {
-                self.init(reading: .standardInput, owning: nil, name: tr("standard input"), limit: limit)
-            } else {
-                var status = stat()
-                let opened = try FileReader.openRegularFile(path, status: &status)
-                if Int(status.st_size) > limit { throw FileReader.tooLarge(path, limit) }
-                let io = opened.io
-                self.init(reading: io, owning: consume opened, name: path, limit: limit)
-            }
+            var status = stat()
+            let opened = try FileReader.openRegularFile(path, status: &status)
+            if Int(status.st_size) > limit { throw FileReader.tooLarge(path, limit) }
+            let io = opened.io
+            self.init(reading: io, owning: consume opened, name: path, limit: limit)
         }
 
         /// Standard input as `descriptor` is (a run's own: a command run in-process reads its test's

@@ -8,8 +8,6 @@ import QuoteText
 /// is never less than the time it was written, in milliseconds: `FeedSerial`): a spoke never
 /// applies one older than it holds.
 public struct Manifest: Equatable, Sendable {
-    /// The head's rules are `ManifestHeader`'s (QuoteModels), where a hub's metrics read them too.
-    public static let format = ManifestHeader.format
     public static let maximumBytes = ManifestHeader.maximumBytes
     static let times = ManifestHeader.times
     static let largestSerial = ManifestHeader.largestSerial

@@ -19,17 +19,20 @@ public struct QuoteExport {
     /// What an Atom export's feed is named after (a source, "liked"; nil: every source).
     let name: String?
     let write: (String) -> Void
+    /// When it is written (an Atom feed's `updated`), in Unix seconds.
+    let now: Int
     /// How many quotes it wrote.
     public private(set) var count = 0
 
-    public init(format: ExportFormat, name: String?, write: @escaping (String) -> Void) {
+    public init(format: ExportFormat, name: String?, now: Int = UnixTime.now(), write: @escaping (String) -> Void) {
         self.format = format
         self.name = name
+        self.now = now
         self.write = write
     }
 
     public mutating func add(_ quote: Quote) {
-        if count == 0 { write(Self.header(format, source: name)) }
+        if count == 0 { write(Self.header(format, source: name, now: now)) }
         write(Self.entry(quote, format: format, first: count == 0))
         count += 1
     }
@@ -39,11 +42,11 @@ public struct QuoteExport {
         if count > 0 { write(Self.footer(format)) }
     }
 
-    static func header(_ format: ExportFormat, source: String?) -> String {
+    static func header(_ format: ExportFormat, source: String?, now: Int) -> String {
         switch format {
         case .csv: return "source,id,text,author,category,lang,production,episode\n"
         case .json: return "["
-        case .atom: return AtomExport.header(source: source, now: UnixTime.now())
+        case .atom: return AtomExport.header(source: source, now: now)
         case .fortune, .text: return ""
         }
     }

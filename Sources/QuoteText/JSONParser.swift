@@ -23,7 +23,8 @@ public struct JSONParser {
     /// The first member named twice: said once the document has proved well-formed, so a
     /// broken document is still refused as broken.
     private var firstRepeat: JSONSyntaxError?
-    private static let maximumDepth = 256
+    /// The nesting any JSON may have here, parsed whole or followed in pieces (`JSONTokenizer`).
+    static let maximumDepth = 256
 
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
         try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in

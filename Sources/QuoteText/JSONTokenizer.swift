@@ -19,7 +19,7 @@ struct JSONTokenizer: Sendable {
     }
 
     /// JSONParser's own limit on nesting, applied to a value passed over.
-    static let maximumDepth = 256
+    static let maximumDepth = JSONParser.maximumDepth
 
     /// The document's offset of the current chunk's first byte.
     private var chunkStart = 0

@@ -83,7 +83,7 @@ struct Context {
         // A writer says another writer's turn on this run's standard error (a reader that must
         // migrate waits in silence, as it always has).
         let waiting: WriterTurn.Note? = access == .write ? { @Sendable (line: String) in Output.standardError("quotectl: " + line + "\n") } : nil
-        let store = try Store(path: path, access: access, creating: creating, sayingWaiting: waiting)
+        let store = try Store(path: path, access: access, creating: creating, now: Run.now(), sayingWaiting: waiting)
         openStore = store
         return store
     }

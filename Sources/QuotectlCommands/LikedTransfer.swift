@@ -20,7 +20,7 @@ enum LikedTransfer {
         let quotes = liked.entries.map { kept in
             Quote(source: kept.key.source, upstreamID: kept.key.description, text: kept.text, author: kept.author, lang: kept.lang)
         }
-        var export = QuoteExport(format: format, name: "liked", write: Output.write)
+        var export = QuoteExport(format: format, name: "liked", now: Run.now(), write: Output.write)
         for quote in quotes { export.add(quote) }
         export.finish()
         return .success

@@ -57,7 +57,7 @@ let exportCommand = Command(exportSpec) { arguments, context in
         }
         let source = try sourceOption(arguments, Options.exportSource)
         let store = try context.store()
-        var export = QuoteExport(format: format, name: source, write: Output.write)
+        var export = QuoteExport(format: format, name: source, now: Run.now(), write: Output.write)
         try store.quotes.forEach(source: source) { export.add($0) }
         export.finish()
         if export.count == 0 {

@@ -10,14 +10,14 @@ enum UserStateUse {
     /// said; the quotes stay printed and the exit status is kept.
     static func rememberShown(_ quotes: [Quote], greeting: Bool = false) {
         do throws(UserStateError) {
-            try ShownQuotes.record(quotes)
+            try ShownQuotes.record(quotes, now: Run.now())
         } catch {
             Output.flush()
             Output.error(tr("\(error.message); the quote is not remembered as shown"))
         }
         guard greeting else { return }
         do throws(UserStateError) {
-            try Greetings.record(quotes)
+            try Greetings.record(quotes, now: Run.now())
         } catch {
             Output.flush()
             Output.error(tr("\(error.message); the quote is not remembered as a greeting"))

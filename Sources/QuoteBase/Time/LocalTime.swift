@@ -27,7 +27,7 @@ public struct LocalTime {
     /// wakes up Foundation's locale machinery, megabytes of resident memory in a daemon that
     /// otherwise never needs it.
     public var dateAndTime: String {
-        "\(year)-\(Self.pad(month))-\(Self.pad(day)) \(Self.pad(hour)):\(Self.pad(minute)):\(Self.pad(second))"
+        "\(year)-\(UnixTime.pad(month))-\(UnixTime.pad(day)) \(UnixTime.pad(hour)):\(UnixTime.pad(minute)):\(UnixTime.pad(second))"
     }
 
     /// Through strftime(3), or nil when the format gives nothing (empty, or too long). It follows
@@ -39,9 +39,5 @@ public struct LocalTime {
         let length = strftime(&buffer, buffer.count, format, &copy)
         guard length > 0 else { return nil }
         return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    private static func pad(_ value: Int) -> String {
-        value < 10 ? "0\(value)" : "\(value)"
     }
 }

@@ -105,7 +105,8 @@ public enum UnixTime {
         }
     }
 
-    private static func pad(_ value: Int) -> String {
+    /// Two digits at least: a month, a day, an hour, a minute, a second.
+    static func pad(_ value: Int) -> String {
         value < 10 ? "0\(value)" : "\(value)"
     }
 }
