@@ -2,6 +2,7 @@ import QuoteModels
 
 /// What is known of one source's syncs, as plain data: what `quotectl check`, the metrics and
 /// the daemon's status line are made from, made of the store's rows (`HealthScope.read`).
+@dynamicMemberLookup
 public struct SourceHealth: Sendable, Equatable {
     public var name: String
     /// On a spoke: the name of the hub's feed the source comes from.
@@ -9,19 +10,8 @@ public struct SourceHealth: Sendable, Equatable {
     public var rows: [TableRows] = []
     /// The configured sync interval, when the configuration names the source.
     public var intervalSeconds: Int?
-    public var lastAttempt: Int?
-    public var lastSuccess: Int?
-    public var nextDue: Int?
-    public var consecutiveFailures = 0
-    /// When the current run of failures began; nil while the last sync succeeded.
-    public var failingSince: Int?
-    public var lastError: String?
-    public var lastHTTPStatus: Int?
-    public var lastDurationMilliseconds: Int?
-    public var fetchedBytesTotal = 0
-    public var rowsChangedTotal = 0
-    public var syncsOKTotal = 0
-    public var syncsFailedTotal = 0
+    /// What the store recorded of its syncs (`health.lastSuccess` reads `sync.lastSuccess`).
+    public var sync = SyncRecord()
     /// On a spoke: until when the feed's applied manifest is valid.
     public var feedValidUntil: Int?
 
@@ -29,20 +19,9 @@ public struct SourceHealth: Sendable, Equatable {
         self.name = name
     }
 
-    /// What the store recorded of its syncs.
-    mutating func take(_ record: SyncRecord) {
-        lastAttempt = record.lastAttempt
-        lastSuccess = record.lastSuccess
-        nextDue = record.nextDue
-        consecutiveFailures = record.consecutiveFailures
-        lastError = record.lastError
-        lastHTTPStatus = record.lastHTTPStatus
-        failingSince = record.failingSince
-        lastDurationMilliseconds = record.lastDurationMilliseconds
-        fetchedBytesTotal = record.fetchedBytesTotal
-        rowsChangedTotal = record.rowsChangedTotal
-        syncsOKTotal = record.syncsOKTotal
-        syncsFailedTotal = record.syncsFailedTotal
+    public subscript<Value>(dynamicMember field: WritableKeyPath<SyncRecord, Value>) -> Value {
+        get { sync[keyPath: field] }
+        set { sync[keyPath: field] = newValue }
     }
 
     /// Whether its data came from a feed whose manifest has expired.
@@ -50,7 +29,7 @@ public struct SourceHealth: Sendable, Equatable {
 
     /// The bar's word for it (`Freshness`), the one rule every reader shares.
     public func freshness(now: Int) -> Freshness {
-        Freshness.of(consecutiveFailures: consecutiveFailures, feedExpired: feedExpired(now: now),
-                     isBuiltin: name == SourceName.builtin, lastSuccess: lastSuccess, nextDue: nextDue, now: now)
+        Freshness.of(consecutiveFailures: sync.consecutiveFailures, feedExpired: feedExpired(now: now),
+                     isBuiltin: name == SourceName.builtin, lastSuccess: sync.lastSuccess, nextDue: sync.nextDue, now: now)
     }
 }

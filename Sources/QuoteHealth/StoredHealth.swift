@@ -21,7 +21,7 @@ extension HealthScope {
                 health.feed = fedBy
                 health.feedValidUntil = feed?.validUntil
             }
-            if let record = stored.sources[scoped.name]?.sync { health.take(record) }
+            if let record = stored.sources[scoped.name]?.sync { health.sync = record }
             return health
         }
         return (watched, feed)

@@ -22,22 +22,16 @@ final class Run: Sendable {
     /// The run's wall clock, in Unix seconds.
     static func now() -> Int { current.context.now() }
 
-    /// Columns of the terminal on standard output (0: none), asked the first time only.
-    var outputColumns: Int {
-        columns.withLock { known in
-            if let output = known.output { return output }
-            let asked = context.outputColumns()
-            known.output = asked
-            return asked
-        }
-    }
+    /// Columns of the terminal on standard output, and on standard error (0: none), each asked
+    /// the first time only.
+    var outputColumns: Int { known(\.output, asking: context.outputColumns) }
+    var errorColumns: Int { known(\.error, asking: context.errorColumns) }
 
-    /// Columns of the terminal on standard error (0: none), asked the first time only.
-    var errorColumns: Int {
+    private func known(_ stream: WritableKeyPath<(output: Int?, error: Int?), Int?>, asking: () -> Int) -> Int {
         columns.withLock { known in
-            if let error = known.error { return error }
-            let asked = context.errorColumns()
-            known.error = asked
+            if let columns = known[keyPath: stream] { return columns }
+            let asked = asking()
+            known[keyPath: stream] = asked
             return asked
         }
     }
