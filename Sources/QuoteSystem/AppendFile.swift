@@ -1,0 +1,163 @@
+import Glibc
+
+/// A file that grows by whole lines: a history that several processes add to at once (a status
+/// bar each second and a terminal), each line added with O_APPEND — no temporary file, no rename,
+/// no fsync, so that adding one costs an open, a write and a close. Lines go out in writes of at
+/// most `atomicBytes` each (PIPE_BUF: Linux appends each such write to a regular file whole, never
+/// between another process's bytes); a longer line has a write of its own. Now and then a writer
+/// makes the file short again (`compact`): rewritten whole through an `AtomicFile` under an
+/// exclusive flock of the file, with what others appended meanwhile carried over.
+public enum AppendFile {
+    /// PIPE_BUF: what one write holds and still goes in as one piece.
+    public static let atomicBytes = 4_096
+
+    /// What adding lines left behind.
+    public struct Appended: Sendable, Equatable {
+        /// The file's size once they were in (other processes' lines counted).
+        public let size: Int
+        /// The file was compacted (replaced under its name) while they went in: they went to the
+        /// file replaced, and belong in the new one too.
+        public let replaced: Bool
+
+        public init(size: Int, replaced: Bool) {
+            self.size = size
+            self.replaced = replaced
+        }
+    }
+
+    /// Adds `lines` (each whole, its newline included) to the end of the file at `path`, made
+    /// with `mode` when missing. The file itself only (O_NOFOLLOW: a link is refused, ELOOP), and
+    /// a regular file only (anything else is refused, EINVAL, without waiting on it). A last line
+    /// left without its newline (a crash while it was written) is ended first: it is lost alone,
+    /// not with the first of these.
+    public static func append(lines: [[UInt8]], to path: String, mode: mode_t) throws(FileSystemError) -> Appended {
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, mode: mode)
+        } catch {
+            throw FileSystemError("open", path, error)
+        }
+        let before = try status(file.io, path)
+        guard FileKind(mode: before.st_mode) == .regular else { throw FileSystemError("open", path, Errno(EINVAL)) }
+        let ended = before.st_size == 0 || (try? lastByte(file.io, size: Int(before.st_size))) == UInt8(ascii: "\n")
+        for bytes in grouped(ended ? lines : [[UInt8(ascii: "\n")]] + lines) {
+            do { try file.io.writeAll(bytes) } catch { throw FileSystemError("write", path, error) }
+        }
+        let after = try status(file.io, path)
+        return Appended(size: Int(after.st_size), replaced: after.st_nlink == 0)
+    }
+
+    /// The file's last whole lines, at most `limit` bytes of them, from the start of a line: a
+    /// file larger than that is read from its end (a history's newest part), and a last line
+    /// without its newline (still being written, or cut short) is left out. Follows a link, as a
+    /// reader of any file does; refuses what is not a regular file.
+    public static func lastLines(of path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.openRegularFile(path)
+        } catch {
+            switch error {
+            case .failed(let errno): throw FileSystemError("open", path, errno)
+            case .notRegular: throw FileSystemError("open", path, Errno(EINVAL))
+            }
+        }
+        let size = Int(try status(file.io, path).st_size)
+        return try wholeLines(file.io, from: max(0, size - limit), to: size, path: path)
+    }
+
+    /// Rewrites the file `name` in `folder` short: `rewrite` is given its last whole lines (at
+    /// most `limit` bytes, as `lastLines` reads them) and returns what the file is to hold, which
+    /// replaces it through an `AtomicFile` with `mode` (not synced: a history). Lines other
+    /// processes added meanwhile are added after it. False, and nothing done, when another
+    /// process is compacting the file (its flock is not waited for: one compaction is enough),
+    /// when it was replaced meanwhile, or when `needed` says of its size that it need not be.
+    public static func compact(_ name: String, in folder: String, mode: mode_t, limit: Int, needed: (Int) -> Bool = { _ in true },
+                               rewrite: ([UInt8]) -> [UInt8]) throws(FileSystemError) -> Bool {
+        let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+        } catch {
+            throw FileSystemError("open", path, error)
+        }
+        guard flock(file.rawValue, LOCK_EX | LOCK_NB) == 0 else { return false }
+        let found = try status(file.io, path)
+        let size = Int(found.st_size)
+        guard FileKind(mode: found.st_mode) == .regular, found.st_nlink > 0, needed(size) else { return false }
+        let contents = rewrite(try wholeLines(file.io, from: max(0, size - limit), to: size, path: path))
+        let replacement = try AtomicFile(in: folder, prefix: name, mode: mode)
+        do {
+            try replacement.write(contents)
+        } catch {
+            replacement.abandon()
+            throw error
+        }
+        try replacement.commit(as: name, syncingFolder: false, syncingFile: false)
+        // What was added between the reading and the rename went to the file replaced: it goes on
+        // in the new one. A writer still adding to the old one sees it replaced and adds again.
+        let meanwhile = Int(try status(file.io, path).st_size)
+        let carried = try wholeLines(file.io, from: size, to: min(meanwhile, size + limit), path: path, fromLineStart: true)
+        if !carried.isEmpty {
+            let lines = carried.split(separator: UInt8(ascii: "\n")).map { Array($0) + [UInt8(ascii: "\n")] }
+            _ = try append(lines: lines, to: path, mode: mode)
+        }
+        return true
+    }
+
+    /// `lines` joined into writes of at most `atomicBytes`, each of whole lines (a longer line alone).
+    static func grouped(_ lines: [[UInt8]]) -> [[UInt8]] {
+        var writes: [[UInt8]] = []
+        var current: [UInt8] = []
+        for line in lines {
+            if !current.isEmpty, current.count + line.count > atomicBytes {
+                writes.append(current)
+                current = []
+            }
+            current += line
+        }
+        if !current.isEmpty { writes.append(current) }
+        return writes
+    }
+
+    /// The bytes from `start` to `end` that are whole lines: from the first line's start (unless
+    /// `fromLineStart` says `start` is one, or it is the file's start) to the last newline.
+    private static func wholeLines(_ io: Descriptor, from start: Int, to end: Int, path: String,
+                                   fromLineStart: Bool = false) throws(FileSystemError) -> [UInt8] {
+        var bytes = try read(io, from: start, count: end - start, path: path)
+        if start > 0, !fromLineStart {
+            guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return [] }
+            bytes.removeSubrange(...newline)
+        }
+        guard let last = bytes.lastIndex(of: UInt8(ascii: "\n")) else { return [] }
+        bytes.removeSubrange((last + 1)...)
+        return bytes
+    }
+
+    /// pread(2) of `count` bytes from `start` (fewer when the file is shorter now).
+    private static func read(_ io: Descriptor, from start: Int, count: Int, path: String) throws(FileSystemError) -> [UInt8] {
+        guard count > 0 else { return [] }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let result = bytes.withUnsafeMutableBytes { raw in
+                Result { () throws(Errno) in
+                    try Errno.retrying { pread(io.rawValue, raw.baseAddress! + done, count - done, off_t(start + done)) }
+                }
+            }
+            let got: Int
+            do { got = try result.get() } catch { throw FileSystemError("pread", path, error) }
+            if got == 0 { break }
+            done += got
+        }
+        bytes.removeSubrange(done...)
+        return bytes
+    }
+
+    private static func lastByte(_ io: Descriptor, size: Int) throws(FileSystemError) -> UInt8? {
+        try read(io, from: size - 1, count: 1, path: "").first
+    }
+
+    private static func status(_ io: Descriptor, _ path: String) throws(FileSystemError) -> stat {
+        do { return try io.status() } catch { throw FileSystemError("fstat", path, error) }
+    }
+}

@@ -1,0 +1,47 @@
+import QuoteSystem
+
+/// A state file kept as a history of lines, newest last: the quotes shown, the greetings, the
+/// `--unseen` keys. It is on the path of every draw, so a draw adds its lines to the end
+/// (`StateFolder.append`: one write, no temporary file, no rename, no fsync) and reads nothing of
+/// it; only when the file has grown past `compactionBytes` does the writer that made it so
+/// rewrite it short (`StateFolder.compact`: what `keep` keeps, through an `AtomicFile`). Readers
+/// read its newest `readLimit` bytes at most, whole lines only: a huge file costs no more, and a
+/// line cut short (a crash) or still being written is not read.
+struct StateHistory {
+    let folder: StateFolder
+    let name: String
+    let readLimit: Int
+    let compactionBytes: Int
+
+    static let newline = UInt8(ascii: "\n")
+
+    /// Its whole lines, oldest first, each without its newline (none: no file, or not readable).
+    func lines() -> [ArraySlice<UInt8>] {
+        folder.lastLines(name, limit: readLimit).split(separator: Self.newline)
+    }
+
+    /// Its last whole lines as bytes (each with its newline), as `lines()` reads them.
+    func bytes() -> [UInt8] {
+        folder.lastLines(name, limit: readLimit)
+    }
+
+    /// Adds `lines` (each without its newline) to the end; past `compactionBytes`, rewrites the
+    /// file with what `keep` makes of its lines (given and returned as bytes, whole lines). Throws
+    /// only when the lines could not be added.
+    func add(_ lines: [[UInt8]], keep: ([UInt8]) -> [UInt8]) throws(UserStateError) {
+        guard !lines.isEmpty else { return }
+        let ended = lines.map { $0 + [Self.newline] }
+        var appended = try folder.append(name, lines: ended, limit: readLimit)
+        // Another writer compacted the file meanwhile: these lines went to the one it replaced.
+        if appended.replaced { appended = try folder.append(name, lines: ended, limit: readLimit) }
+        if appended.size > compactionBytes {
+            _ = folder.compact(name, limit: readLimit, needed: { $0 > compactionBytes }, rewrite: keep)
+        }
+    }
+
+    /// Rewrites the file now with what `change` makes of its lines (a new round of `--unseen`);
+    /// false when it was not rewritten (no file yet, or another process compacting it).
+    func rewrite(_ change: ([UInt8]) -> [UInt8]) -> Bool {
+        folder.compact(name, limit: readLimit, rewrite: change)
+    }
+}
