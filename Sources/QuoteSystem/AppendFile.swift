@@ -61,7 +61,8 @@ public enum AppendFile {
             case .notRegular: throw FileSystemError("open", path, Errno(EINVAL))
             }
         }
-        let size = Int(try status(file.io, path).st_size)
+        let found = try status(file.io, path)
+        let size = Int(found.st_size)
         return try wholeLines(file.io, from: max(0, size - limit), to: size, path: path)
     }
 
@@ -84,9 +85,10 @@ public enum AppendFile {
         let found = try status(file.io, path)
         let size = Int(found.st_size)
         guard FileKind(mode: found.st_mode) == .regular, found.st_nlink > 0, needed(size) else { return false }
-        let contents = rewrite(try wholeLines(file.io, from: max(0, size - limit), to: size, path: path))
+        let current = try wholeLines(file.io, from: max(0, size - limit), to: size, path: path)
+        let contents = rewrite(current)
         let replacement = try AtomicFile(in: folder, prefix: name, mode: mode)
-        do {
+        do throws(FileSystemError) {
             try replacement.write(contents)
         } catch {
             replacement.abandon()
@@ -95,8 +97,9 @@ public enum AppendFile {
         try replacement.commit(as: name, syncingFolder: false, syncingFile: false)
         // What was added between the reading and the rename went to the file replaced: it goes on
         // in the new one. A writer still adding to the old one sees it replaced and adds again.
-        let meanwhile = Int(try status(file.io, path).st_size)
-        let carried = try wholeLines(file.io, from: size, to: min(meanwhile, size + limit), path: path, fromLineStart: true)
+        let meanwhile = try status(file.io, path)
+        let carried = try wholeLines(file.io, from: size, to: min(Int(meanwhile.st_size), size + limit), path: path,
+                                     fromLineStart: true)
         if !carried.isEmpty {
             let lines = carried.split(separator: UInt8(ascii: "\n")).map { Array($0) + [UInt8(ascii: "\n")] }
             _ = try append(lines: lines, to: path, mode: mode)
@@ -123,8 +126,10 @@ public enum AppendFile {
     /// `fromLineStart` says `start` is one, or it is the file's start) to the last newline.
     private static func wholeLines(_ io: Descriptor, from start: Int, to end: Int, path: String,
                                    fromLineStart: Bool = false) throws(FileSystemError) -> [UInt8] {
-        var bytes = try read(io, from: start, count: end - start, path: path)
-        if start > 0, !fromLineStart {
+        let cut = start > 0 && !fromLineStart
+        // From the byte before `start`: when it ends a line, `start` begins one, which is kept.
+        var bytes = try read(io, from: cut ? start - 1 : start, count: end - start + (cut ? 1 : 0), path: path)
+        if cut {
             guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return [] }
             bytes.removeSubrange(...newline)
         }

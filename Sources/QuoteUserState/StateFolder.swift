@@ -94,7 +94,7 @@ public struct StateFolder: Sendable {
             // The first line of all: the folder is made, then the file.
             if let problem = Path.makeDirectories(self.path) { throw UserStateError("\(path): \(problem)") }
         } catch where [ELOOP, EINVAL, EACCES].contains(error.errno.code) {
-            try write(name, lastLines(name, limit: limit) + lines.joined(), durable: false)
+            try self.write(name, lastLines(name, limit: limit) + lines.joined(), durable: false)
             return AppendFile.Appended(size: 0, replaced: false)
         } catch {
             throw UserStateError(tr("\(path): cannot write it: \(error.errno)"))

@@ -138,7 +138,7 @@ import TestSupport
         try write(hostile.joined(separator: "\n") + "\n", to: shownPath)
         try append(Data([0xFF, 0xFE, 0x00, 0x0A]), to: shownPath)
         let history = ShownQuotes.history(folder)
-        #expect(history.map(\.kept.key.upstreamID) == ["max", "negative", "ids"])
+        try #require(history.map(\.kept.key.upstreamID) == ["max", "negative", "ids"])
         #expect(history.last?.identity == SessionIdentity(boot: nil, session: nil))
         for period in OncePeriod.allCases { #expect(!period.includes(history[0], now: noon, identity: here)) }
         #expect(OncePeriod.boot.includes(history[1], now: noon, identity: here))
@@ -160,8 +160,10 @@ import TestSupport
     /// own, as processes have): every line whole, and of each writer's quotes the file keeps
     /// an unbroken run up to its last — a compaction drops the oldest, it loses none after them.
     @Test func writersAtOnceLoseNothingToACompaction() throws {
-        let filler = (0..<((ShownQuotes.compactionBytes - 20_000) / 120)).map { line("pre-\($0)", time: noon, here) + "\n" }
-        try write(filler.joined(), to: shownPath)
+        // About a third of the writers' lines short of the size: the compaction comes midway.
+        var filler = ""
+        while filler.utf8.count < ShownQuotes.compactionBytes - 40_000 { filler += line("pre-\(filler.utf8.count)", time: noon, here) + "\n" }
+        try write(filler, to: shownPath)
         let before = inode(shownPath), writers = 6, each = 150
         let folder = self.folder, failures = Mutex(0), identity = here, time = noon
         DispatchQueue.concurrentPerform(iterations: writers) { writer in
