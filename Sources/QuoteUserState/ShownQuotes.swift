@@ -47,7 +47,7 @@ public enum ShownQuotes {
 
     /// The last quote shown to this user, if any: the last line that reads as one.
     public static func last(_ folder: StateFolder = .current()) -> ShownQuote? {
-        newest(1, of: file(fileName, folder).lines()).last?.shown
+        newest(1, of: file(fileName, folder).bytes()).last?.shown
     }
 
     /// Records `quotes` as shown now (the last of them is "the last quote shown"). Callable from
@@ -61,7 +61,7 @@ public enum ShownQuotes {
 
     /// The history kept in `file`: its newest `keptCount` quotes, oldest first (malformed lines skipped).
     static func history(of file: String, _ folder: StateFolder) -> [ShownQuote] {
-        newest(keptCount, of: Self.file(file, folder).lines()).map { $0.shown }
+        newest(keptCount, of: Self.file(file, folder).bytes()).map { $0.shown }
     }
 
     /// Adds `quotes` to the history kept in `file`, a line each (the last `keptCount` of them).
@@ -79,22 +79,25 @@ public enum ShownQuotes {
     /// shown, as they were written (a line of the previous version's too).
     static func keptLines(_ bytes: [UInt8]) -> [UInt8] {
         var kept: [UInt8] = []
-        for line in newest(keptCount, of: bytes.split(separator: StateHistory.newline)) {
+        for line in newest(keptCount, of: bytes) {
             kept += line.bytes
             kept.append(StateHistory.newline)
         }
         return kept
     }
 
-    /// The newest `count` lines that read as quotes shown, oldest first: read from the end, so
-    /// that no more lines are parsed than are wanted.
-    private static func newest(_ count: Int, of lines: [ArraySlice<UInt8>]) -> [(bytes: ArraySlice<UInt8>, shown: ShownQuote)] {
+    /// The newest `count` lines of `bytes` (whole lines) that read as quotes shown, oldest first:
+    /// found from the end, so that no more lines are looked at, or parsed, than are wanted.
+    private static func newest(_ count: Int, of bytes: [UInt8]) -> [(bytes: ArraySlice<UInt8>, shown: ShownQuote)] {
         var found: [(bytes: ArraySlice<UInt8>, shown: ShownQuote)] = []
-        for line in lines.reversed() {
-            if found.count == count { break }
-            if let shown = String(validating: line, as: UTF8.self).flatMap({ ShownQuote(jsonLine: Substring($0)) }) {
+        var end = bytes.endIndex
+        while end > bytes.startIndex, found.count < count {
+            let start = bytes[..<end].lastIndex(of: StateHistory.newline).map { $0 + 1 } ?? bytes.startIndex
+            let line = bytes[start..<end]
+            if !line.isEmpty, let shown = String(validating: line, as: UTF8.self).flatMap({ ShownQuote(jsonLine: Substring($0)) }) {
                 found.append((bytes: line, shown: shown))
             }
+            end = max(start - 1, bytes.startIndex)
         }
         return Array(found.reversed())
     }

@@ -15,12 +15,8 @@ struct StateHistory {
 
     static let newline = UInt8(ascii: "\n")
 
-    /// Its whole lines, oldest first, each without its newline (none: no file, or not readable).
-    func lines() -> [ArraySlice<UInt8>] {
-        folder.lastLines(name, limit: readLimit).split(separator: Self.newline)
-    }
-
-    /// Its last whole lines as bytes (each with its newline), as `lines()` reads them.
+    /// Its last whole lines, at most `readLimit` bytes of them, each with its newline (none: no
+    /// file, or not readable).
     func bytes() -> [UInt8] {
         folder.lastLines(name, limit: readLimit)
     }
