@@ -25,18 +25,34 @@ public enum AppendFile {
         }
     }
 
+    /// `open(2)` of `path`, its failure named by the path.
+    private static func opened(_ path: String, _ flags: Int32, mode: mode_t) throws(FileSystemError) -> FileDescriptor {
+        do throws(Errno) {
+            return try FileDescriptor.open(path, flags, mode: mode)
+        } catch {
+            throw FileSystemError("open", path, error)
+        }
+    }
+
+    /// A regular file at `path` (a link followed), its failure named by the path.
+    private static func openedRegular(_ path: String) throws(FileSystemError) -> FileDescriptor {
+        do throws(RegularFileRefusal) {
+            return try FileDescriptor.openRegularFile(path)
+        } catch {
+            switch error {
+            case .failed(let errno): throw FileSystemError("open", path, errno)
+            case .notRegular: throw FileSystemError("open", path, Errno(EINVAL))
+            }
+        }
+    }
+
     /// Adds `lines` (each whole, its newline included) to the end of the file at `path`, made
     /// with `mode` when missing. The file itself only (O_NOFOLLOW: a link is refused, ELOOP), and
     /// a regular file only (anything else is refused, EINVAL, without waiting on it). A last line
     /// left without its newline (a crash while it was written) is ended first: it is lost alone,
     /// not with the first of these.
     public static func append(lines: [[UInt8]], to path: String, mode: mode_t) throws(FileSystemError) -> Appended {
-        let file: FileDescriptor
-        do {
-            file = try FileDescriptor.open(path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, mode: mode)
-        } catch {
-            throw FileSystemError("open", path, error)
-        }
+        let file = try opened(path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, mode: mode)
         let before = try status(file.io, path)
         guard FileKind(mode: before.st_mode) == .regular else { throw FileSystemError("open", path, Errno(EINVAL)) }
         let ended = before.st_size == 0 || (try? lastByte(file.io, size: Int(before.st_size))) == UInt8(ascii: "\n")
@@ -52,15 +68,7 @@ public enum AppendFile {
     /// without its newline (still being written, or cut short) is left out. Follows a link, as a
     /// reader of any file does; refuses what is not a regular file.
     public static func lastLines(of path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
-        let file: FileDescriptor
-        do {
-            file = try FileDescriptor.openRegularFile(path)
-        } catch {
-            switch error {
-            case .failed(let errno): throw FileSystemError("open", path, errno)
-            case .notRegular: throw FileSystemError("open", path, Errno(EINVAL))
-            }
-        }
+        let file = try openedRegular(path)
         let found = try status(file.io, path)
         let size = Int(found.st_size)
         return try wholeLines(file.io, from: max(0, size - limit), to: size, path: path)
@@ -75,12 +83,7 @@ public enum AppendFile {
     public static func compact(_ name: String, in folder: String, mode: mode_t, limit: Int, needed: (Int) -> Bool = { _ in true },
                                rewrite: ([UInt8]) -> [UInt8]) throws(FileSystemError) -> Bool {
         let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
-        let file: FileDescriptor
-        do {
-            file = try FileDescriptor.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
-        } catch {
-            throw FileSystemError("open", path, error)
-        }
+        let file = try opened(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, mode: 0)
         guard flock(file.rawValue, LOCK_EX | LOCK_NB) == 0 else { return false }
         let found = try status(file.io, path)
         let size = Int(found.st_size)
