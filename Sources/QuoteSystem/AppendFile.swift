@@ -15,13 +15,9 @@ public enum AppendFile {
     public struct Appended: Sendable, Equatable {
         /// The file's size once they were in (other processes' lines counted).
         public let size: Int
-        /// The file was compacted (replaced under its name) while they went in: they went to the
-        /// file replaced, and belong in the new one too.
-        public let replaced: Bool
 
-        public init(size: Int, replaced: Bool) {
+        public init(size: Int) {
             self.size = size
-            self.replaced = replaced
         }
     }
 
@@ -48,19 +44,33 @@ public enum AppendFile {
 
     /// Adds `lines` (each whole, its newline included) to the end of the file at `path`, made
     /// with `mode` when missing. The file itself only (O_NOFOLLOW: a link is refused, ELOOP), and
-    /// a regular file only (anything else is refused, EINVAL, without waiting on it). A last line
-    /// left without its newline (a crash while it was written) is ended first: it is lost alone,
-    /// not with the first of these.
+    /// a regular file only (anything else is refused, EINVAL, without waiting on it). One appender
+    /// or compaction at a time holds the file's flock (an append is a few hundred bytes: the wait
+    /// is microseconds), so the end an appender sees is whole — another's write in progress shows
+    /// a size that grows a page at a time —, no line is added between a compaction's read and its
+    /// rename, and a file replaced meanwhile is opened again. A last line a crash left without its
+    /// newline is ended first: it is lost alone, not with the first of these.
     public static func append(lines: [[UInt8]], to path: String, mode: mode_t) throws(FileSystemError) -> Appended {
-        let file = try opened(path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, mode: mode)
-        let before = try status(file.io, path)
-        guard FileKind(mode: before.st_mode) == .regular else { throw FileSystemError("open", path, Errno(EINVAL)) }
-        let ended = before.st_size == 0 || (try? lastByte(file.io, size: Int(before.st_size))) == UInt8(ascii: "\n")
-        for bytes in grouped(ended ? lines : [[UInt8(ascii: "\n")]] + lines) {
-            do { try file.io.writeAll(bytes) } catch { throw FileSystemError("write", path, error) }
+        for _ in 0..<8 {
+            let file = try opened(path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, mode: mode)
+            do throws(Errno) {
+                _ = try Errno.retrying { flock(file.rawValue, LOCK_EX) }
+            } catch {
+                throw FileSystemError("lock", path, error)
+            }
+            let before = try status(file.io, path)
+            guard FileKind(mode: before.st_mode) == .regular else { throw FileSystemError("open", path, Errno(EINVAL)) }
+            // Compacted while this waited for the lock: the lines go to the file that replaced it.
+            guard before.st_nlink > 0 else { continue }
+            let ended = before.st_size == 0 || (try? lastByte(file.io, size: Int(before.st_size))) == UInt8(ascii: "\n")
+            for bytes in grouped(ended ? lines : [[UInt8(ascii: "\n")]] + lines) {
+                do { try file.io.writeAll(bytes) } catch { throw FileSystemError("write", path, error) }
+            }
+            let after = try status(file.io, path)
+            return Appended(size: Int(after.st_size))
         }
-        let after = try status(file.io, path)
-        return Appended(size: Int(after.st_size), replaced: after.st_nlink == 0)
+        // Replaced eight times in a row while waiting: another writer compacts in a loop.
+        throw FileSystemError("open", path, Errno(EAGAIN))
     }
 
     /// The file's last whole lines, at most `limit` bytes of them, from the start of a line: a
@@ -97,16 +107,11 @@ public enum AppendFile {
             replacement.abandon()
             throw error
         }
+        // Appenders wait on this file's lock until it is closed, then find it replaced and add
+        // to the new one: nothing was added between the reading and the rename.
         try replacement.commit(as: name, syncingFolder: false, syncingFile: false)
-        // What was added between the reading and the rename went to the file replaced: it goes on
-        // in the new one. A writer still adding to the old one sees it replaced and adds again.
-        let meanwhile = try status(file.io, path)
-        let carried = try wholeLines(file.io, from: size, to: min(Int(meanwhile.st_size), size + limit), path: path,
-                                     fromLineStart: true)
-        if !carried.isEmpty {
-            let lines = carried.split(separator: UInt8(ascii: "\n")).map { Array($0) + [UInt8(ascii: "\n")] }
-            _ = try append(lines: lines, to: path, mode: mode)
-        }
+        // Closed here, not after its last read (a noncopyable value ends at its last use).
+        file.close()
         return true
     }
 
@@ -125,11 +130,10 @@ public enum AppendFile {
         return writes
     }
 
-    /// The bytes from `start` to `end` that are whole lines: from the first line's start (unless
-    /// `fromLineStart` says `start` is one, or it is the file's start) to the last newline.
-    private static func wholeLines(_ io: Descriptor, from start: Int, to end: Int, path: String,
-                                   fromLineStart: Bool = false) throws(FileSystemError) -> [UInt8] {
-        let cut = start > 0 && !fromLineStart
+    /// The bytes from `start` to `end` that are whole lines: from the first line's start (or the
+    /// file's start) to the last newline.
+    private static func wholeLines(_ io: Descriptor, from start: Int, to end: Int, path: String) throws(FileSystemError) -> [UInt8] {
+        let cut = start > 0
         // From the byte before `start`: when it ends a line, `start` begins one, which is kept.
         var bytes = try read(io, from: cut ? start - 1 : start, count: end - start + (cut ? 1 : 0), path: path)
         if cut {

@@ -95,7 +95,7 @@ public struct StateFolder: Sendable {
             if let problem = Path.makeDirectories(self.path) { throw UserStateError("\(path): \(problem)") }
         } catch where [ELOOP, EINVAL, EACCES].contains(error.errno.code) {
             try self.write(name, lastLines(name, limit: limit) + lines.joined(), durable: false)
-            return AppendFile.Appended(size: 0, replaced: false)
+            return AppendFile.Appended(size: 0)
         } catch {
             throw UserStateError(tr("\(path): cannot write it: \(error.errno)"))
         }

@@ -27,9 +27,7 @@ struct StateHistory {
     func add(_ lines: [[UInt8]], keep: ([UInt8]) -> [UInt8]) throws(UserStateError) {
         guard !lines.isEmpty else { return }
         let ended = lines.map { $0 + [Self.newline] }
-        var appended = try folder.append(name, lines: ended, limit: readLimit)
-        // Another writer compacted the file meanwhile: these lines went to the one it replaced.
-        if appended.replaced { appended = try folder.append(name, lines: ended, limit: readLimit) }
+        let appended = try folder.append(name, lines: ended, limit: readLimit)
         if appended.size > compactionBytes {
             _ = folder.compact(name, limit: readLimit, needed: { $0 > compactionBytes }, rewrite: keep)
         }
