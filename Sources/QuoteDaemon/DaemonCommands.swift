@@ -46,6 +46,7 @@ extension Daemon {
     public func report(_ ticket: Int) async -> SourceReport {
         if let report = tickets[ticket]?.report {
             tickets[ticket] = nil
+            waiters.forget(ticket)
             return report
         }
         // A sync asked for while the daemon stops will not run: answer at once, never wait forever.
@@ -74,6 +75,7 @@ extension Daemon {
     func stopWaiting(_ ticket: Int) -> SourceReport {
         let left = SourceReport(source: tickets[ticket]?.source ?? "", ok: false, summary: "cancelled: the client left", seconds: 0)
         tickets[ticket] = nil
+        waiters.forget(ticket)
         return left
     }
 

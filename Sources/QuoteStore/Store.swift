@@ -10,12 +10,28 @@ import QuoteSystem
 public final class Store {
     private(set) var database: Database
     public var path: String { database.path }
-    /// This process's turn to write (`WriterTurn`), held while a writer has the store open.
+    /// This process's turn to write (`WriterTurn`), held while a writer has the store open
+    /// (`Turn.whileOpen`).
     private var turn: ProcessLock?
+    /// When a writer takes its turn: for as long as the store is open, or per write transaction.
+    private let turnTaking: Turn
+    /// What a wait for another process's turn says, for each turn taken per transaction.
+    private let waiting: WriterTurn.Note?
 
     public enum Access: Sendable {
         case read
         case write
+    }
+
+    /// When a writer of the store takes its turn (`WriterTurn`). Creating the store and migrating
+    /// it take the turn while they do, whichever is chosen.
+    public enum Turn: Sendable {
+        /// At the opening, held until the store is closed: a writer whose every step is local and
+        /// short (an import, a forget, the daemon's own records).
+        case whileOpen
+        /// Around each write transaction only, BEGIN IMMEDIATE to COMMIT or ROLLBACK (`write`,
+        /// `SourceTransaction.commit`), and a checkpoint: a sync, whose network time never holds it.
+        case perTransaction
     }
 
     /// quoted's mark in the SQLite header (PRAGMA application_id, set by migration 0006): "quot".
@@ -27,8 +43,10 @@ public final class Store {
     /// `creating` false: a store must be there (`--no-create`, `quotectl check`, a path the user
     /// named for reading). A missing file is then `missing`, and a file that holds no store yet
     /// (0 bytes, or SQLite with no schema) `noStore`, left as it was with nothing made beside it.
+    /// `turn`: when a writer takes its turn (`Turn`).
     public init(path: String, access: Access, creating: Bool = true, now: Int = UnixTime.now(),
-                busyTimeoutMilliseconds: Int32 = Store.defaultBusyTimeout, sayingWaiting waiting: WriterTurn.Note? = nil) throws(StoreError) {
+                busyTimeoutMilliseconds: Int32 = Store.defaultBusyTimeout, turn turnTaking: Turn = .whileOpen,
+                sayingWaiting waiting: WriterTurn.Note? = nil) throws(StoreError) {
         let opened: Opened
         do {
             opened = try Self.opened(path, access: access, creating: creating, now: now, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
@@ -41,7 +59,17 @@ public final class Store {
                                      waiting: waiting)
         }
         database = opened.database
-        turn = opened.turn
+        // Per transaction, the turn that creating or migrating took is given back now.
+        turn = turnTaking == .whileOpen ? opened.turn : nil
+        self.turnTaking = turnTaking
+        self.waiting = waiting
+    }
+
+    /// This process's turn for one write transaction (or checkpoint) of a store that takes it per
+    /// transaction, held by the caller until that ends; nil when the store holds it for its life.
+    func turnForOneWrite() throws(StoreError) -> ProcessLock? {
+        guard turnTaking == .perTransaction else { return nil }
+        return try WriterTurn.take(path, waiting: waiting)
     }
 
     /// An open connection and, for a writer, its turn.
