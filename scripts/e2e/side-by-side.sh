@@ -7,7 +7,8 @@
 # daemon's start, and the time of `quotectl sync --now --source upbit` issued while Breaking Bad is
 # mid-sync; fails when the quick sources' first syncs are not within 5 s of the start, when that
 # sync --now takes more than 1 s beyond Upbit's own sync, or when `quotectl status` does not show
-# the stalled list in progress. About 40 s.
+# the stalled list in progress. It also prints the longest stretch any writer held the store's
+# writer turn (scripts/e2e/turn-probe.py, from outside). About 40 s.
 #
 # Usage: scripts/e2e/side-by-side.sh
 set -euo pipefail
@@ -128,8 +129,11 @@ timeout = 20s
 url = $(base second)/second.json
 EOF
 
-# --- The daemon on a fresh store: every first sync from its start.
+# --- The daemon on a fresh store: every first sync from its start, the writer's turn watched.
 mkdir -p "$work/run"
+python3 scripts/e2e/turn-probe.py "$work/quotes.db-lock" "$work/turn.txt" &
+probe=$!
+pids+=("$probe")
 started=$(now_ms)
 XDG_RUNTIME_DIR=$work/run HOME=$work "$quoted" run --config "$work/quoted.conf" --db "$work/quotes.db" --log-level info \
     > "$work/daemon.log" 2>&1 &
@@ -172,6 +176,10 @@ done
 kill -TERM "$daemon"
 daemon_status=0
 wait "$daemon" || daemon_status=$?
+kill -TERM "$probe" 2>/dev/null || true
+wait "$probe" 2>/dev/null || true
+read -r longest_turn turns < "$work/turn.txt" || { longest_turn="?"; turns="?"; }
+echo "the writer's turn: held $turns times, the longest for $longest_turn ms"
 
 within() { [ -n "${first[$1]:-}" ] && [ "${first[$1]}" -le "$2" ]; }
 check "upbit's first sync within 5 s of the daemon's start (${first[upbit]:-never} ms)" within upbit 5000
