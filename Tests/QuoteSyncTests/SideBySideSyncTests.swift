@@ -103,5 +103,25 @@ import TestSupport
         #expect(!report.ok)
         #expect(try harness.snapshot() == before)
         #expect(try harness.state("custom.test").failures == 1)
+        // The spool had no name: nothing of it is left beside the store.
+        let left = try FileManager.default.contentsOfDirectory(atPath: harness.folder).filter { !$0.hasPrefix("quotes.db") }
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    /// A body of another kind (an HTML page at a typo's URL) is refused at its first chunk, before
+    /// the rest is downloaded and spooled, and changes nothing.
+    @Test func aBodyOfAnotherKindStopsAtItsFirstChunk() async throws {
+        let harness = try SyncHarness { _ in .json(listJSON([(1, "one"), (2, "two")])) }
+        var settings = harness.settings(.custom, path: "/list")
+        settings.maxBytes = 64 << 20
+        #expect(await harness.sync(settings).ok)
+        let before = try harness.snapshot()
+        let page = "<!DOCTYPE html><html><body>" + String(repeating: "<p>not a list</p>", count: 500_000) + "</body></html>"
+        harness.server.answer { _ in TestUpstream.Response(headers: [("Content-Type", "application/json")], body: Array(page.utf8)) }
+        let report = await harness.sync(settings)
+        #expect(!report.ok)
+        #expect(report.summary.contains("the list is"), "\(report.summary)")
+        #expect(report.fetchedBytes < page.utf8.count / 4, "\(report.fetchedBytes) of \(page.utf8.count) bytes read")
+        #expect(try harness.snapshot() == before)
     }
 }
