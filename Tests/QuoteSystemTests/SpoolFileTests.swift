@@ -27,14 +27,16 @@ import TestSupport
     }
 
     @Test func anEmptySpoolReadsNothing() throws {
-        let spool = try SpoolFile.create(in: TemporaryFolder().path)
+        let folder = TemporaryFolder()
+        let spool = try SpoolFile.create(in: folder.path)
         var calls = 0
         let read = try spool.readBack { (_: UnsafeRawBufferPointer) throws(Stop) in calls += 1 }
         #expect(read == 0 && calls == 0)
     }
 
     @Test func theReadersThrowEndsTheReading() throws {
-        let spool = try SpoolFile.create(in: TemporaryFolder().path)
+        let folder = TemporaryFolder()
+        let spool = try SpoolFile.create(in: folder.path)
         try Array(repeating: UInt8(1), count: 10_000).withUnsafeBytes { try spool.append($0) }
         var calls = 0
         #expect {
@@ -50,12 +52,14 @@ import TestSupport
     }
 
     @Test func aMissingFolderIsItsErrno() {
-        let missing = TemporaryFolder().file("gone")
+        let folder = TemporaryFolder()
+        let missing = folder.file("gone")
         #expect(throws: Errno(ENOENT)) { try SpoolFile.create(in: missing) }
     }
 
     @Test func aRegularFileIsNoFolder() {
-        let file = TemporaryFolder().write("plain", "x")
+        let folder = TemporaryFolder()
+        let file = folder.write("plain", "x")
         #expect(throws: Errno(ENOTDIR)) { try SpoolFile.create(in: file) }
     }
 }
