@@ -291,10 +291,12 @@ public actor Daemon {
 
     /// How many syncs the schedule runs side by side (each a child process with its transfers; a
     /// million-quote list's takes ~70 MB): a first round starts this many due sources at once, the
-    /// rest as those end. A sync asked for (`quotectl sync --now`, SIGUSR1) starts beside them
-    /// whatever their number, its host permitting: a person waits for it, and a slow upstream's
-    /// sync must not keep it waiting.
+    /// rest as those end.
     static let maximumConcurrentSyncs = 4
+    /// How many more a sync asked for (`quotectl sync --now`, SIGUSR1) may start beside those,
+    /// its host permitting: a person waits for it, and a slow upstream's sync must not keep it
+    /// waiting; `sync --now` of every source still starts at most this many more at once.
+    static let askedReserve = 4
 
     func startDue(in syncs: inout DiscardingTaskGroup) {
         // Stopping: what runs may finish, nothing new starts.
@@ -305,7 +307,9 @@ public actor Daemon {
         for settings in configuration.enabledSources + configuration.sources.filter({ !$0.enabled && asked.contains($0.name) })
         where !sourceState(settings.name).running {
             let isDue = sourceState(settings.name).due.map { $0 <= now } ?? false
-            let startable = asked.contains(settings.name) || (isDue && runningSources.count < Self.maximumConcurrentSyncs)
+            let running = runningSources.count
+            let startable = asked.contains(settings.name) ? running < Self.maximumConcurrentSyncs + Self.askedReserve
+                : isDue && running < Self.maximumConcurrentSyncs
             // Never two syncs (so never two requests) at once to one host: wait for the other.
             guard startable, !hostIsBusy(settings) else {
                 if asked.contains(settings.name) { sourceStates[settings.name]?.requested = true }

@@ -68,6 +68,8 @@ extension Daemon {
         }
         waiters.forget(ticket)
         guard let answer else { return stopWaiting(ticket) }
+        // Answered from a report that came before the waiter: `deliver` kept it on the ticket too.
+        tickets[ticket] = nil
         return answer
     }
 

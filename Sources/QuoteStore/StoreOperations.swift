@@ -36,12 +36,13 @@ extension Store {
 
     /// The WAL copied into the store's file and truncated (`Database.checkpointAndTruncate`):
     /// readers that open the store after a big write need not each recover it. It writes the
-    /// store's file, so in the writer's turn; false (nothing done) when that could not be had.
+    /// store's file, so in the writer's turn, which is not waited for: another writer holding it
+    /// checkpoints after its own commit. False (nothing done) when the turn was another's.
     @discardableResult
     public func checkpointAndTruncate() -> Bool {
         let turn: ProcessLock?
         do {
-            turn = try turnForOneWrite()
+            turn = try turnForOneWrite(patience: .zero)
         } catch {
             return false
         }

@@ -7,8 +7,8 @@ import Synchronization
 /// Writers of one store take turns: a process that writes the store holds a lock on
 /// `STORE-lock` while it does, waiting at most `patience` for another process's turn to end. A
 /// sync takes it around each write transaction only (`Store.Turn.perTransaction`: from BEGIN
-/// IMMEDIATE to COMMIT or ROLLBACK, never while it waits on the network: a list streams into a
-/// staging table of its own first, `ListMerge`); an import, a forget and the daemon's own records
+/// IMMEDIATE to COMMIT or ROLLBACK, and a checkpoint that finds it free; never while it waits on
+/// the network: a list's body is spooled beside the store first); an import, a forget and the daemon's own records
 /// hold it while they have the store open (`Store.Turn.whileOpen`); a reader that must create or
 /// migrate the store holds it while it does. SQLite's own write lock still guards each
 /// transaction; this one spans what SQLite cannot see — creating the file and its schema — waits

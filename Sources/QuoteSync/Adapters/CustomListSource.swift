@@ -28,14 +28,14 @@ enum CustomListSource {
         do {
             fetched = try await context.fetch(settings.url, streamingTo: loader)
         } catch {
-            // The writer stops before the engine rolls back; a transfer the loader stopped failed
-            // for the loader's reason (not JSON, a store error).
+            // What was spooled goes; a transfer the loader stopped failed for the loader's reason
+            // (not JSON, the spool's disk).
             loader.stop()
             throw loader.failure ?? error
         }
         switch fetched {
         case .unchanged(let stored, let status):
-            // A 200 whose body hashed to the last one applied changed nothing it wrote either.
+            // A 200 whose body hashed to the last one applied: its spool is never read.
             loader.stop()
             return .unchanged(what: "", validators: [stored], status: status)
         case .body(let response, let validators):

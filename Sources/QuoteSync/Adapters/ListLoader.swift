@@ -98,11 +98,17 @@ final class ListLoader: HashingBodySink, Sendable {
         }
     }
 
-    /// A spool in the store's folder (its file system, its permissions): a failure is the store's.
+    /// A spool in the store's folder (its file system, its permissions), or in $TMPDIR (else
+    /// /var/tmp: disk, not memory) when a writer of the store may not make files beside it; a
+    /// failure is the store's.
     private static func makeSpool(for storePath: String) throws(StoreError) -> SpoolFile {
         let folder = Path.parent(of: storePath)
         do {
             return try SpoolFile.create(in: folder)
+        } catch where [EACCES, EPERM, EROFS].contains(error.code) {
+            let elsewhere = Environment.absolutePath("TMPDIR") ?? "/var/tmp"
+            guard let spool = try? SpoolFile.create(in: elsewhere) else { throw spoolFailure(error, folder: folder) }
+            return spool
         } catch {
             throw spoolFailure(error, folder: folder)
         }

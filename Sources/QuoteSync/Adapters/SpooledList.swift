@@ -57,6 +57,8 @@ struct SpooledList: Sendable {
         let merge = try connection.makeListMerge(source: settings.name, url: settings.url, now: now)
         var ingest = ListIngest(policy: .lenient)
         let decided = try decode { (records) throws in
+            // SQLite's interruption stops a statement; between batches a shutdown is seen here.
+            if Task.isCancelled { throw SourceFailure("cancelled") }
             let before = ingest.quotes
             try ingest.take(records, into: merge)
             let reached = ingest.quotes / Self.progressStep * Self.progressStep
