@@ -20,18 +20,6 @@ import TestSupport
         func contains(_ line: String) -> Bool { said.withLock { $0.contains(line) } }
     }
 
-    /// Whether another process can take the lock on `path` now (a POSIX lock is the whole
-    /// process's: this one's own holders would not see each other).
-    static func anotherProcessCanLock(_ path: String) throws -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", "import fcntl, sys; f = open(sys.argv[1], 'a+'); fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)", path]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }
-
     @Test func aListStalledMidBodyLetsEveryOtherWriterWrite() async throws {
         let gate = Gate()
         defer { gate.open() }
@@ -65,7 +53,7 @@ import TestSupport
         try other.execute("UPDATE sources SET configured = configured WHERE name = 'custom.quick'")
         try other.execute("COMMIT")
         // Another process could take the writer's turn.
-        #expect(try Self.anotherProcessCanLock(WriterTurn.lockPath(of: harness.storePath)))
+        #expect(try anotherProcessCanLock(WriterTurn.lockPath(of: harness.storePath)))
         // Another source of this engine takes this process's turn and commits.
         harness.server.answer { request in
             guard request.path == "/slow" else { return .json(listJSON([(1, "quick and done"), (2, "and again")])) }
