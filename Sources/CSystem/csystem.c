@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -42,6 +43,22 @@ int quoted_accept_cloexec(int fd) {
 
 int quoted_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
+}
+
+int quoted_open_unnamed(const char *folder) {
+    int fd = open(folder, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)) return fd;
+    /* A file system without unnamed files: a named one, unlinked at once. */
+    size_t length = strlen(folder);
+    const char suffix[] = "/.quoted-spool-XXXXXX";
+    char *path = malloc(length + sizeof(suffix));
+    if (path == NULL) { errno = ENOMEM; return -1; }
+    memcpy(path, folder, length);
+    memcpy(path + length, suffix, sizeof(suffix));
+    fd = mkostemp(path, O_CLOEXEC);
+    if (fd >= 0) { int saved = errno; (void)unlink(path); errno = saved; }
+    free(path);
+    return fd;
 }
 
 static int quoted_signal_write_end = -1;

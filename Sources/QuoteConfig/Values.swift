@@ -88,8 +88,9 @@ public enum ConfigLimits {
     public static let loopbackInterval = 1...interval.upperBound
     /// timeout, per request: 1 s to 10 minutes, whole seconds.
     public static let timeout = 1...600
-    /// max_bytes: 1 KiB to 16 GiB. A list streams into the store (memory does not follow the
-    /// body), so the ceiling only bounds a transfer: a 10,000,000-quote list is ~1.7 GB.
+    /// max_bytes: 1 KiB to 16 GiB. A list is spooled to disk beside the store (memory does not
+    /// follow the body), so the ceiling bounds a transfer and its spool: a 10,000,000-quote list
+    /// is ~1.7 GB.
     public static let maxBytes = 1_024...(1 << 34)
     /// pause between Breaking Bad requests: up to 1 minute, in milliseconds.
     public static let pauseMilliseconds = 0...60_000

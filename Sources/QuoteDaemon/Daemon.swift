@@ -9,9 +9,10 @@ import QuoteText
 import QuoteSystem
 
 /// The long-running scheduler: each enabled source is synced when due, one sync per source
-/// at a time (different sources concurrently, never two to one host), next-due times kept
-/// in the store so a restart catches up instead of restarting every clock. It sleeps until
-/// the next due time or a command, and reports to systemd as it goes.
+/// at a time (different sources side by side, at most `maximumConcurrentSyncs` of them, never
+/// two to one host), next-due times kept in the store so a restart catches up instead of
+/// restarting every clock. It sleeps until the next due time or a command, and reports to
+/// systemd as it goes.
 ///
 /// `run` is the whole daemon as ONE task tree: the signal watcher, the control server (and
 /// the answer to each request), the scheduler, and every running sync are tasks of one
@@ -148,7 +149,10 @@ public actor Daemon {
                 trusted[settings.name] = schedule.trusted(time, of: settings, now: now, blocked: sourceState(settings.name).blocked)
             }
         }
-        for (name, time) in schedule.initialDue(stored: trusted, sources: fresh, now: now, using: &generator) {
+        // Overdue sources are due at once, not spread: the limit on syncs side by side bounds a
+        // first round, and no sync waits on another's network (each takes its writer's turn
+        // for its write alone).
+        for (name, time) in schedule.initialDue(stored: trusted, sources: fresh, now: now, spacing: 0, using: &generator) {
             sourceStates[name, default: SourceState()].due = time
             logger.debug("\(name): next sync \(time <= now + 5 ? "now" : "at " + UnixTime.timestamp(time))")
         }
@@ -285,6 +289,15 @@ public actor Daemon {
     /// Smaller steps are NTP slewing and scheduling noise, not a correction.
     static let clockJumpThreshold = 60
 
+    /// How many syncs the schedule runs side by side (each a child process with its transfers; a
+    /// million-quote list's takes ~70 MB): a first round starts this many due sources at once, the
+    /// rest as those end.
+    static let maximumConcurrentSyncs = 4
+    /// How many more a sync asked for (`quotectl sync --now`, SIGUSR1) may start beside those,
+    /// its host permitting: a person waits for it, and a slow upstream's sync must not keep it
+    /// waiting; `sync --now` of every source still starts at most this many more at once.
+    static let askedReserve = 4
+
     func startDue(in syncs: inout DiscardingTaskGroup) {
         // Stopping: what runs may finish, nothing new starts.
         guard !isStopping else { return }
@@ -293,8 +306,12 @@ public actor Daemon {
         for name in asked { sourceStates[name]?.requested = false }
         for settings in configuration.enabledSources + configuration.sources.filter({ !$0.enabled && asked.contains($0.name) })
         where !sourceState(settings.name).running {
+            let isDue = sourceState(settings.name).due.map { $0 <= now } ?? false
+            let running = runningSources.count
+            let startable = asked.contains(settings.name) ? running < Self.maximumConcurrentSyncs + Self.askedReserve
+                : isDue && running < Self.maximumConcurrentSyncs
             // Never two syncs (so never two requests) at once to one host: wait for the other.
-            guard asked.contains(settings.name) || (sourceState(settings.name).due.map { $0 <= now } ?? false), !hostIsBusy(settings) else {
+            guard startable, !hostIsBusy(settings) else {
                 if asked.contains(settings.name) { sourceStates[settings.name]?.requested = true }
                 continue
             }
@@ -311,11 +328,17 @@ public actor Daemon {
         updateStatus()
     }
 
-    /// When the scheduler must wake next, on `clock`: the soonest due source or watchdog ping.
+    /// When the scheduler must wake next, on `clock`: the soonest due source or watchdog ping. A
+    /// source due now but held back (its host busy, or the syncs at their limit) is no deadline:
+    /// only a sync's end frees it, and that wakes the loop.
     func nextDeadline() -> Duration? {
         let now = wallClock()
         var deadline: Duration?
-        let waiting = configuration.enabledSources.map { sourceState($0.name) }.filter { !$0.running }.compactMap(\.due)
+        let atLimit = runningSources.count >= Self.maximumConcurrentSyncs
+        let waiting = configuration.enabledSources.filter { !sourceState($0.name).running }.compactMap { settings -> Int? in
+            guard let due = sourceState(settings.name).due, due > now || !(atLimit || hostIsBusy(settings)) else { return nil }
+            return due
+        }
         if let soonest = waiting.min() { deadline = clock.now + .seconds(max(0, soonest - now)) }
         if let next = nextWatchdog { deadline = deadline.map { min($0, next) } ?? next }
         return deadline

@@ -46,6 +46,7 @@ extension Daemon {
     public func report(_ ticket: Int) async -> SourceReport {
         if let report = tickets[ticket]?.report {
             tickets[ticket] = nil
+            waiters.forget(ticket)
             return report
         }
         // A sync asked for while the daemon stops will not run: answer at once, never wait forever.
@@ -67,6 +68,8 @@ extension Daemon {
         }
         waiters.forget(ticket)
         guard let answer else { return stopWaiting(ticket) }
+        // Answered from a report that came before the waiter: `deliver` kept it on the ticket too.
+        tickets[ticket] = nil
         return answer
     }
 
@@ -74,6 +77,7 @@ extension Daemon {
     func stopWaiting(_ ticket: Int) -> SourceReport {
         let left = SourceReport(source: tickets[ticket]?.source ?? "", ok: false, summary: "cancelled: the client left", seconds: 0)
         tickets[ticket] = nil
+        waiters.forget(ticket)
         return left
     }
 

@@ -12,6 +12,9 @@ final class ReportWaiters: Sendable {
         var waiting: [Int: Waiter] = [:]
         /// Tickets whose task was cancelled before its waiter came.
         var left: Set<Int> = []
+        /// Reports that came before their waiter did (the sync ended between the actor's look at
+        /// the ticket and the waiter's registering, which may run off the actor).
+        var early: [Int: SourceReport] = [:]
         /// The daemon stops: it answers every waiter itself (a sync that ends within the grace
         /// with its own report), a cancelled one too.
         var stopping = false
@@ -19,15 +22,16 @@ final class ReportWaiters: Sendable {
 
     private let state = Mutex(State())
 
-    /// Keeps `waiter` until `ticket` is answered; answers it at once (nil) when its task was
-    /// cancelled already.
+    /// Keeps `waiter` until `ticket` is answered; answers it at once when its report came
+    /// already, or (nil) when its task was cancelled already.
     func register(_ ticket: Int, _ waiter: Waiter) {
-        let left = state.withLock { state -> Bool in
-            if state.left.remove(ticket) != nil { return true }
+        let now = state.withLock { state -> SourceReport?? in
+            if let report = state.early.removeValue(forKey: ticket) { return .some(report) }
+            if state.left.remove(ticket) != nil { return .some(nil) }
             state.waiting[ticket] = waiter
-            return false
+            return .none
         }
-        if left { waiter.resume(returning: nil) }
+        if let now { waiter.resume(returning: now) }
     }
 
     /// `ticket`'s task was cancelled: its waiter (now, or when it comes) is answered nil —
@@ -44,14 +48,24 @@ final class ReportWaiters: Sendable {
         waiter?.resume(returning: nil)
     }
 
-    /// Forgets a cancellation that came after `ticket`'s answer.
+    /// Forgets a cancellation that came after `ticket`'s answer, and an answer nobody took.
     func forget(_ ticket: Int) {
-        _ = state.withLock { $0.left.remove(ticket) }
+        state.withLock { state in
+            state.left.remove(ticket)
+            state.early[ticket] = nil
+        }
     }
 
-    /// Answers `ticket`'s waiter with `report`; whether one was waiting.
+    /// Answers `ticket`'s waiter with `report`, or keeps it for the waiter about to come;
+    /// whether one was waiting.
     func answer(_ ticket: Int, with report: SourceReport) -> Bool {
-        let waiter = state.withLock { $0.waiting.removeValue(forKey: ticket) }
+        let waiter = state.withLock { state -> Waiter? in
+            guard let waiter = state.waiting.removeValue(forKey: ticket) else {
+                state.early[ticket] = report
+                return nil
+            }
+            return waiter
+        }
         waiter?.resume(returning: report)
         return waiter != nil
     }

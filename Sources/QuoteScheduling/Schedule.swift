@@ -79,8 +79,8 @@ extension Schedule {
 
     /// After a start: a source keeps its stored next due time when that is still
     /// ahead (a restart restarts no clock); one that is overdue (the daemon or the
-    /// machine was off) or never synced is due now — but the overdue ones are
-    /// spread over a few seconds, `spacing` apart with jitter, rather than fired at once.
+    /// machine was off) or never synced is due now — the overdue ones `spacing` apart with a
+    /// second's jitter (the daemon's is 0: its limit on syncs side by side bounds a first round).
     public func initialDue<G: RandomNumberGenerator>(stored: [String: Int], sources: [SourceSettings], now: Int,
                                                      spacing: Int = 2, using generator: inout G) -> [String: Int] {
         var due: [String: Int] = [:]

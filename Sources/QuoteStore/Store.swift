@@ -10,12 +10,28 @@ import QuoteSystem
 public final class Store {
     private(set) var database: Database
     public var path: String { database.path }
-    /// This process's turn to write (`WriterTurn`), held while a writer has the store open.
+    /// This process's turn to write (`WriterTurn`), held while a writer has the store open
+    /// (`Turn.whileOpen`).
     private var turn: ProcessLock?
+    /// When a writer takes its turn: for as long as the store is open, or per write transaction.
+    private let turnTaking: Turn
+    /// What a wait for another process's turn says, for each turn taken per transaction.
+    private let waiting: WriterTurn.Note?
 
     public enum Access: Sendable {
         case read
         case write
+    }
+
+    /// When a writer of the store takes its turn (`WriterTurn`). Creating the store and migrating
+    /// it take the turn while they do, whichever is chosen.
+    public enum Turn: Sendable {
+        /// At the opening, held until the store is closed: a writer whose every step is local and
+        /// short (an import, a forget, the daemon's own records).
+        case whileOpen
+        /// Around each write transaction only, BEGIN IMMEDIATE to COMMIT or ROLLBACK (`write`,
+        /// `SourceTransaction.commit`), and a checkpoint: a sync, whose network time never holds it.
+        case perTransaction
     }
 
     /// quoted's mark in the SQLite header (PRAGMA application_id, set by migration 0006): "quot".
@@ -27,21 +43,34 @@ public final class Store {
     /// `creating` false: a store must be there (`--no-create`, `quotectl check`, a path the user
     /// named for reading). A missing file is then `missing`, and a file that holds no store yet
     /// (0 bytes, or SQLite with no schema) `noStore`, left as it was with nothing made beside it.
+    /// `turn`: when a writer takes its turn (`Turn`).
     public init(path: String, access: Access, creating: Bool = true, now: Int = UnixTime.now(),
-                busyTimeoutMilliseconds: Int32 = Store.defaultBusyTimeout, sayingWaiting waiting: WriterTurn.Note? = nil) throws(StoreError) {
+                busyTimeoutMilliseconds: Int32 = Store.defaultBusyTimeout, turn turnTaking: Turn = .whileOpen,
+                sayingWaiting waiting: WriterTurn.Note? = nil) throws(StoreError) {
         let opened: Opened
         do {
             opened = try Self.opened(path, access: access, creating: creating, now: now, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
-                                     waiting: waiting)
+                                     turnWhenCurrent: turnTaking == .whileOpen, waiting: waiting)
         } catch let error where error.judgesTheFile && WriterTurn.awaitOtherWriter(path, waiting: waiting) {
             // Another quoted was writing it (creating it, migrating it: between its transactions a
             // store is briefly neither empty nor whole); what was seen is no verdict. Look again,
             // once that turn is over.
             opened = try Self.opened(path, access: access, creating: creating, now: now, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
-                                     waiting: waiting)
+                                     turnWhenCurrent: turnTaking == .whileOpen, waiting: waiting)
         }
         database = opened.database
-        turn = opened.turn
+        // Per transaction, the turn that creating or migrating took is given back now.
+        turn = turnTaking == .whileOpen ? opened.turn : nil
+        self.turnTaking = turnTaking
+        self.waiting = waiting
+    }
+
+    /// This process's turn for one write transaction (or checkpoint) of a store that takes it per
+    /// transaction, held by the caller until that ends; nil when the store holds it for its life.
+    /// `patience`: how long to wait for another process's turn (the configured one by default).
+    func turnForOneWrite(patience: Duration? = nil) throws(StoreError) -> ProcessLock? {
+        guard turnTaking == .perTransaction else { return nil }
+        return try WriterTurn.take(path, patience: patience, waiting: patience == .zero ? nil : waiting)
     }
 
     /// An open connection and, for a writer, its turn.
@@ -50,8 +79,11 @@ public final class Store {
         var turn: ProcessLock?
     }
 
+    /// `turnWhenCurrent`: a writer takes its turn even when the schema is current (one that keeps
+    /// it while open); one that takes it per transaction then looks without it, so that opening
+    /// never waits behind another process's long write.
     private static func opened(_ path: String, access: Access, creating: Bool, now: Int,
-                               busyTimeoutMilliseconds: Int32,
+                               busyTimeoutMilliseconds: Int32, turnWhenCurrent: Bool,
                                waiting: WriterTurn.Note?) throws(StoreError) -> Opened {
         var turn: ProcessLock?
         if try needsCreating(path, access: access) {
@@ -71,13 +103,13 @@ public final class Store {
         let mode: Database.Mode = access == .write ? .readWrite : try readingMode(path)
         var database = try connection(path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         do {
-            try checkSchema(database, access: access, now: now, turn: &turn, waiting: waiting)
+            try checkSchema(database, access: access, now: now, turn: &turn, turnWhenCurrent: turnWhenCurrent, waiting: waiting)
         } catch .notADatabase(_) where mode == .inspect && Path.exists(path + "-shm"),
                 .damaged(_, _) where mode == .inspect && Path.exists(path + "-shm") {
             // An immutable read raced the first writer of a store that had no side files (it made
             // them meanwhile): what SQLite saw is no verdict. Read again, under SQLite's locks.
             database = try connection(path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-            try checkSchema(database, access: access, now: now, turn: &turn, waiting: waiting)
+            try checkSchema(database, access: access, now: now, turn: &turn, turnWhenCurrent: turnWhenCurrent, waiting: waiting)
         }
         return Opened(database: database, turn: turn)
     }
@@ -122,7 +154,7 @@ public final class Store {
     /// `user_version` or a `schema_migrations` row, before anything is created beside it — then
     /// takes a writer's turn and migrates when it is older (reopening for writing if needed).
     private static func checkSchema(_ database: Database, access: Access, now: Int, turn: inout ProcessLock?,
-                                    waiting: WriterTurn.Note?) throws(StoreError) {
+                                    turnWhenCurrent: Bool, waiting: WriterTurn.Note?) throws(StoreError) {
         let path = database.path
         let latest = Migrator.embeddedLatest
         let (version, tables) = try whileOpening(path) { () throws(DatabaseError) in
@@ -132,7 +164,8 @@ public final class Store {
         if version == 0, tables > 0 { throw StoreError.foreignDatabase(path: database.path) }
         if version > 0 { try refuseNewer(database, version: version) }
         guard version < latest || access == .write else { return }
-        if turn == nil { turn = try WriterTurn.take(path, waiting: waiting) }
+        // A current schema is only looked at (the migrator's check of edited migrations reads).
+        if turn == nil, version < latest || turnWhenCurrent { turn = try WriterTurn.take(path, waiting: waiting) }
         let migrator = Migrator.embedded
         // Writers always run the migrator: it also notices edited migrations.
         let writer: Database

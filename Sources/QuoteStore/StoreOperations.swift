@@ -1,3 +1,5 @@
+import QuoteSystem
+
 /// The store's door: its reads are named queries on the store's connection, and its writes run
 /// inside `write`, one transaction. The connection (`Database`, `Statement`) and every statement
 /// stay inside this module, which the compiler, not a reading of the sources, holds to: no other
@@ -24,16 +26,28 @@ extension Store {
     /// Whether another process committed since this connection last asked.
     public var version: StoreVersion { StoreVersion(database: database) }
 
-    /// Runs `body` in ONE transaction (BEGIN IMMEDIATE, COMMIT on return, ROLLBACK on a throw).
+    /// Runs `body` in ONE transaction (BEGIN IMMEDIATE, COMMIT on return, ROLLBACK on a throw),
+    /// in the writer's turn (taken for it when the store takes its turn per transaction).
     public func write<T>(_ body: (WriteTransaction) throws(StoreError) -> T) throws(StoreError) -> T {
-        try WriteTransaction.run(on: database, body)
+        let turn = try turnForOneWrite()
+        defer { withExtendedLifetime(turn) {} }
+        return try WriteTransaction.run(on: database, body)
     }
 
     /// The WAL copied into the store's file and truncated (`Database.checkpointAndTruncate`):
-    /// readers that open the store after a big write need not each recover it.
+    /// readers that open the store after a big write need not each recover it. It writes the
+    /// store's file, so in the writer's turn, which is not waited for: another writer holding it
+    /// checkpoints after its own commit. False (nothing done) when the turn was another's.
     @discardableResult
     public func checkpointAndTruncate() -> Bool {
-        database.checkpointAndTruncate()
+        let turn: ProcessLock?
+        do {
+            turn = try turnForOneWrite(patience: .zero)
+        } catch {
+            return false
+        }
+        defer { withExtendedLifetime(turn) {} }
+        return database.checkpointAndTruncate()
     }
 
     /// SQLite's quick_check of the store at `path`, on a read-only connection of its own (a check
@@ -57,6 +71,8 @@ public struct WriteTransaction {
     public var records: RecordWriter { RecordWriter(database: database) }
     public var syncState: SyncStateRepository { SyncStateRepository(database: database) }
     public var feedTrust: FeedTrustRepository { FeedTrustRepository(database: database) }
+    /// A spoke's validators of its hub's manifest.
+    public var feedState: FeedStateRepository { FeedStateRepository(database: database) }
 
     static func run<T>(on database: Database, _ body: (WriteTransaction) throws(StoreError) -> T) throws(StoreError) -> T {
         try database.transaction { () throws(StoreError) in try body(WriteTransaction(database: database)) }

@@ -4,12 +4,16 @@ import QuoteBase
 import QuoteSystem
 import Synchronization
 
-/// Writers of one store take turns: a process that opens the store to write (a sync, an import,
-/// a forget, a reader that must migrate or create it) holds a lock on `STORE-lock` for as long as
-/// it has the store open, waiting at most `patience` for another process's turn to end. SQLite's
-/// own write lock still guards each transaction; this one spans what SQLite cannot see — creating
-/// the file and its schema, and a list that streams into one transaction for as long as its
-/// transfer lasts — and it can say who holds it. Readers never take it.
+/// Writers of one store take turns: a process that writes the store holds a lock on
+/// `STORE-lock` while it does, waiting at most `patience` for another process's turn to end. A
+/// sync takes it around each write transaction only (`Store.Turn.perTransaction`: from BEGIN
+/// IMMEDIATE to COMMIT or ROLLBACK, and a checkpoint that finds it free; never while it waits on
+/// the network: a list's body is spooled beside the store first); an import, a forget and the daemon's own records
+/// hold it while they have the store open (`Store.Turn.whileOpen`); a reader that must create or
+/// migrate the store holds it while it does. SQLite's own write lock still guards each
+/// transaction; this one spans what SQLite cannot see — creating the file and its schema — waits
+/// longer than SQLite's busy timeout would (a big list's merge commits after seconds), and it
+/// can say who holds it. Readers never take it.
 public enum WriterTurn {
     /// The lock file beside the store.
     public static func lockPath(of store: String) -> String { store + "-lock" }

@@ -10,7 +10,8 @@ import Testing
 import TestSupport
 
 /// A reload never waits on the store: it applies the configuration and answers at once, even while
-/// a list's sync holds the store's write lock; which custom lists are configured is marked in the
+/// a list's sync runs (its body stalled mid-way: it holds no write lock meanwhile) or another
+/// connection holds the store's write lock; which custom lists are configured is marked in the
 /// store afterwards, once every sync started under the older configuration has ended and the
 /// store is free. A stop never waits for that marking.
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct ReloadDuringSyncTests {
@@ -28,7 +29,7 @@ import TestSupport
     }
 
     /// 600 records, and how many bytes of them hold the first 560 (more than a batch of 512: the
-    /// list's transaction is open once they are in).
+    /// list's staging is open once they are in).
     static func slowList() -> (body: [UInt8], stallAt: Int) {
         let records = (1...600).map { #"{"id": \#($0), "text": "Slow quote number \#($0)"}"# }
         let first = "[" + records[..<560].joined(separator: ", ")
@@ -79,10 +80,11 @@ import TestSupport
         return String(decoding: received, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
-    /// The issue's case: a list stalled mid-body holds the store; `reload` is answered with success
-    /// while that sync still runs, status answers and says the marking is pending, and once the sync
-    /// ends the list the reload removed is marked as no longer configured — after its own sync,
-    /// which would otherwise mark it anew — and the list it added is synced on schedule.
+    /// The issue's case: a list stalled mid-body; `reload` is answered with success while that sync
+    /// still runs, status answers and says the marking is pending, and once the sync ends the list
+    /// the reload removed is marked as no longer configured — after its own sync, which would
+    /// otherwise mark it anew — and the list it added is synced on schedule. The stalled list
+    /// holds no write lock meanwhile: its records are staged outside the store's locks.
     @Test func aReloadAnswersAtOnceWhileAListSyncHoldsTheStore() async throws {
         let gate = Gate()
         defer { gate.open() }
@@ -104,7 +106,12 @@ import TestSupport
         let loop = Task(executorPreference: ownThreads) { await daemon.run() }
         defer { loop.cancel() }
         async let report = daemon.report(ticket)
-        #expect(await Waiting.until(patience: .seconds(60)) { Self.writeLockIsHeld(storePath) }, "the list's sync never opened its transaction")
+        #expect(await Waiting.until(patience: .seconds(60)) { gate.reached }, "the list's body never began")
+        // A second of the stall (its first 512 records staged): the store's write lock stays free.
+        for _ in 0..<10 {
+            #expect(!Self.writeLockIsHeld(storePath), "a stalled list holds the store's write lock")
+            try await Task.sleep(for: .milliseconds(100))
+        }
 
         let answer = await Self.ask(.reload, of: daemon)
         #expect(answer == ["ok reloaded: 1 source enabled; the store marks which lists are configured once the running sync of custom.slow ends",

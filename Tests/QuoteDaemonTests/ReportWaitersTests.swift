@@ -24,6 +24,20 @@ import TestSupport
         #expect(!waiters.answer(1, with: report), "answered once")
     }
 
+    /// The sync ended between the daemon's look at the ticket and its waiter's registering (which
+    /// may run off the actor): the waiter takes the report as it comes instead of waiting forever.
+    @Test func aReportThatCameBeforeItsWaiterIsTaken() async {
+        let waiters = ReportWaiters()
+        #expect(!waiters.answer(4, with: report), "nobody waits yet")
+        #expect(await waiting(waiters, for: 4).value == report)
+        #expect(!waiters.isWaiting(4))
+        // A report nobody came for is forgotten with its ticket.
+        #expect(!waiters.answer(5, with: report))
+        waiters.forget(5)
+        waiters.cancel(5)
+        #expect(await waiting(waiters, for: 5).value == nil)
+    }
+
     @Test func aCancelledWaiterIsAnsweredAtOnce() async {
         let waiters = ReportWaiters()
         let waiter = waiting(waiters, for: 2)

@@ -97,5 +97,9 @@ import TestSupport
         let overdue = ["happiness", "breakingbad", "weather", "custom"].map { due[$0]! }
         #expect(overdue.allSatisfy { $0 >= now && $0 <= now + 10 }, "caught up within seconds: \(overdue)")
         #expect(Set(overdue).count == overdue.count, "spread, not fired at once")
+        // No spacing (the daemon's: its limit on syncs side by side bounds a first round): all at once.
+        let together = schedule.initialDue(stored: stored, sources: sources, now: now, spacing: 0, using: &generator)
+        #expect(together["upbit"] == now + 1_200)
+        #expect(["happiness", "breakingbad", "weather", "custom"].allSatisfy { (now...(now + 1)).contains(together[$0] ?? -1) }, "\(together)")
     }
 }

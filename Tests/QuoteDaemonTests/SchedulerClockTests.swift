@@ -53,7 +53,7 @@ final class CountingRunner: SyncRunner {
         clock.advance(by: .seconds(seconds))
     }
 
-    /// Start-up spreads first syncs over a few seconds: moves time until the first has started.
+    /// Start-up's first syncs come within their second of jitter: moves time until the first has started.
     func untilTheFirstSync(_ runner: CountingRunner) async {
         for _ in 0..<60 {
             await settle { runner.started > 0 || clock.sleeperCount > 0 }

@@ -148,13 +148,7 @@ import TestSupport
 extension ProcessesMeetTests.Holder {
     /// Takes and drops the lock from another process at once; throws when it is held.
     static func tryLock(_ path: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", "import fcntl, sys; f = open(sys.argv[1], 'a+'); fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)", path]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
         struct Held: Error {}
-        if process.terminationStatus != 0 { throw Held() }
+        if try !anotherProcessCanLock(path) { throw Held() }
     }
 }

@@ -61,10 +61,18 @@ rows_written() {
 }
 fresh() { rm -f "$1" "$1-wal" "$1-shm"; }
 
+# The longest stretch a command held the store's writer turn, watched from outside (ms).
+watch_turn() {
+    python3 scripts/e2e/turn-probe.py "$db-lock" "$data/turn.txt" & local probe=$!
+    "$@"
+    kill -TERM "$probe" 2>/dev/null; wait "$probe" 2>/dev/null || true
+    read -r turn _ < "$data/turn.txt" && echo "    the writer's turn held at most $turn ms" >&2
+}
+
 db="$data/quotes.db"
 fresh "$db"
 echo "quoted: first sync (1,000,000 quotes, $(du -m "$data/list-1000000.json" | cut -f1) MB)"
-read -r first_wall first_rss < <(measure "$quoted" sync --once --timings --config "$data/quoted.conf" --db "$db")
+read -r first_wall first_rss < <(watch_turn measure "$quoted" sync --once --timings --config "$data/quoted.conf" --db "$db")
 first_rows=$(rows_written "$db")
 echo "python, competent: the same schema, loaded in bulk"
 fresh "$data/py-competent.db"
@@ -77,7 +85,7 @@ read -r same_wall same_rss < <(measure "$quoted" sync --once --config "$data/quo
 same_rows=$(rows_written "$db")
 echo "quoted: resync with 1% changed"
 cp "$data/list-1m-1pct.json" "$data/served.json"
-read -r pct_wall pct_rss < <(measure "$quoted" sync --once --config "$data/quoted.conf" --db "$db")
+read -r pct_wall pct_rss < <(watch_turn measure "$quoted" sync --once --config "$data/quoted.conf" --db "$db")
 pct_rows=$(rows_written "$db")
 # A million good records and a last byte that is not the array's end: the sync fails and the
 # store keeps every row (StreamingSyncTests shows it at 50,000 in swift test).

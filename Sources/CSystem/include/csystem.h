@@ -21,6 +21,10 @@ int quoted_accept_cloexec(int fd);
 /* pipe2(fds, O_CLOEXEC): a pipe whose ends no other child process inherits. */
 int quoted_pipe_cloexec(int fds[2]);
 
+/// An unnamed file in `folder` (open's O_TMPFILE, mode 0600, close-on-exec): gone when closed.
+/// Where the file system has none, a named one made and unlinked at once. -1 with errno set.
+int quoted_open_unnamed(const char *folder);
+
 /* Makes the given signals write their number (one byte) to a pipe, from an async-signal-safe
    handler, and returns the pipe's read end (blocking, close-on-exec), or -1. Every thread may
    receive them: none is lost, none runs its default action. Call once. */

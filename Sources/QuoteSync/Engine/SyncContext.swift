@@ -21,7 +21,7 @@ public final class SyncContext {
     public let gate: HostGate
     /// The store's path, for messages about it.
     public let storePath: String
-    /// The source's transaction, for an adapter that writes as its body arrives (custom lists).
+    /// The source's transaction: a custom list starts the store's check with its first bytes.
     public let transaction: SourceTransaction
     public let now: Int
     /// The time the deadline and the pauses are counted in.

@@ -63,22 +63,22 @@ public final class SyncEngine: Sendable {
                      progress: @escaping @Sendable (String) -> Void = { _ in }, checkpoint: Bool = true,
                      from prepared: Adapter? = nil) async -> SourceReport {
         let started = clock.now
-        // A list writes into its transaction while it streams in: its turn spans its whole sync.
-        // Every other source takes the turn for its commit, or for recording its failure.
+        // Every source takes this process's turn for its commit, or for recording its failure: a
+        // list spools its body outside it while it streams in, and is decoded and merged in the commit.
         let turn = WriteTurn(of: writeTurns)
-        if settings.kind == .custom { await turn.take() }
         defer { turn.give() }
         let store: Store
         do {
-            store = try Store(path: storePath, access: .write, now: now, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            // The writer's turn among processes the same way: per transaction, never for the network's time.
+            store = try Store(path: storePath, access: .write, now: now, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+                              turn: .perTransaction)
         } catch {
             return SourceReport(source: settings.name, ok: false, summary: "store: \(error)", seconds: 0,
                                 storeExitCode: error.exitCode)
         }
         // The store's connection goes into the source's transaction, where every use of it during
-        // this sync goes through one lock (the list's writer thread included). The store's check
-        // starts when the first write is near (a streaming list opens its transaction with its
-        // first records) and is awaited before the commit.
+        // this sync goes through one lock. The store's check starts when a write is near (a
+        // streaming list's first bytes: it runs beside the transfer) and is awaited before the commit.
         let check = Mutex<StoreCheck?>(nil)
         let transaction = SourceTransaction(store: store) { check.withLock { $0 = $0 ?? self.startCheck() } }
         let run = SourceRun(settings: settings, now: now, started: started, clock: clock, transaction: transaction, turn: turn)
@@ -165,8 +165,6 @@ public final class SyncEngine: Sendable {
 
     /// Leaves every stored row as it was and records why the sync failed.
     private func fail(_ run: SourceRun, with error: any Error, fetchedBytes: Int) async -> SourceReport {
-        // Whatever a streaming adapter wrote goes: a failed sync leaves every stored row as it was.
-        run.transaction.rollBack()
         let failure = SourceFailure(classifying: error)
         // A sync abandoned at shutdown is not a failure of the upstream: record nothing.
         if Task.isCancelled { return SourceReport(source: run.settings.name, ok: false, summary: "cancelled", seconds: run.elapsed()) }

@@ -42,7 +42,7 @@ enum FeedSource {
         request.httpsOnly = fleet.isHTTPS
         request.caFile = fleet.caFile
         let tooLong = SourceFailure("feed: \(entry.file) is longer than the \(entry.size) bytes its signed manifest gives; nothing applied")
-        // A list streams into its transaction as a direct one does (a million quotes are 170 MB):
+        // A list is spooled as it arrives, as a direct one is (a million quotes are 170 MB):
         // the engine commits it only when the bytes hashed to the signed SHA-256.
         if SourceName.kind(of: entry.name) == .custom {
             return recordingSerial(try await streamedList(entry, request: request, tooLong: tooLong, applied: applied, context), entry, manifest)
@@ -70,7 +70,7 @@ enum FeedSource {
         return recordingSerial(update, entry, manifest)
     }
 
-    /// A list's file, decoded and written as it arrives; refused (the transaction rolled back) when
+    /// A list's file, spooled as it arrives and merged in the transaction; refused (the spool dropped) when
     /// it is longer than signed or its bytes are not the signed ones.
     private static func streamedList(_ entry: Manifest.Entry, request: HTTPRequest, tooLong: SourceFailure, applied: Validators,
                                      _ context: SyncContext) async throws(SourceFailure) -> SourceUpdate {

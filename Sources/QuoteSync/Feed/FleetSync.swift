@@ -70,7 +70,10 @@ public struct FleetSync: Sendable {
                      finished: @escaping @Sendable (SourceReport) -> Void = { _ in }) async -> Outcome {
         let store: Store
         do {
-            store = try Store(path: engine.storePath, access: .write, now: now, busyTimeoutMilliseconds: engine.busyTimeoutMilliseconds)
+            // The writer's turn per transaction, as each source's sync takes it: the manifest's
+            // request and the sources' transfers hold none.
+            store = try Store(path: engine.storePath, access: .write, now: now, busyTimeoutMilliseconds: engine.busyTimeoutMilliseconds,
+                              turn: .perTransaction)
         } catch {
             let report = SourceReport(source: "fleet", ok: false, summary: "store: \(error)", seconds: 0, storeExitCode: error.exitCode)
             return Outcome(reports: [report], fed: [])
@@ -97,7 +100,9 @@ public struct FleetSync: Sendable {
         case .refused(let failure):
             return await failEvery(expectedNames, with: failure, now: now, finished: finished)
         case .unchanged(let trust):
-            do throws(StoreError) { try trustRepository.touch(name: trust.name, at: now) } catch {
+            do throws(StoreError) {
+                try store.write { (transaction) throws(StoreError) in try transaction.feedTrust.touch(name: trust.name, at: now) }
+            } catch {
                 return await failEvery(expectedNames, with: SourceFailure.local(error), now: now, finished: finished)
             }
             return await unchanged(trusted.previouslyFed, expected: expectedNames, only: only, now: now, finished: finished)
@@ -114,7 +119,7 @@ public struct FleetSync: Sendable {
         reports += await notInFeed(expectedNames, published: manifest.sources.map(\.name), now: now, finished: finished)
         if reports.contains(where: \.ok) { store.checkpointAndTruncate() }
         // 4. The manifest counts as applied only when all of it was.
-        if reports.allSatisfy(\.ok) && only == nil, let failed = recordApplied(chosen, in: validators, now: now) {
+        if reports.allSatisfy(\.ok) && only == nil, let failed = recordApplied(chosen, in: store, now: now) {
             reports.append(failed)
         }
         return Outcome(reports: reports, fed: Set(expectedNames + entries.map(\.name)))
@@ -138,11 +143,13 @@ public struct FleetSync: Sendable {
 
     /// Keeps the manifest's validators, so that the next request is conditional; the report of
     /// a store that refused, or nil.
-    private func recordApplied(_ chosen: Chosen, in validators: FeedStateRepository, now: Int) -> SourceReport? {
+    private func recordApplied(_ chosen: Chosen, in store: Store, now: Int) -> SourceReport? {
         do throws(StoreError) {
-            try validators.record(hub: chosen.url, FeedStateRepository.State(
-                etag: chosen.etag, lastModified: chosen.lastModified, serial: chosen.manifest.serial,
-                generated: chosen.manifest.generated, checkedAt: now))
+            try store.write { (transaction) throws(StoreError) in
+                try transaction.feedState.record(hub: chosen.url, FeedStateRepository.State(
+                    etag: chosen.etag, lastModified: chosen.lastModified, serial: chosen.manifest.serial,
+                    generated: chosen.manifest.generated, checkedAt: now))
+            }
             return nil
         } catch {
             return SourceReport(source: "fleet", ok: false, summary: "store: \(error)", seconds: 0, storeExitCode: error.exitCode)
