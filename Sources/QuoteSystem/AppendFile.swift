@@ -6,7 +6,7 @@ import Glibc
 /// most `atomicBytes` each (PIPE_BUF: Linux appends each such write to a regular file whole, never
 /// between another process's bytes); a longer line has a write of its own. Now and then a writer
 /// makes the file short again (`compact`): rewritten whole through an `AtomicFile` under an
-/// exclusive flock of the file, with what others appended meanwhile carried over.
+/// exclusive flock of the file, which appenders wait for: they add to the file that replaced it.
 public enum AppendFile {
     /// PIPE_BUF: what one write holds and still goes in as one piece.
     public static let atomicBytes = 4_096
@@ -86,10 +86,10 @@ public enum AppendFile {
 
     /// Rewrites the file `name` in `folder` short: `rewrite` is given its last whole lines (at
     /// most `limit` bytes, as `lastLines` reads them) and returns what the file is to hold, which
-    /// replaces it through an `AtomicFile` with `mode` (not synced: a history). Lines other
-    /// processes added meanwhile are added after it. False, and nothing done, when another
-    /// process is compacting the file (its flock is not waited for: one compaction is enough),
-    /// when it was replaced meanwhile, or when `needed` says of its size that it need not be.
+    /// replaces it through an `AtomicFile` with `mode` (not synced: a history). Other processes'
+    /// appends wait for it (the file's flock) and go to the new file. False, and nothing done,
+    /// when another process holds the flock (a compaction is not waited for: one is enough), when
+    /// the file was replaced meanwhile, or when `needed` says of its size that it need not be.
     public static func compact(_ name: String, in folder: String, mode: mode_t, limit: Int, needed: (Int) -> Bool = { _ in true },
                                rewrite: ([UInt8]) -> [UInt8]) throws(FileSystemError) -> Bool {
         let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name

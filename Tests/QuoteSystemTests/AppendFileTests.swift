@@ -6,8 +6,8 @@ import Testing
 import TestSupport
 
 /// A history several processes add whole lines to: appends in place, a torn last line neither
-/// read nor run into, a tail read bounded whatever the file's size, and compaction that keeps
-/// what others added meanwhile.
+/// read nor run into, a tail read bounded whatever the file's size, and compaction that the
+/// others' appends wait for.
 @Suite(.offThePool, .timeLimit(.minutes(5))) struct AppendFileTests {
     let scratch = TemporaryFolder()
     var path: String { scratch.file("history") }
@@ -75,17 +75,29 @@ import TestSupport
         #expect(refused?.errno.code == EINVAL || refused?.errno.code == ENXIO)
     }
 
-    /// Compaction rewrites the file short, and what another writer added while it was at it
-    /// (here: from inside the rewrite) follows in the new file.
+    /// Compaction rewrites the file short; another writer that comes meanwhile waits for it (the
+    /// file's flock) and adds its line to the new file.
     @Test func compactionKeepsWhatCameMeanwhile() throws {
         _ = try AppendFile.append(lines: lines("a", "b", "c"), to: path, mode: 0o600)
         let before = try inode(path)
+        // Another writer comes while the compaction holds the file's lock: it waits, then finds
+        // the file replaced and adds its line to the new one.
+        let path = self.path, meanwhile = lines("meanwhile")
+        final class Flag: Sendable { let value = Mutex(false) }
+        let appended = Flag()
+        var writer: JoinableThread?
         let done = try AppendFile.compact("history", in: scratch.path, mode: 0o600, limit: 1 << 20) { read in
             #expect(read == Array("a\nb\nc\n".utf8))
-            _ = try? AppendFile.append(lines: lines("meanwhile"), to: path, mode: 0o600)
+            writer = JoinableThread {
+                if (try? AppendFile.append(lines: meanwhile, to: path, mode: 0o600)) != nil { appended.value.withLock { $0 = true } }
+            }
+            usleep(100_000)
+            #expect(!appended.value.withLock { $0 }, "the append waited for the compaction")
             return Array("c\n".utf8)
         }
+        writer?.join()
         #expect(done)
+        #expect(appended.value.withLock { $0 })
         #expect(try contents() == "c\nmeanwhile\n")
         #expect(try inode(path) != before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["history"], "no temporary file left")

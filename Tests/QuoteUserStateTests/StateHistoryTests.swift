@@ -160,9 +160,11 @@ import TestSupport
     /// own, as processes have): every line whole, and of each writer's quotes the file keeps
     /// an unbroken run up to its last — a compaction drops the oldest, it loses none after them.
     @Test func writersAtOnceLoseNothingToACompaction() throws {
-        // About a third of the writers' lines short of the size: the compaction comes midway.
+        // A dozen lines short of the size: the compaction comes while every writer is at work,
+        // each with most of its lines still to add (a compaction keeps the newest 16 lines only:
+        // a writer done before it would rightly have none left).
         var filler = ""
-        while filler.utf8.count < ShownQuotes.compactionBytes - 40_000 { filler += line("pre-\(filler.utf8.count)", time: noon, here) + "\n" }
+        while filler.utf8.count < ShownQuotes.compactionBytes - 2_000 { filler += line("pre-\(filler.utf8.count)", time: noon, here) + "\n" }
         try write(filler, to: shownPath)
         let before = inode(shownPath), writers = 6, each = 150
         let folder = self.folder, failures = Mutex(0), identity = here, time = noon
