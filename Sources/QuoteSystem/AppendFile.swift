@@ -78,10 +78,26 @@ public enum AppendFile {
     /// without its newline (still being written, or cut short) is left out. Follows a link, as a
     /// reader of any file does; refuses what is not a regular file.
     public static func lastLines(of path: String, limit: Int) throws(FileSystemError) -> [UInt8] {
+        try lastLinesAndIdentity(of: path, limit: limit).lines
+    }
+
+    /// Which file a path named when it was read: a compaction replaces it with another.
+    public struct Identity: Equatable, Sendable {
+        let device: UInt64
+        let inode: UInt64
+
+        init(_ status: stat) {
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+        }
+    }
+
+    /// `lastLines`, and which file they were read from (for a rewrite that must find the same one).
+    public static func lastLinesAndIdentity(of path: String, limit: Int) throws(FileSystemError) -> (lines: [UInt8], identity: Identity) {
         let file = try openedRegular(path)
         let found = try status(file.io, path)
         let size = Int(found.st_size)
-        return try wholeLines(file.io, from: max(0, size - limit), to: size, path: path)
+        return (try wholeLines(file.io, from: max(0, size - limit), to: size, path: path), Identity(found))
     }
 
     /// Rewrites the file `name` in `folder` short: `rewrite` is given its last whole lines (at
@@ -90,14 +106,23 @@ public enum AppendFile {
     /// appends wait for it (the file's flock) and go to the new file. False, and nothing done,
     /// when another process holds the flock (a compaction is not waited for: one is enough), when
     /// the file was replaced meanwhile, or when `needed` says of its size that it need not be.
-    public static func compact(_ name: String, in folder: String, mode: mode_t, limit: Int, needed: (Int) -> Bool = { _ in true },
+    ///
+    /// `expecting`: only the file read earlier is rewritten (false when another replaced it since);
+    /// with it, the flock is waited for (an append holds it for microseconds).
+    public static func compact(_ name: String, in folder: String, mode: mode_t, limit: Int, expecting: Identity? = nil,
+                               needed: (Int) -> Bool = { _ in true },
                                rewrite: ([UInt8]) -> [UInt8]) throws(FileSystemError) -> Bool {
         let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
         let file = try opened(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, mode: 0)
-        guard flock(file.rawValue, LOCK_EX | LOCK_NB) == 0 else { return false }
+        if expecting == nil {
+            guard flock(file.rawValue, LOCK_EX | LOCK_NB) == 0 else { return false }
+        } else {
+            do throws(Errno) { try file.io.lockExclusively() } catch { throw FileSystemError("lock", path, error) }
+        }
         let found = try status(file.io, path)
         let size = Int(found.st_size)
-        guard FileKind(mode: found.st_mode) == .regular, found.st_nlink > 0, needed(size) else { return false }
+        guard FileKind(mode: found.st_mode) == .regular, found.st_nlink > 0, needed(size),
+              expecting.map({ $0 == Identity(found) }) ?? true else { return false }
         let current = try wholeLines(file.io, from: max(0, size - limit), to: size, path: path)
         let contents = rewrite(current)
         let replacement = try AtomicFile(in: folder, prefix: name, mode: mode)

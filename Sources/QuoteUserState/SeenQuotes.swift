@@ -1,5 +1,6 @@
 import QuoteBase
 import QuoteModels
+import QuoteSystem
 
 /// Which quotes this user has been shown (`random --unseen`): each matching quote once before
 /// any repeats. Kept per user and per store under $XDG_STATE_HOME/quoted (never in the store:
@@ -14,6 +15,8 @@ public struct SeenQuotes {
     /// What `save` writes: the keys this draw added, and those a new round took out.
     private var added: Set<UInt64> = []
     private var removed: Set<UInt64> = []
+    /// The file the keys were read from: a new round rewrites that one only.
+    private let identity: AppendFile.Identity?
     /// The most of the file read (its newest keys: a history, not a keepsake); a file grown past
     /// it is rewritten to its keys, each once.
     public static let maximumBytes = 64 << 20
@@ -22,7 +25,9 @@ public struct SeenQuotes {
         let name = "seen-" + FNV1a.hash(storePath).hex
         self.folder = folder
         self.name = name
-        keys = Self.keys(in: Self.history(name, folder).bytes())
+        let read = Self.history(name, folder).bytesAndIdentity()
+        keys = Self.keys(in: read.bytes)
+        identity = read.identity
     }
 
     public var path: String { folder.file(name) }
@@ -44,12 +49,14 @@ public struct SeenQuotes {
     }
 
     /// Writes what changed: the keys added, at the end of the file (a line each, 0600); after a
-    /// new round, the file rewritten without the round's keys (when another process is rewriting
-    /// it just then, the keys added alone: the next draw starts the round again). A history that
-    /// cannot be written only means repeats come sooner: nothing is reported.
+    /// new round, the file read rewritten without the round's keys, what others added to it since
+    /// kept. When another process rewrote it since (its own new round came first), the keys
+    /// added alone: that round counts them. A history that cannot be written only means repeats
+    /// come sooner: nothing is reported.
     public func save() {
         let file = Self.history(name, folder)
-        if !removed.isEmpty, file.rewrite({ Self.text(Self.keys(in: $0).subtracting(removed).union(added)) }) { return }
+        if !removed.isEmpty, let identity,
+           file.rewrite(expecting: identity, { Self.text(Self.keys(in: $0).subtracting(removed).union(added)) }) { return }
         let lines = added.map { key in
             var line: [UInt8] = []
             Self.appendHex(key, to: &line)

@@ -78,6 +78,12 @@ public struct StateFolder: Sendable {
 
     /// The last whole lines of `name`, at most `limit` bytes of them (a history's newest part:
     /// `AppendFile.lastLines`); none when there is no such file or it cannot be read.
+    /// `lastLines`, and which file they came from (nil: none read).
+    func lastLinesAndIdentity(_ name: String, limit: Int) -> (lines: [UInt8], identity: AppendFile.Identity?) {
+        guard let read = try? AppendFile.lastLinesAndIdentity(of: file(name), limit: limit) else { return ([], nil) }
+        return (read.lines, read.identity)
+    }
+
     func lastLines(_ name: String, limit: Int) -> [UInt8] {
         (try? AppendFile.lastLines(of: file(name), limit: limit)) ?? []
     }
@@ -108,7 +114,8 @@ public struct StateFolder: Sendable {
 
     /// Rewrites `name` short with what `rewrite` makes of its last lines (`AppendFile.compact`),
     /// when `needed` says so of its size; false when it was not (another process at it, no file).
-    func compact(_ name: String, limit: Int, needed: (Int) -> Bool = { _ in true }, rewrite: ([UInt8]) -> [UInt8]) -> Bool {
-        (try? AppendFile.compact(name, in: path, mode: 0o600, limit: limit, needed: needed, rewrite: rewrite)) ?? false
+    func compact(_ name: String, limit: Int, expecting: AppendFile.Identity? = nil, needed: (Int) -> Bool = { _ in true },
+                 rewrite: ([UInt8]) -> [UInt8]) -> Bool {
+        (try? AppendFile.compact(name, in: path, mode: 0o600, limit: limit, expecting: expecting, needed: needed, rewrite: rewrite)) ?? false
     }
 }

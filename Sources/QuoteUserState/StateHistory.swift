@@ -33,9 +33,16 @@ struct StateHistory {
         }
     }
 
-    /// Rewrites the file now with what `change` makes of its lines (a new round of `--unseen`);
-    /// false when it was not rewritten (no file yet, or another process compacting it).
-    func rewrite(_ change: ([UInt8]) -> [UInt8]) -> Bool {
-        folder.compact(name, limit: readLimit, rewrite: change)
+    /// `bytes()`, and which file they were read from (nil: none).
+    func bytesAndIdentity() -> (bytes: [UInt8], identity: AppendFile.Identity?) {
+        let read = folder.lastLinesAndIdentity(name, limit: readLimit)
+        return (read.lines, read.identity)
+    }
+
+    /// Rewrites the file now with what `change` makes of its lines (a new round of `--unseen`),
+    /// if it is still the one read (`identity`); false when it was not rewritten (no file, or one
+    /// another process rewrote since: its new round came first).
+    func rewrite(expecting identity: AppendFile.Identity, _ change: ([UInt8]) -> [UInt8]) -> Bool {
+        folder.compact(name, limit: readLimit, expecting: identity, rewrite: change)
     }
 }

@@ -119,7 +119,9 @@ import TestSupport
         #expect(ShownQuotes.history(folder).count == 16)
         try ShownQuotes.record([quote("17")], now: noon + 17, identity: here, folder: folder)
         #expect(try text(shownPath) == old.joined() + line("17", time: noon + 17, here) + "\n")
-        #expect(ShownQuotes.file(ShownQuotes.fileName, folder).rewrite(ShownQuotes.keptLines))
+        let history = ShownQuotes.file(ShownQuotes.fileName, folder)
+        let identity = try #require(history.bytesAndIdentity().identity)
+        #expect(history.rewrite(expecting: identity, ShownQuotes.keptLines))
         #expect(try text(shownPath) == old.dropFirst().joined() + line("17", time: noon + 17, here) + "\n")
     }
 
@@ -210,6 +212,26 @@ import TestSupport
         round.save()
         #expect(inode(seen.path) != file)
         #expect(SeenQuotes(storePath: "/s.db", folder: folder).keys == Set([2, 4, 5, 6].map(key)))
+    }
+
+    /// Two draws that both found the round over, each from its own reading of the file: the one
+    /// that saves first rewrites it; the other finds it replaced and only adds its key, which the
+    /// new round counts. Neither loses the key it drew.
+    @Test func twoNewRoundsAtOnceKeepBothKeys() throws {
+        func key(_ id: Int) -> UInt64 { SeenQuotes.key(source: "builtin", upstreamID: String(id)) }
+        var seen = SeenQuotes(storePath: "/s.db", folder: folder)
+        for id in 1...4 { seen.insert(quote(String(id))) }
+        seen.save()
+        var first = SeenQuotes(storePath: "/s.db", folder: folder), second = SeenQuotes(storePath: "/s.db", folder: folder)
+        for id in 1...4 {
+            first.remove(key(id))
+            second.remove(key(id))
+        }
+        first.insert(quote("3"))
+        second.insert(quote("1"))
+        first.save()
+        second.save()
+        #expect(SeenQuotes(storePath: "/s.db", folder: folder).keys == Set([3, 1].map(key)))
     }
 
     /// Key lines as the previous version wrote them, and lines no version wrote: 1 to 16
