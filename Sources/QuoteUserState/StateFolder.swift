@@ -31,12 +31,12 @@ public struct StateFolder: Sendable {
 
     public func read(_ name: String, limit: Int) -> Contents {
         let path = file(name)
+        // Nothing there, not even a link to nothing: an empty state. Looked at first: a failed
+        // read would word its error (strerror, the catalog) on every draw of a user with no such file.
+        guard FileSystem.exists(path) || (try? FileSystem.status(path, followingLinks: false)) != nil else { return .absent }
         do throws(FileError) {
             return .bytes(try FileReader.read(path, limit: limit))
         } catch {
-            // Nothing there, not even a link to nothing: an empty state (read first, so that a file
-            // that is there costs no look before it).
-            if (try? FileSystem.status(path, followingLinks: false)) == nil { return .absent }
             return .unreadable(UserStateError("\(error)"))
         }
     }
@@ -76,14 +76,14 @@ public struct StateFolder: Sendable {
         }
     }
 
-    /// The last whole lines of `name`, at most `limit` bytes of them (a history's newest part:
-    /// `AppendFile.lastLines`); none when there is no such file or it cannot be read.
     /// `lastLines`, and which file they came from (nil: none read).
     func lastLinesAndIdentity(_ name: String, limit: Int) -> (lines: [UInt8], identity: AppendFile.Identity?) {
         guard let read = try? AppendFile.lastLinesAndIdentity(of: file(name), limit: limit) else { return ([], nil) }
         return (read.lines, read.identity)
     }
 
+    /// The last whole lines of `name`, at most `limit` bytes of them (a history's newest part:
+    /// `AppendFile.lastLines`); none when there is no such file or it cannot be read.
     func lastLines(_ name: String, limit: Int) -> [UInt8] {
         (try? AppendFile.lastLines(of: file(name), limit: limit)) ?? []
     }

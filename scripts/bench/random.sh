@@ -12,7 +12,9 @@
 # locale files `random` opens under Korean (none: the catalog is read only when a message is
 # printed) against `status`, which prints messages, and what one draw does to the user's state
 # (strace: one appended line, no rename, no fsync, nothing of /proc on a plain draw).
-# Exits non-zero when a target is missed. Searches: scripts/bench/search.sh.
+# Every draw timed has a user's state in place (a hidden quote, the quotes shown, --unseen's
+# history, a greeting), and random and today are also printed against the C floor (issue 41's
+# 1.15x, reported). Exits non-zero when a target is missed. Searches: scripts/bench/search.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -64,10 +66,21 @@ if command -v cc >/dev/null && cc -O2 -static -o "$data/random-floor" scripts/be
     floor=(-n "C floor (static, libsqlite3)" "$data/bin/random-floor $store")
 fi
 
+# A user's state as a status bar's leaves it: a hidden quote, the quotes shown, --unseen's
+# history and a greeting; "random, the user's state" draws with it in place (a plain draw reads
+# the hidden list and appends one line to the shown history).
+state_home="$PWD/$data/state-home"
+rm -rf "$state_home"
+mkdir -p "$state_home"
+in_state() { XDG_STATE_HOME="$state_home" "$quotectl" "$@" >/dev/null; }
+in_state random && in_state hide && in_state random --unseen && in_state random --once-per day
+for _ in $(seq 200); do in_state random; done
+
 results="$data/bench-random.json"
 # Both sides read warm files: fortune's are small and stay cached; the 386 MB store is read once first.
 cat "$store" "$store-wal" > /dev/null 2>&1 || true
-hyperfine -N --warmup 30 --runs 500 --export-json "$results" \
+# Every quotectl below draws with that state in place.
+XDG_STATE_HOME="$state_home" hyperfine -N --warmup 30 --runs 500 --export-json "$results" \
     -n "/bin/true (the floor)" "/bin/true" \
     "${floor[@]}" \
     -n "quotectl random" "$quotectl random" \
@@ -111,6 +124,12 @@ for name, result in results.items():
         verdict = f"within 1 ms of random {'met' if ok else 'MISSED'}"
         failed |= not ok
     print(f"{name:34} {median * 1000:7.2f} ms {ratio:10.2f}x  {verdict}")
+floor = results.get("C floor (static, libsqlite3)")
+if floor:
+    # Reported, not enforced: issue 41's target for a draw with the user's state in place.
+    for name in ("quotectl random", "quotectl today"):
+        ratio = results[name]["median"] / floor["median"]
+        print(f"{name:34} {ratio:6.2f}x the C floor (a target of 1.15x: {'met' if ratio <= 1.15 else 'not met'})")
 
 rounds = [{r["command"]: r["median"] for r in json.load(open(path))["results"]} for path in sys.argv[2:]]
 def median(values):
@@ -149,11 +168,6 @@ locale_files status --help | sed 's/^/  /'
 # the shown history — no rename, no fsync, nothing of /proc (the boot and session are read only
 # by --once-per boot|session). Skipped where strace could not be installed.
 if command -v strace >/dev/null; then
-    state_home="$PWD/$data/state-home"
-    rm -rf "$state_home"
-    mkdir -p "$state_home"
-    in_state() { XDG_STATE_HOME="$state_home" "$quotectl" "$@" >/dev/null; }
-    in_state random && in_state hide && in_state random --unseen && in_state random --once-per day
     echo "the user's state in one draw (strace -f -y; XDG_STATE_HOME holding hidden, shown, seen and greeted):"
     for words in "random" "random --unseen" "random --once-per day" "today"; do
         # shellcheck disable=SC2086  # the words are split on purpose
