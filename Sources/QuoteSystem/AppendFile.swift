@@ -2,14 +2,18 @@ import Glibc
 
 /// A file that grows by whole lines: a history that several processes add to at once (a status
 /// bar each second and a terminal), each line added with O_APPEND — no temporary file, no rename,
-/// no fsync, so that adding one costs an open, a write and a close. Lines go out in writes of at
-/// most `atomicBytes` each (PIPE_BUF: Linux appends each such write to a regular file whole, never
-/// between another process's bytes); a longer line has a write of its own. Now and then a writer
-/// makes the file short again (`compact`): rewritten whole through an `AtomicFile` under an
-/// exclusive flock of the file, which appenders wait for: they add to the file that replaced it.
+/// no fsync, so that adding one costs an open, a flock, a write and a close. What keeps lines
+/// whole is the file's flock, which each appender holds for its few writes (grouped in writes of
+/// at most `atomicBytes`, a longer line in one of its own). Now and then a writer makes the file
+/// short again (`compact`): rewritten whole through an `AtomicFile` under that flock, which
+/// appenders wait for (briefly: `lockPatience`): they add to the file that replaced it.
 public enum AppendFile {
-    /// PIPE_BUF: what one write holds and still goes in as one piece.
+    /// PIPE_BUF: the most one write of whole lines holds.
     public static let atomicBytes = 4_096
+    /// How long an appender waits for the file's flock (a compaction takes about a millisecond):
+    /// past it, something else holds it (a stopped process, a backup's flock(1)), and the lines
+    /// go in without it rather than hold a draw up, as a plain O_APPEND write would.
+    static let lockPatience = 200
 
     /// What adding lines left behind.
     public struct Appended: Sendable, Equatable {
@@ -53,11 +57,7 @@ public enum AppendFile {
     public static func append(lines: [[UInt8]], to path: String, mode: mode_t) throws(FileSystemError) -> Appended {
         for _ in 0..<8 {
             let file = try opened(path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, mode: mode)
-            do throws(Errno) {
-                _ = try Errno.retrying { flock(file.rawValue, LOCK_EX) }
-            } catch {
-                throw FileSystemError("lock", path, error)
-            }
+            try lockBriefly(file.io, path)
             let before = try status(file.io, path)
             guard FileKind(mode: before.st_mode) == .regular else { throw FileSystemError("open", path, Errno(EINVAL)) }
             // Compacted while this waited for the lock: the lines go to the file that replaced it.
@@ -86,6 +86,9 @@ public enum AppendFile {
         let device: UInt64
         let inode: UInt64
 
+        // Not the change time: every append moves it, and a rewrite must keep what others added.
+        // (An inode number freed by one rewrite could be the next one's: two rewrites between one
+        // draw's read and its own would let one quote of a round repeat.)
         init(_ status: stat) {
             device = UInt64(status.st_dev)
             inode = UInt64(status.st_ino)
@@ -138,6 +141,17 @@ public enum AppendFile {
         // Closed here, not after its last read (a noncopyable value ends at its last use).
         file.close()
         return true
+    }
+
+    /// Takes the file's flock, trying each millisecond for `lockPatience` milliseconds; then goes
+    /// on without it.
+    private static func lockBriefly(_ io: Descriptor, _ path: String) throws(FileSystemError) {
+        for _ in 0..<lockPatience {
+            if flock(io.rawValue, LOCK_EX | LOCK_NB) == 0 { return }
+            let failure = Errno.current
+            guard failure.code == EWOULDBLOCK || failure.code == EINTR else { throw FileSystemError("lock", path, failure) }
+            usleep(1_000)
+        }
     }
 
     /// `lines` joined into writes of at most `atomicBytes`, each of whole lines (a longer line alone).

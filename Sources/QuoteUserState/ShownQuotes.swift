@@ -30,8 +30,8 @@ public struct ShownQuote: Equatable, Sendable {
 
 /// The quotes this user was last shown, newest last: every quote `random` and `today` print, and
 /// what a notification or a bar shows, recorded through `record` — a line added to the file per
-/// quote (`StateHistory`), nothing of it read. The newest `keptCount` are what is kept: a reader
-/// reads those, and the file is rewritten to them once it passes `compactionBytes`.
+/// quote (`StateHistory`), only its last byte read. The newest `keptCount` are what is kept: a
+/// reader reads those, and the file is rewritten to them once it passes `compactionBytes`.
 public enum ShownQuotes {
     public static let fileName = "shown"
     public static let keptCount = 16

@@ -99,7 +99,7 @@ public struct StateFolder: Sendable {
         } catch where error.errno == .noSuchFile {
             // The first line of all: the folder is made, then the file.
             if let problem = Path.makeDirectories(self.path) { throw UserStateError("\(path): \(problem)") }
-        } catch where [ELOOP, EINVAL, EACCES].contains(error.errno.code) {
+        } catch where [ELOOP, EINVAL, EACCES, ENXIO].contains(error.errno.code) {
             try self.write(name, lastLines(name, limit: limit) + lines.joined(), durable: false)
             return AppendFile.Appended(size: 0)
         } catch {

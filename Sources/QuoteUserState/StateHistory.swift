@@ -2,8 +2,8 @@ import QuoteSystem
 
 /// A state file kept as a history of lines, newest last: the quotes shown, the greetings, the
 /// `--unseen` keys. It is on the path of every draw, so a draw adds its lines to the end
-/// (`StateFolder.append`: one write, no temporary file, no rename, no fsync) and reads nothing of
-/// it; only when the file has grown past `compactionBytes` does the writer that made it so
+/// (`StateFolder.append`: one write, no temporary file, no rename, no fsync) and reads only its
+/// last byte; only when the file has grown past `compactionBytes` does the writer that made it so
 /// rewrite it short (`StateFolder.compact`: what `keep` keeps, through an `AtomicFile`). Readers
 /// read its newest `readLimit` bytes at most, whole lines only: a huge file costs no more, and a
 /// line cut short (a crash) or still being written is not read.
