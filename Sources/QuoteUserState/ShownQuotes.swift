@@ -29,12 +29,16 @@ public struct ShownQuote: Equatable, Sendable {
 }
 
 /// The quotes this user was last shown, newest last: every quote `random` and `today` print, and
-/// what a notification or a bar shows, recorded through `record`. A history: the newest
-/// `keptCount` are kept, a file that cannot be read is started afresh.
+/// what a notification or a bar shows, recorded through `record` — a line added to the file per
+/// quote (`StateHistory`), only its last byte read. The newest `keptCount` are what is kept: a
+/// reader reads those, and the file is rewritten to them once it passes `compactionBytes`.
 public enum ShownQuotes {
     public static let fileName = "shown"
     public static let keptCount = 16
+    /// The most of the file's end that is read (its newest lines; a larger file's older part never).
     static let maximumBytes = 4 << 20
+    /// About a thousand quotes: a bar drawing each second rewrites the file a few times an hour.
+    static let compactionBytes = 256 << 10
 
     /// What was shown, oldest first (malformed lines skipped).
     public static func history(_ folder: StateFolder = .current()) -> [ShownQuote] {
@@ -43,41 +47,59 @@ public enum ShownQuotes {
 
     /// The last quote shown to this user, if any: the last line that reads as one.
     public static func last(_ folder: StateFolder = .current()) -> ShownQuote? {
-        lines(of: fileName, folder).reversed().lazy.compactMap(shownQuote).first
+        newest(1, of: file(fileName, folder).bytes()).last?.shown
     }
 
     /// Records `quotes` as shown now (the last of them is "the last quote shown"). Callable from
-    /// any command that shows quotes; throws only when the file cannot be written.
-    public static func record(_ quotes: [Quote], now: Int = UnixTime.now(), identity: SessionIdentity = .current(),
+    /// any command that shows quotes; throws only when the file cannot be written. What is
+    /// recorded of the session is what costs no file to learn (`SessionIdentity.fromEnvironment`):
+    /// `like` and `hide` take the last quote shown, whatever the session.
+    public static func record(_ quotes: [Quote], now: Int = UnixTime.now(), identity: SessionIdentity = .fromEnvironment(),
                               folder: StateFolder = .current()) throws(UserStateError) {
         try record(quotes, into: fileName, now: now, identity: identity, folder: folder)
     }
 
-    /// The history kept in `file`, oldest first (malformed lines skipped).
+    /// The history kept in `file`: its newest `keptCount` quotes, oldest first (malformed lines skipped).
     static func history(of file: String, _ folder: StateFolder) -> [ShownQuote] {
-        lines(of: file, folder).compactMap(shownQuote)
+        newest(keptCount, of: Self.file(file, folder).bytes()).map { $0.shown }
     }
 
-    /// Adds `quotes` to the history kept in `file`. The lines kept are copied as they are, not
-    /// parsed: this runs on every `quotectl random`.
+    /// Adds `quotes` to the history kept in `file`, a line each (the last `keptCount` of them).
     static func record(_ quotes: [Quote], into file: String, now: Int, identity: SessionIdentity,
                        folder: StateFolder) throws(UserStateError) {
-        guard !quotes.isEmpty else { return }
-        let added = quotes.suffix(keptCount).map { Array((ShownQuote(kept: KeptQuote($0, time: now), identity: identity).jsonLine + "\n").utf8) }
-        var bytes: [UInt8] = []
-        for line in lines(of: file, folder).suffix(keptCount - added.count) { bytes += line + [UInt8(ascii: "\n")] }
-        for line in added { bytes += line }
-        // Not synced: a crash loses at most the newest line of a history.
-        try folder.write(file, bytes, durable: false)
+        let added = quotes.suffix(keptCount).map { Array(ShownQuote(kept: KeptQuote($0, time: now), identity: identity).jsonLine.utf8) }
+        try Self.file(file, folder).add(added, keep: keptLines)
     }
 
-    private static func lines(of file: String, _ folder: StateFolder) -> [ArraySlice<UInt8>] {
-        guard case .bytes(let bytes) = folder.read(file, limit: maximumBytes) else { return [] }
-        return bytes.split(separator: UInt8(ascii: "\n"))
+    static func file(_ name: String, _ folder: StateFolder) -> StateHistory {
+        StateHistory(folder: folder, name: name, readLimit: maximumBytes, compactionBytes: compactionBytes)
     }
 
-    private static func shownQuote(_ line: ArraySlice<UInt8>) -> ShownQuote? {
-        String(validating: line, as: UTF8.self).flatMap { ShownQuote(jsonLine: Substring($0)) }
+    /// What a compaction keeps of the lines read: the newest `keptCount` that read as quotes
+    /// shown, as they were written (a line of the previous version's too).
+    static func keptLines(_ bytes: [UInt8]) -> [UInt8] {
+        var kept: [UInt8] = []
+        for line in newest(keptCount, of: bytes) {
+            kept += line.bytes
+            kept.append(StateHistory.newline)
+        }
+        return kept
+    }
+
+    /// The newest `count` lines of `bytes` (whole lines) that read as quotes shown, oldest first:
+    /// found from the end, so that no more lines are looked at, or parsed, than are wanted.
+    private static func newest(_ count: Int, of bytes: [UInt8]) -> [(bytes: ArraySlice<UInt8>, shown: ShownQuote)] {
+        var found: [(bytes: ArraySlice<UInt8>, shown: ShownQuote)] = []
+        var end = bytes.endIndex
+        while end > bytes.startIndex, found.count < count {
+            let start = bytes[..<end].lastIndex(of: StateHistory.newline).map { $0 + 1 } ?? bytes.startIndex
+            let line = bytes[start..<end]
+            if !line.isEmpty, let shown = String(validating: line, as: UTF8.self).flatMap({ ShownQuote(jsonLine: Substring($0)) }) {
+                found.append((bytes: line, shown: shown))
+            }
+            end = max(start - 1, bytes.startIndex)
+        }
+        return Array(found.reversed())
     }
 }
 

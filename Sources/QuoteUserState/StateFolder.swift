@@ -1,9 +1,11 @@
+import Glibc
 import QuoteBase
 import QuoteSystem
 
 /// Where this user's own state lives: $XDG_STATE_HOME/quoted (default ~/.local/state/quoted), a
-/// 0700 folder of 0600 files, each replaced whole and read with a size cap. Never the store: the
-/// store is the daemon's, and read-only to its users.
+/// 0700 folder of 0600 files, each read with a size cap: the kept lists replaced whole, the
+/// histories grown by appended lines (`StateHistory`). Never the store: the store is the
+/// daemon's, and read-only to its users.
 public struct StateFolder: Sendable {
     public let path: String
 
@@ -29,6 +31,8 @@ public struct StateFolder: Sendable {
 
     public func read(_ name: String, limit: Int) -> Contents {
         let path = file(name)
+        // Nothing there, not even a link to nothing: an empty state. Looked at first: a failed
+        // read would word its error (strerror, the catalog) on every draw of a user with no such file.
         guard FileSystem.exists(path) || (try? FileSystem.status(path, followingLinks: false)) != nil else { return .absent }
         do throws(FileError) {
             return .bytes(try FileReader.read(path, limit: limit))
@@ -70,5 +74,48 @@ public struct StateFolder: Sendable {
         } catch {
             throw UserStateError(tr("\(file(name)): cannot write it: \(error.errno)"))
         }
+    }
+
+    /// `lastLines`, and which file they came from (nil: none read).
+    func lastLinesAndIdentity(_ name: String, limit: Int) -> (lines: [UInt8], identity: AppendFile.Identity?) {
+        guard let read = try? AppendFile.lastLinesAndIdentity(of: file(name), limit: limit) else { return ([], nil) }
+        return (read.lines, read.identity)
+    }
+
+    /// The last whole lines of `name`, at most `limit` bytes of them (a history's newest part:
+    /// `AppendFile.lastLines`); none when there is no such file or it cannot be read.
+    func lastLines(_ name: String, limit: Int) -> [UInt8] {
+        (try? AppendFile.lastLines(of: file(name), limit: limit)) ?? []
+    }
+
+    /// Adds whole `lines` (each ending in its newline) to `name`, made 0600 (with the folder) when
+    /// missing. What is there but cannot be added to (a link, a FIFO, a file this user may not
+    /// open) is replaced, as a file written whole is, by one holding what could be read of it (its
+    /// last `limit` bytes) and the lines: a history is started afresh rather than refused.
+    func append(_ name: String, lines: [[UInt8]], limit: Int) throws(UserStateError) -> AppendFile.Appended {
+        let path = file(name)
+        do throws(FileSystemError) {
+            return try AppendFile.append(lines: lines, to: path, mode: 0o600)
+        } catch where error.errno == .noSuchFile {
+            // The first line of all: the folder is made, then the file.
+            if let problem = Path.makeDirectories(self.path) { throw UserStateError("\(path): \(problem)") }
+        } catch where [ELOOP, EINVAL, EACCES, ENXIO].contains(error.errno.code) {
+            try self.write(name, lastLines(name, limit: limit) + lines.joined(), durable: false)
+            return AppendFile.Appended(size: 0)
+        } catch {
+            throw UserStateError(tr("\(path): cannot write it: \(error.errno)"))
+        }
+        do throws(FileSystemError) {
+            return try AppendFile.append(lines: lines, to: path, mode: 0o600)
+        } catch {
+            throw UserStateError(tr("\(path): cannot write it: \(error.errno)"))
+        }
+    }
+
+    /// Rewrites `name` short with what `rewrite` makes of its last lines (`AppendFile.compact`),
+    /// when `needed` says so of its size; false when it was not (another process at it, no file).
+    func compact(_ name: String, limit: Int, expecting: AppendFile.Identity? = nil, needed: (Int) -> Bool = { _ in true },
+                 rewrite: ([UInt8]) -> [UInt8]) -> Bool {
+        (try? AppendFile.compact(name, in: path, mode: 0o600, limit: limit, expecting: expecting, needed: needed, rewrite: rewrite)) ?? false
     }
 }

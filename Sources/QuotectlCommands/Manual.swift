@@ -39,7 +39,7 @@ enum Manual {
                 ("/usr/lib/systemd/user/quoted-notify.timer", tr("Shows the quote of the day as a desktop notification once a day (00:30 UTC, after the happiness quote changes; a missed day at the next start). Shipped disabled; each user enables it with systemctl --user enable --now quoted-notify.timer.")),
                 // English on purpose: the files' paths.
                 ("$XDG_STATE_HOME/quoted/liked, hidden", tr("The quotes this user liked and hid, one JSON object per line, each with its source, upstream id and text: private (0600), never in the store. A file quotectl cannot read whole is named and never written over (exit 74).")),
-                ("$XDG_STATE_HOME/quoted/shown", tr("The last quotes shown to this user, with the time, boot and session: what like and hide take without an ID.")),
+                ("$XDG_STATE_HOME/quoted/shown", tr("The last quotes shown to this user, with the time and the login session XDG_SESSION_ID names: what like and hide take without an ID.")),
                 ("$XDG_STATE_HOME/quoted/greeted", tr("The last greetings random --once-per gave this user, with the time, boot and session: what --once-per asks (no other quote shown counts).")),
             ])),
             // English on purpose: example commands, as typed.

@@ -46,8 +46,9 @@ enum UserStateUse {
     static func greetedAlready(in period: OncePeriod?) -> Bool {
         guard let period else { return false }
         // Every kept greeting, not the last alone: another session's greeting may have come
-        // after this session's, which must still count.
-        let now = Run.now(), identity = SessionIdentity.current()
+        // after this session's, which must still count. A day is the clock's alone: the boot and
+        // session are read (from /proc) only for the periods that compare them.
+        let now = Run.now(), identity = period == .day ? SessionIdentity.fromEnvironment() : SessionIdentity.current()
         return Greetings.history().contains { period.includes($0, now: now, identity: identity) }
     }
 
