@@ -1,9 +1,11 @@
 import Foundation
+import Glibc
 import QuoteBase
 import QuoteConfig
 @testable import QuoteStore
 import QuoteModels
 @testable import QuoteSync
+import QuoteSystem
 import Synchronization
 import Testing
 import TestSupport
@@ -111,5 +113,22 @@ import TestSupport
         #expect(report.summary.contains("the list is"), "\(report.summary)")
         #expect(report.fetchedBytes < page.utf8.count / 4, "\(report.fetchedBytes) of \(page.utf8.count) bytes read")
         #expect(try harness.snapshot() == before)
+    }
+}
+
+/// A spool that cannot be written is the store's failure, said as the store's: a full disk as
+/// "disk full" (exit 75, tried again), a folder that takes no file as read-only, naming it.
+@Suite struct SpoolFailureTests {
+    @Test func aSpoolsErrnoIsTheStoresFailure() {
+        #expect(ListLoader.spoolFailure(Errno(ENOSPC), folder: "/var/lib/quoted") == .full(path: "/var/lib/quoted"))
+        #expect(ListLoader.spoolFailure(Errno(EDQUOT), folder: "/q") == .full(path: "/q"))
+        guard case .readOnly(let path, _) = ListLoader.spoolFailure(Errno(EROFS), folder: "/q") else {
+            Issue.record("EROFS is no read-only folder")
+            return
+        }
+        #expect(path == "/q")
+        let other = ListLoader.spoolFailure(Errno(EIO), folder: "/q")
+        #expect(SourceFailure.local(other).message.hasPrefix("store: "), "\(other)")
+        #expect("\(other)".contains("/q"))
     }
 }

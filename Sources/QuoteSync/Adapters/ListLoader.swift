@@ -83,7 +83,8 @@ final class ListLoader: HashingBodySink, Sendable {
                     context.transaction.expectWrite()
                 }
                 do throws(Errno) { try side.spool?.append(chunk) } catch {
-                    throw Self.spoolFailure(error, folder: Path.parent(of: context.storePath))
+                    // The spool's own folder: $TMPDIR's when the store's took no new file.
+                    throw Self.spoolFailure(error, folder: side.spool?.folder ?? Path.parent(of: context.storePath))
                 }
                 if !side.probed {
                     side.probed = true
