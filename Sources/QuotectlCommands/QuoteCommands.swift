@@ -216,17 +216,15 @@ struct SourceShares {
 
     /// Weights per source: the given percentages; what is left shared equally by the listed
     /// sources without one. With no sources listed and `equal`, every source with a match.
-    func weights(available: [String: Int], equal: Bool) throws -> [(String, Double)] {
-        if entries.isEmpty {
-            return available.filter { $0.value > 0 }.keys.sorted().map { ($0, 1) }
-        }
+    /// `available`: the sources with a match (of those listed, "custom" for every list, when
+    /// some are; else of every source).
+    func weights(available: Set<String>, equal: Bool) throws -> [(String, Double)] {
+        if entries.isEmpty { return available.sorted().map { ($0, 1) } }
         let given = entries.compactMap(\.percent).reduce(0, +)
         let unshared = entries.filter { $0.percent == nil }.count
         var weights: [(String, Double)] = []
         for entry in entries {
-            let matches = entry.source == SourceKind.custom.rawValue
-                ? available.filter { $0.key.hasPrefix("custom.") }.values.reduce(0, +) : available[entry.source] ?? 0
-            guard matches > 0 else { throw NoMatch(message: tr("no quote from \(entry.source) matches")) }
+            guard available.contains(entry.source) else { throw NoMatch(message: tr("no quote from \(entry.source) matches")) }
             weights.append((entry.source, entry.percent ?? (unshared > 0 ? max(0, 100 - given) / Double(unshared) : 0)))
         }
         return weights.filter { $0.1 > 0 }

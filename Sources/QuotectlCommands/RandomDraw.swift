@@ -65,8 +65,8 @@ struct RandomDraw {
     /// The sources to draw from, with their weights (none: uniform over every match).
     private func weights(for request: RandomRequest) throws -> [(String, Double)] {
         guard !request.shares.isEmpty || request.equal else { return [] }
-        let counts = try picker.sourceCounts(request.filter)
-        return try request.shares.weights(available: counts, equal: request.equal)
+        let named = request.shares.isEmpty ? nil : request.shares.entries.map(\.source)
+        return try request.shares.weights(available: picker.sourcesMatching(request.filter, among: named), equal: request.equal)
     }
 
     /// Where the draw may take its quotes from: the filter alone, or with sources named as words

@@ -57,6 +57,33 @@ import TestSupport
         #expect(try old.scalarString("SELECT body_sha256 || etag || last_modified FROM http_validators WHERE source = 'upbit'") == "abc\"e\"then")
     }
 
+    /// A store of the schema before `source_pick` gets each source's quotes numbered 1...count
+    /// in row-id order, and later writes keep them so.
+    @Test func anUpgradeNumbersEachSourcesQuotes() throws {
+        let old = try Database(path: folder.file("numbered.db"), mode: .readWriteCreate)
+        let before = Migrator.embedded.migrations.firstIndex { $0.name == "0014_source_picks" } ?? 0
+        #expect(before > 0)
+        try Migrator(migrations: Array(Migrator.embedded.migrations.prefix(before))).migrate(old)
+        for name in ["custom.a", "custom.b"] {
+            try old.execute("INSERT INTO sources (name, kind, created_at) VALUES ('\(name)', 'custom', 1)")
+        }
+        for index in 0..<30 {
+            try old.execute("""
+                INSERT INTO quotes (source, upstream_id, text, first_seen, last_seen, content_hash, length)
+                VALUES ('custom.\(index % 3 == 0 ? "a" : "b")', '\(index)', 'quote \(index)', 1, 1, \(index), 8)
+                """)
+        }
+        try Migrator.embedded.migrate(old)
+        let numbered = try old.prepare("SELECT source, group_concat(source_pick) FROM (SELECT source, source_pick FROM quotes ORDER BY source, id) GROUP BY source")
+        var numbers: [String: String] = [:]
+        while try numbered.step() { numbers[numbered.string(0)] = numbered.string(1) }
+        #expect(numbers["custom.a"] == (1...10).map(String.init).joined(separator: ","))
+        #expect(numbers["custom.b"] == (1...20).map(String.init).joined(separator: ","))
+        try old.execute("DELETE FROM quotes WHERE source = 'custom.a' AND upstream_id = '0'")
+        #expect(try old.scalarInt("SELECT max(source_pick) FROM quotes WHERE source = 'custom.a'") == 9)
+        #expect(try old.scalarInt("SELECT count(DISTINCT source_pick) FROM quotes WHERE source = 'custom.a'") == 9)
+    }
+
     @Test(arguments: 1..<Migrator.embedded.migrations.count)
     func upgradesFromEveryEarlierVersion(appliedBefore: Int) throws {
         let fresh = TemporaryFolder()

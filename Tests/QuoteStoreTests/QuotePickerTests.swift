@@ -30,6 +30,12 @@ import TestSupport
     /// Picks `draws` times and checks the counts over the matching quotes are uniform.
     func expectUniform(_ filter: QuoteFilter, in store: Store, draws: Int = 3_000, seed: UInt64) throws {
         let picker = QuotePicker(database: store.database)
+        try expectUniform(filter, in: store, draws: draws, seed: seed) { generator in try picker.random(filter, using: &generator) }
+    }
+
+    /// The same for any way of picking: `pick` draws one quote with the generator given.
+    func expectUniform(_ filter: QuoteFilter, in store: Store, draws: Int = 3_000, seed: UInt64,
+                       pick: (inout SeededGenerator) throws -> Quote?) throws {
         try store.database.defineCaseFolding()
         let clause = filter.whereClause()
         let matching = try store.database.scalarInt("SELECT count(*) FROM quotes WHERE \(clause.sql)", clause.values) ?? 0
@@ -37,7 +43,7 @@ import TestSupport
         var generator = SeededGenerator(state: seed)
         var counts: [String: Int] = [:]
         for _ in 0..<draws {
-            let quote = try #require(try picker.random(filter, using: &generator))
+            let quote = try #require(try pick(&generator))
             counts["\(quote.source)/\(quote.upstreamID)", default: 0] += 1
         }
         #expect(counts.count == matching, "every matching quote is reachable, and nothing else is")
@@ -67,6 +73,85 @@ import TestSupport
     ])
     func filteredPicksAreUniformOverTheMatches(filter: QuoteFilter) throws {
         try expectUniform(filter, in: try store(), seed: 7)
+    }
+
+    /// The ways `FilteredPick` can end, each forced alone: by a probe, by a count under its cap,
+    /// by a probe after the count passed its cap, by a count of every match. Each is uniform
+    /// over the matches, for a filter matching a large share and one matching a small share.
+    @Test(arguments: [
+        (probes: 100_000, countCap: 1, followUpProbes: 0),
+        (probes: 0, countCap: 1_000_000, followUpProbes: 0),
+        (probes: 0, countCap: 1, followUpProbes: 100_000),
+        (probes: 0, countCap: 1, followUpProbes: 0),
+    ], [QuoteFilter(category: "life"), QuoteFilter(source: "custom.a", maxLength: 40), QuoteFilter(maxLength: 40)])
+    func eachWayOfAFilteredPickIsUniform(way: (probes: Int, countCap: Int, followUpProbes: Int), filter: QuoteFilter) throws {
+        let store = try store()
+        let pick = FilteredPick(database: store.database, probes: way.probes, countCap: way.countCap, followUpProbes: way.followUpProbes)
+        try expectUniform(filter, in: store, seed: 11) { generator in try pick.quote(filter, using: &generator) }
+    }
+
+    /// Probes land in the smallest space that holds every match: the source's own numbering, the
+    /// ids an exact condition spans, else the whole store.
+    @Test func probesLandInTheSmallestSpaceThatHoldsEveryMatch() throws {
+        let store = try store()
+        let pick = FilteredPick(database: store.database)
+        let total = try #require(try store.database.scalarInt("SELECT count(*) FROM quotes"))
+        #expect(try pick.space(for: QuoteFilter(source: "custom.a", category: "life")) == .source("custom.a", quotes: 20))
+        #expect(try pick.space(for: QuoteFilter(character: "walter")) == .source("breakingbad", quotes: 20))
+        #expect(try pick.space(for: QuoteFilter(maxLength: 40)) == .store(quotes: total))
+        #expect(try pick.space(for: QuoteFilter(source: "custom", maxLength: 40)) == .store(quotes: total))
+        let ids = try #require(try store.database.prepare("SELECT min(id), max(id) FROM quotes WHERE production = 'Better Call Saul'"))
+        #expect(try ids.step())
+        #expect(try pick.space(for: QuoteFilter(production: "better call saul", maxLength: 90)) == .ids(ids.int(0)...ids.int(1)))
+        #expect(try pick.space(for: QuoteFilter(source: "happiness")) == nil)
+        #expect(try pick.space(for: QuoteFilter(category: "no such category")) == nil)
+    }
+
+    /// Each source's own numbering stays 1...count through inserts, deletions and a source's removal.
+    @Test func eachSourcesNumberingStaysDense() throws {
+        let store = try store()
+        let database = store.database
+        func expectDense() throws {
+            let statement = try database.prepare("""
+                SELECT source, count(*), max(source_pick), count(DISTINCT source_pick), min(source_pick) FROM quotes GROUP BY source
+                """)
+            while try statement.step() {
+                let source = statement.string(0), count = statement.int(1)
+                #expect(statement.int(2) == count && statement.int(3) == count && statement.int(4) == 1, "\(source)")
+            }
+        }
+        try expectDense()
+        try database.execute("DELETE FROM quotes WHERE source = 'custom.a' AND CAST(upstream_id AS INTEGER) % 2 = 1")
+        try database.execute("DELETE FROM quotes WHERE source = 'builtin' AND id % 3 = 0")
+        // A writer that leaves the numbers out (the sqlite3 shell) still gets them.
+        try database.execute("""
+            INSERT INTO quotes (source, upstream_id, text, first_seen, last_seen, content_hash, length)
+            VALUES ('custom.b', 'by hand', 'typed in', 1, 1, 0, 8)
+            """)
+        try expectDense()
+        try database.execute("DELETE FROM quotes WHERE source = 'custom.b'")
+        try expectDense()
+        try expectUniform(QuoteFilter(source: "custom.a"), in: store, seed: 4)
+    }
+
+    @Test func aFilteredPickWithNoMatchIsNilOnEveryWay() throws {
+        let store = try store()
+        var generator = SeededGenerator(state: 2)
+        for cap in [1, 1_000] {
+            let pick = FilteredPick(database: store.database, probes: 50, countCap: cap, followUpProbes: 50)
+            #expect(try pick.quote(QuoteFilter(source: "custom.a", lang: "xx"), using: &generator) == nil)
+            #expect(try pick.quote(QuoteFilter(category: "life", lang: "xx"), using: &generator) == nil)
+        }
+        #expect(!store.database.isInTransaction, "the count's snapshot is closed")
+    }
+
+    /// Shares ask only which named sources have a match ("custom": any list), not how many.
+    @Test func sourcesMatchingNamesTheSourcesWithAMatch() throws {
+        let picker = QuotePicker(database: try store().database)
+        #expect(try picker.sourcesMatching(QuoteFilter(lang: "ko"), among: ["custom", "custom.a", "happiness", "breakingbad"])
+            == ["custom", "custom.a", "breakingbad"])
+        #expect(try picker.sourcesMatching(QuoteFilter(production: "better call saul"), among: nil) == ["breakingbad"])
+        #expect(try picker.sourcesMatching(QuoteFilter(), among: nil).isSuperset(of: ["builtin", "custom.a", "custom.b", "breakingbad"]))
     }
 
     @Test func picksStayUniformAfterDeletionsBecauseNumberingStaysDense() throws {

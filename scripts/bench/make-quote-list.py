@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Writes a custom quote list (the Gist format) of N quotes for benchmarks.
 
-Usage: make-quote-list.py N OUT [--authors A] [--changed-fraction F] [--seed S] [--format json|fortune|csv]
+Usage: make-quote-list.py N OUT [--authors A] [--changed-fraction F] [--seed S] [--category C] [--format json|fortune|csv]
 
 Quotes are spread evenly over A authors ("Author 0001" ...), so with the defaults
 (1,000,000 quotes, 5,000 authors) every author has 200 quotes. --changed-fraction
 rewrites that share of the texts, for resync benchmarks. --format writes the same quotes as a
 fortune file (the author on an indented "-- " line) or as CSV (id,text,author,category), so the
-formats' syncs can be compared.
+formats' syncs can be compared. --category gives every quote that category instead of one of
+seven words in turn (a list whose category is its own, for filtered draws' benchmarks).
 """
 import argparse
 import csv
@@ -24,6 +25,7 @@ def main():
     parser.add_argument("--authors", type=int, default=5000)
     parser.add_argument("--changed-fraction", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--category")
     parser.add_argument("--format", choices=("json", "fortune", "csv"), default="json")
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -41,12 +43,13 @@ def main():
             if args.changed_fraction and changed.random() < args.changed_fraction:
                 text += " (revised)"
             author = f"Author {i % args.authors:04d}"
+            category = args.category or WORDS[i % 7]
             if writer:
-                writer.writerow([i + 1, text, author, WORDS[i % 7]])
+                writer.writerow([i + 1, text, author, category])
             elif args.format == "fortune":
                 out.write(f"{text}\n\t\t-- {author}\n%\n")
             else:
-                record = {"id": i + 1, "category": WORDS[i % 7], "text": text, "source": author}
+                record = {"id": i + 1, "category": category, "text": text, "source": author}
                 out.write(("," if i else "") + "\n" + json.dumps(record, ensure_ascii=False))
         if args.format == "json":
             out.write("\n]\n")

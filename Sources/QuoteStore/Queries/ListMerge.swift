@@ -39,6 +39,8 @@ public final class ListMerge {
     private var listed = RowSet()
     private var kept = RowSet()
     private var nextPick: Int
+    /// The source's own dense numbering (`source_pick`) continues from its maximum.
+    private var nextSourcePick: Int
     private var counts = ChangeCounts()
     /// Set once a load into an empty source began: the first row id it inserted, the SQL that
     /// recreates what it dropped, and whether the secondary indexes went too (a bulk load).
@@ -73,6 +75,7 @@ public final class ListMerge {
         // The dense `pick` numbering continues from the current maximum (we hold the write lock).
         quotesBefore = try database.scalarInt("SELECT max(pick) FROM quotes") ?? 0
         nextPick = quotesBefore + 1
+        nextSourcePick = (try database.scalarInt("SELECT max(source_pick) FROM quotes WHERE source = ?1", [.text(source)]) ?? 0) + 1
         // Without AUTOINCREMENT a new row takes max(id) + 1; past the largest id SQLite picks ids at
         // random, and "every row from this id on is new" no longer holds (no bulk load then).
         idsAreSequential = (try database.scalarInt("SELECT max(id) FROM quotes") ?? 0) < Int.max
@@ -100,8 +103,8 @@ public final class ListMerge {
         walkHasRow = storedCount > 0 ? try walk.step() : false
         insert = try database.prepare("""
             INSERT OR IGNORE INTO quotes (source, upstream_id, text, author, category, production, episode, lang,
-                                          first_seen, last_seen, content_hash, length, pick, published)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?12, ?13)
+                                          first_seen, last_seen, content_hash, length, pick, published, source_pick)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?12, ?13, ?14)
             """)
         update = try database.prepare("""
             UPDATE quotes SET text = ?3, author = ?4, category = ?5, production = ?6, episode = ?7, lang = ?8,
@@ -138,6 +141,7 @@ public final class ListMerge {
             try insert.bind(quote.upstreamID, at: 2)
             try bindFields(of: quote, hash: hash, to: insert)
             try insert.bind(nextPick, at: 12)
+            try insert.bind(nextSourcePick, at: 14)
             try insert.step()
             guard database.changes == 1 else {
                 // Left out: a duplicate id, or a row the store's own rules refuse (OR IGNORE skips
@@ -150,6 +154,7 @@ public final class ListMerge {
             }
             listed.insert(database.lastInsertRowID)
             nextPick += 1
+            nextSourcePick += 1
             counts.inserted += 1
             return .inserted
         }
@@ -325,7 +330,7 @@ public final class ListMerge {
 
     /// A load into an empty source drops, at its first row, the triggers on insert: the one that
     /// feeds the full-text index (filled from the new rows in one pass at the end instead) and the
-    /// one that numbers a row without `pick` (every row here has one). An INSERT that fires no
+    /// ones that number a row without `pick` or `source_pick` (every row here has both). An INSERT that fires no
     /// trigger needs no statement journal, which past 64 KiB becomes a file in /var/tmp written
     /// three times per row, nearly tripling the time to stream a big list in (docs/benchmarks.md).
     /// From `bulkThreshold` rows on it drops the quotes table's own indexes
@@ -336,7 +341,7 @@ public final class ListMerge {
         let statement = try database.prepare("""
             SELECT type, name, sql FROM sqlite_master
              WHERE tbl_name = 'quotes' AND sql IS NOT NULL
-               AND (?1 AND type = 'trigger' AND name IN ('quotes_fts_on_insert', 'quotes_pick_on_insert') OR NOT ?1 AND type = 'index')
+               AND (?1 AND type = 'trigger' AND name IN ('quotes_fts_on_insert', 'quotes_pick_on_insert', 'quotes_source_pick_on_insert') OR NOT ?1 AND type = 'index')
             """)
         try statement.bind(kind == .insertTriggers, at: 1)
         var objects: [(type: String, name: String, sql: String)] = []

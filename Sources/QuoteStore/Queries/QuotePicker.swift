@@ -18,8 +18,7 @@ public struct QuotePicker {
     ///
     /// Unfiltered: the `pick` column numbers the quotes 1...n densely, so the pick is
     /// `max(pick)` and one probe of its unique index, O(log n) on any size of store.
-    /// Filtered: count the matches through an index, then step to a random one of
-    /// them, O(matches), never O(store).
+    /// Filtered: `FilteredPick`, random probes and, when the matches are few, a count of them.
     public func random<G: RandomNumberGenerator>(_ filter: QuoteFilter = QuoteFilter(),
                                                  using generator: inout G) throws(StoreError) -> Quote? {
         try database.storeOperation { () throws(DatabaseError) in
@@ -32,10 +31,11 @@ public struct QuotePicker {
                 try statement.bind(pick, at: 1)
                 return try statement.step() ? Quote(row: statement) : nil
             }
-            if let quote = try randomMatch(clause(filter), using: &generator) { return quote }
+            let pick = FilteredPick(database: database)
+            if let quote = try pick.quote(filter, using: &generator) { return quote }
             // No author by that exact name: try the words of it ("twain" finds Mark Twain).
             if filter.author != nil {
-                return try randomMatch(clause(filter, authorBySearch: true), using: &generator)
+                return try pick.quote(filter, authorBySearch: true, using: &generator)
             }
             return nil
         }
@@ -71,30 +71,27 @@ public struct QuotePicker {
         }
     }
 
-    /// How many quotes each source holds that match `filter` (its own source ignored): the
-    /// candidates of a weighted pick.
-    public func sourceCounts(_ filter: QuoteFilter) throws(StoreError) -> [String: Int] {
+    /// The sources among `names` (every source, when nil) that hold a quote matching `filter`
+    /// (its own source ignored; "custom" stands for every list): what a weighted pick may draw
+    /// from. One indexed look per source for the first match, never a count of them.
+    public func sourcesMatching(_ filter: QuoteFilter, among names: [String]?) throws(StoreError) -> Set<String> {
         try database.storeOperation { () throws(DatabaseError) in
-            var unsourced = filter
-            unsourced.source = nil
-            let clause = try clause(unsourced)
-            let statement = try database.prepare("SELECT source, count(*) FROM quotes WHERE \(clause.sql) GROUP BY source")
-            try statement.bind(clause.values)
-            var counts: [String: Int] = [:]
-            while try statement.step() { counts[statement.string(0)] = statement.int(1) }
-            return counts
+            var candidates = names ?? []
+            if names == nil {
+                let statement = try database.prepare("SELECT name FROM sources ORDER BY name")
+                while try statement.step() { candidates.append(statement.string(0)) }
+            }
+            var matching = Set<String>()
+            for name in candidates where !matching.contains(name) {
+                var narrowed = filter
+                narrowed.source = name
+                let clause = try clause(narrowed)
+                if try database.scalarInt("SELECT 1 FROM quotes WHERE \(clause.sql) LIMIT 1", clause.values) != nil {
+                    matching.insert(name)
+                }
+            }
+            return matching
         }
-    }
-
-    private func randomMatch<G: RandomNumberGenerator>(_ clause: (sql: String, values: [SQLValue]),
-                                                       using generator: inout G) throws(DatabaseError) -> Quote? {
-        guard let count = try database.scalarInt("SELECT count(*) FROM quotes WHERE \(clause.sql)", clause.values),
-              count > 0 else { return nil }
-        let offset = Int(generator.next(upperBound: UInt64(count)))
-        let statement = try database.prepare(
-            "SELECT \(Quote.columns) FROM quotes WHERE \(clause.sql) LIMIT 1 OFFSET \(offset)")
-        try statement.bind(clause.values)
-        return try statement.step() ? Quote(row: statement) : nil
     }
 
     /// The quote of the day: the same all day (the user's local day of `now`),
