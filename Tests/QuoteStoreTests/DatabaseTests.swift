@@ -53,6 +53,29 @@ import TestSupport
         #expect(try database.scalarInt("SELECT count(*) FROM t") == 1)
     }
 
+    /// A step budget stops a statement that needs more (nil, the connection fine afterwards),
+    /// lets one that needs fewer finish, and does not swallow a cancellation set meanwhile.
+    @Test func aStepBudgetStopsOnlyWhatOutrunsIt() throws {
+        let database = try open()
+        let counting = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ?1) SELECT count(*) FROM c"
+        let long = try database.withinSteps(10_000) { () throws(DatabaseError) in try database.scalarInt(counting, [.integer(1_000_000)]) }
+        #expect(long == nil)
+        let short = try database.withinSteps(10_000_000) { () throws(DatabaseError) in try database.scalarInt(counting, [.integer(1_000)]) }
+        #expect(short == 1_000)
+        #expect(try database.withinSteps(Int.max) { () throws(DatabaseError) in try database.scalarInt("SELECT 7") } == 7)
+        for steps in [0, -1, Int.min] {
+            #expect(try database.withinSteps(steps) { () throws(DatabaseError) in try database.scalarInt("SELECT 7") } == nil, "\(steps)")
+        }
+        #expect(try database.scalarInt(counting, [.integer(100_000)]) == 100_000, "no budget is left behind")
+        let flag = CancelFlag()
+        flag.set()
+        database.interrupt(by: flag)
+        defer { database.interrupt(by: nil) }
+        #expect(throws: DatabaseError.self) {
+            _ = try database.withinSteps(1_000_000_000) { () throws(DatabaseError) in try database.scalarInt(counting, [.integer(1_000_000)]) }
+        }
+    }
+
     @Test func errorsCarryCodeMessageAndSQL() throws {
         let database = try open()
         let error = #expect(throws: DatabaseError.self) { try database.prepare("SELEC 1") }

@@ -75,18 +75,19 @@ import TestSupport
         try expectUniform(filter, in: try store(), seed: 7)
     }
 
-    /// The ways `FilteredPick` can end, each forced alone: by a probe, by a count under its cap,
-    /// by a probe after the count passed its cap, by a count of every match. Each is uniform
-    /// over the matches, for a filter matching a large share and one matching a small share.
+    /// The ways `FilteredPick` can end, each forced: by the first probes, by the first count, by a
+    /// count after counts that ran out of steps (no probes at all), and by whichever of probes
+    /// and counts, both growing, ends first. Each is uniform over the matches, for a filter
+    /// matching a large share and one matching a small share.
     @Test(arguments: [
-        (probes: 100_000, countCap: 1, followUpProbes: 0),
-        (probes: 0, countCap: 1_000_000, followUpProbes: 0),
-        (probes: 0, countCap: 1, followUpProbes: 100_000),
-        (probes: 0, countCap: 1, followUpProbes: 0),
+        (probes: 100_000, countSteps: 1),
+        (probes: 0, countSteps: 100_000_000),
+        (probes: 0, countSteps: 1),
+        (probes: 1, countSteps: 1),
     ], [QuoteFilter(category: "life"), QuoteFilter(source: "custom.a", maxLength: 40), QuoteFilter(maxLength: 40)])
-    func eachWayOfAFilteredPickIsUniform(way: (probes: Int, countCap: Int, followUpProbes: Int), filter: QuoteFilter) throws {
+    func eachWayOfAFilteredPickIsUniform(way: (probes: Int, countSteps: Int), filter: QuoteFilter) throws {
         let store = try store()
-        let pick = FilteredPick(database: store.database, probes: way.probes, countCap: way.countCap, followUpProbes: way.followUpProbes)
+        let pick = FilteredPick(database: store.database, probes: way.probes, countSteps: way.countSteps)
         try expectUniform(filter, in: store, seed: 11) { generator in try pick.quote(filter, using: &generator) }
     }
 
@@ -137,8 +138,8 @@ import TestSupport
     @Test func aFilteredPickWithNoMatchIsNilOnEveryWay() throws {
         let store = try store()
         var generator = SeededGenerator(state: 2)
-        for cap in [1, 1_000] {
-            let pick = FilteredPick(database: store.database, probes: 50, countCap: cap, followUpProbes: 50)
+        for steps in [1, 1_000_000] {
+            let pick = FilteredPick(database: store.database, probes: 50, countSteps: steps)
             #expect(try pick.quote(QuoteFilter(source: "custom.a", lang: "xx"), using: &generator) == nil)
             #expect(try pick.quote(QuoteFilter(category: "life", lang: "xx"), using: &generator) == nil)
         }

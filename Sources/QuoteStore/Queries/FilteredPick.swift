@@ -6,20 +6,21 @@ import QuoteModels
 /// Random probes of the smallest space known to hold every match, kept when they match: the
 /// source's own dense numbering when the filter names one source (a probe always matches when
 /// nothing else narrows it), the span of row ids an exact condition's matches lie in (a list's
-/// rows are neighbours), or the whole store's `pick`. When `probes` found none, the share is
-/// small, so the matches are few: they are counted through the filter's index, up to
-/// `countCap`, and the pick steps to a random one of them. Past that cap the share is at least
-/// `countCap / space`, and further probes land within `space / countCap` tries on average. Each
-/// way ends in a uniform choice among the matches, whatever led to it (the probes before it saw
-/// nothing of which quote matched), so the whole is uniform.
+/// rows are neighbours), or the whole store's `pick`. When the probes found none, the matches
+/// are counted, within a budget of SQLite steps about what the probes cost, and the pick steps to
+/// a random one of them; when the budget ran out first, both the probes and the budget double,
+/// and so on. A rare filter ends in its count, a common one in its probes, and one in between
+/// pays at most a few times the cheaper of the two — however its rows lie and whichever index
+/// the count walks (the budget bounds rows read, not rows matched). Each way ends in a uniform
+/// choice among the matches, and whether it ends there depends on the store, never on which
+/// match would be chosen (the step to the chosen match is outside the budget), so the whole is
+/// uniform.
 struct FilteredPick {
     let database: Database
-    /// Random probes before counting (each reads a page or two: docs/benchmarks.md).
+    /// Random probes in the first round (each reads a page or two: docs/benchmarks.md).
     var probes = 8
-    /// Matches counted at most: a count costs a step of the index per match.
-    var countCap = 16_384
-    /// Probes once the count passed its cap; then, very unlikely, every match counted.
-    var followUpProbes = 4_096
+    /// SQLite steps the first round's count may take, about what its probes cost.
+    var countSteps = 10_000
 
     /// Where probes land: a random number of a dense numbering, or a random row id of a span.
     enum Space: Equatable {
@@ -42,12 +43,21 @@ struct FilteredPick {
                                           using generator: inout G) throws(DatabaseError) -> Quote? {
         if filter.needsCaseFolding { try database.defineCaseFolding() }
         let clause = filter.whereClause(authorBySearch: authorBySearch)
+        // One snapshot for the whole pick: a sync committing meanwhile changes nothing it reads,
+        // and each statement does not take and drop a lock of its own (a probe in a transaction
+        // of its own costs a third more: docs/benchmarks.md).
+        let opened = !database.isInTransaction
+        if opened { try database.execute("BEGIN DEFERRED") }
+        defer { if opened { try? database.execute("COMMIT") } }
         guard let space = try space(for: filter, authorBySearch: authorBySearch) else { return nil }
-        if let quote = try probe(clause, in: space, times: probes, using: &generator) { return quote }
-        if case .chosen(let quote) = try countedMatch(clause, cap: countCap, using: &generator) { return quote }
-        if let quote = try probe(clause, in: space, times: followUpProbes, using: &generator) { return quote }
-        guard case .chosen(let quote) = try countedMatch(clause, cap: nil, using: &generator) else { return nil }
-        return quote
+        var round = (probes: probes, steps: countSteps)
+        while true {
+            if let quote = try probe(clause, in: space, times: round.probes, using: &generator) { return quote }
+            if case .chosen(let quote) = try countedMatch(clause, steps: round.steps, using: &generator) { return quote }
+            // The count reads at most every row once, so the rounds end; doubling keeps their sum
+            // within twice the last.
+            round = (round.probes * 2, round.steps * 2)
+        }
     }
 
     /// The smallest space that holds every match of `filter`; nil when it is empty (no match).
@@ -58,14 +68,22 @@ struct FilteredPick {
             let quotes = try database.scalarInt("SELECT max(source_pick) FROM quotes WHERE source = ?1", [.text(source)]) ?? 0
             return quotes > 0 ? .source(source, quotes: quotes) : nil
         }
-        guard let quotes = try database.scalarInt("SELECT max(pick) FROM quotes"), quotes > 0 else { return nil }
+        // One statement: the store's count, and the lowest and highest id of each exact
+        // condition's matches, each a seek of one end of the condition's index (its entries end
+        // in the row id).
+        let conditions = filter.exactConditions(authorBySearch: authorBySearch)
+        var parts = ["(SELECT max(pick) FROM quotes)"]
+        for (number, condition) in conditions.enumerated() {
+            let sql = condition.sql.replacingPlaceholder(with: number + 1)
+            parts += ["(SELECT min(id) FROM quotes WHERE \(sql))", "(SELECT max(id) FROM quotes WHERE \(sql))"]
+        }
+        let statement = try database.prepare("SELECT " + parts.joined(separator: ", "))
+        try statement.bind(conditions.map(\.value))
+        guard try statement.step(), let quotes = statement.optionalInt(0), quotes > 0 else { return nil }
         var smallest = Space.store(quotes: quotes)
-        for condition in filter.exactConditions(authorBySearch: authorBySearch) {
-            // Two seeks of the condition's index (its entries end in the row id): min and max
-            // are each answered from one end of the condition's entries.
-            guard let lowest = try database.scalarInt("SELECT min(id) FROM quotes WHERE \(condition.sql)", [condition.value]),
-                  let highest = try database.scalarInt("SELECT max(id) FROM quotes WHERE \(condition.sql)", [condition.value])
-            else { return nil }
+        for number in conditions.indices {
+            guard let lowest = statement.optionalInt(Int32(1 + 2 * number)),
+                  let highest = statement.optionalInt(Int32(2 + 2 * number)) else { return nil }
             let span = Space.ids(lowest...highest)
             if span.size < smallest.size { smallest = span }
         }
@@ -107,23 +125,20 @@ struct FilteredPick {
     }
 
     private enum Counted {
-        /// More matches than the cap: none was chosen.
-        case tooMany
+        /// The count ran out of steps: none was chosen.
+        case unfinished
         /// The match chosen, nil when nothing matches.
         case chosen(Quote?)
     }
 
-    /// A random one of the matches, counted (up to `cap`, when given): the count and the step
-    /// read one snapshot, so a sync committing between them changes neither.
-    private func countedMatch<G: RandomNumberGenerator>(_ clause: (sql: String, values: [SQLValue]), cap: Int?,
+    /// A random one of the matches, counted within `steps` of SQLite's (the pick's snapshot: a
+    /// sync committing between the count and the step changes neither).
+    private func countedMatch<G: RandomNumberGenerator>(_ clause: (sql: String, values: [SQLValue]), steps: Int,
                                                          using generator: inout G) throws(DatabaseError) -> Counted {
-        let opened = !database.isInTransaction
-        if opened { try database.execute("BEGIN DEFERRED") }
-        defer { if opened { try? database.execute("COMMIT") } }
-        let counting = cap.map { "SELECT count(*) FROM (SELECT 1 FROM quotes WHERE \(clause.sql) LIMIT \($0))" }
-            ?? "SELECT count(*) FROM quotes WHERE \(clause.sql)"
-        let matches = try database.scalarInt(counting, clause.values) ?? 0
-        if let cap, matches >= cap { return .tooMany }
+        let counting = "SELECT count(*) FROM quotes WHERE \(clause.sql)"
+        guard let matches = try database.withinSteps(steps, { () throws(DatabaseError) in
+            try database.scalarInt(counting, clause.values) ?? 0
+        }) else { return .unfinished }
         guard matches > 0 else { return .chosen(nil) }
         // The ids stepped over in the filter's index, one row read.
         let statement = try database.prepare("""

@@ -53,19 +53,19 @@ extension QuoteFilter {
 extension QuoteFilter {
     /// The filter's conditions that match one value exactly through an index whose entries end
     /// in the row id (so that the lowest and highest id they match are one seek each), as SQL
-    /// with one value bound at ?1.
+    /// with one placeholder, "?" (`replacingPlaceholder(with:)` numbers it), and its value.
     func exactConditions(authorBySearch: Bool = false) -> [(sql: String, value: SQLValue)] {
         var conditions: [(sql: String, value: SQLValue)] = []
         // English on purpose: SQL
-        if let author, !authorBySearch { conditions.append(("author = ?1 COLLATE NOCASE", .text(author))) }
-        if let category { conditions.append(("category = ?1 COLLATE NOCASE", .text(category))) }
-        if let lang { conditions.append(("lang = ?1", .text(lang))) }
-        if let production { conditions.append(("production = ?1 COLLATE NOCASE", .text(production))) }
+        if let author, !authorBySearch { conditions.append(("author = ? COLLATE NOCASE", .text(author))) }
+        if let category { conditions.append(("category = ? COLLATE NOCASE", .text(category))) }
+        if let lang { conditions.append(("lang = ?", .text(lang))) }
+        if let production { conditions.append(("production = ? COLLATE NOCASE", .text(production))) }
         return conditions
     }
 }
 
-private extension String {
+extension String {
     /// Numbers the single "?" so values can be bound by position.
     func replacingPlaceholder(with number: Int) -> String {
         var out = ""

@@ -18,7 +18,7 @@ final class Database {
 
     let handle: OpaquePointer
     /// The flag SQLite's progress handler polls while one is set (`interrupt(by:)`).
-    private var interruptFlag: CancelFlag?
+    private(set) var interruptFlag: CancelFlag?
     let path: String
     private let busyTimeoutMilliseconds: Int32
     let mode: Mode
