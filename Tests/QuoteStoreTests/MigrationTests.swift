@@ -84,6 +84,34 @@ import TestSupport
         #expect(try old.scalarInt("SELECT count(DISTINCT source_pick) FROM quotes WHERE source = 'custom.a'") == 9)
     }
 
+    /// A store of the schema before `length_pick` gets each length's quotes numbered 1...count
+    /// in row-id order and counted, and later writes keep them so.
+    @Test func anUpgradeNumbersAndCountsEachLengthsQuotes() throws {
+        let old = try Database(path: folder.file("lengths.db"), mode: .readWriteCreate)
+        let before = Migrator.embedded.migrations.firstIndex { $0.name == "0015_length_picks" } ?? 0
+        #expect(before > 0)
+        try Migrator(migrations: Array(Migrator.embedded.migrations.prefix(before))).migrate(old)
+        try old.execute("INSERT INTO sources (name, kind, created_at) VALUES ('custom.a', 'custom', 1)")
+        for index in 0..<30 {
+            let text = "quote " + String(repeating: "x", count: index % 3)
+            try old.execute("""
+                INSERT INTO quotes (source, upstream_id, text, first_seen, last_seen, content_hash, length)
+                VALUES ('custom.a', '\(index)', '\(text)', 1, 1, \(index), \(text.count))
+                """)
+        }
+        try Migrator.embedded.migrate(old)
+        let numbered = try old.prepare("SELECT length, group_concat(length_pick) FROM (SELECT length, length_pick FROM quotes ORDER BY length, id) GROUP BY length")
+        var numbers: [Int: String] = [:]
+        while try numbered.step() { numbers[numbered.int(0)] = numbered.string(1) }
+        #expect(numbers == [6: "1,2,3,4,5,6,7,8,9,10", 7: "1,2,3,4,5,6,7,8,9,10", 8: "1,2,3,4,5,6,7,8,9,10"])
+        #expect(try old.scalarString("SELECT group_concat(length || ':' || quotes) FROM (SELECT * FROM quote_lengths ORDER BY length)") == "6:10,7:10,8:10")
+        try old.execute("DELETE FROM quotes WHERE upstream_id = '0'")
+        try old.execute("UPDATE quotes SET length = 9 WHERE upstream_id = '1'")
+        #expect(try old.scalarString("SELECT group_concat(length || ':' || quotes) FROM (SELECT * FROM quote_lengths ORDER BY length)") == "6:9,7:9,8:10,9:1")
+        #expect(try old.scalarInt("SELECT count(DISTINCT length_pick) FROM quotes WHERE length = 6 AND length_pick BETWEEN 1 AND 9") == 9)
+        #expect(try old.scalarInt("SELECT length_pick FROM quotes WHERE upstream_id = '1'") == 1)
+    }
+
     @Test(arguments: 1..<Migrator.embedded.migrations.count)
     func upgradesFromEveryEarlierVersion(appliedBefore: Int) throws {
         let fresh = TemporaryFolder()

@@ -70,6 +70,8 @@ import TestSupport
         QuoteFilter(character: "PINK"),
         QuoteFilter(production: "better call saul"),
         QuoteFilter(maxLength: 40),
+        QuoteFilter(minLength: 60),
+        QuoteFilter(lang: "en", maxLength: 50, minLength: 30),
     ])
     func filteredPicksAreUniformOverTheMatches(filter: QuoteFilter) throws {
         try expectUniform(filter, in: try store(), seed: 7)
@@ -99,8 +101,25 @@ import TestSupport
         let total = try #require(try store.database.scalarInt("SELECT count(*) FROM quotes"))
         #expect(try pick.space(for: QuoteFilter(source: "custom.a", category: "life")) == .source("custom.a", quotes: 20))
         #expect(try pick.space(for: QuoteFilter(character: "walter")) == .source("breakingbad", quotes: 20))
-        #expect(try pick.space(for: QuoteFilter(maxLength: 40)) == .store(quotes: total))
-        #expect(try pick.space(for: QuoteFilter(source: "custom", maxLength: 40)) == .store(quotes: total))
+        #expect(try pick.space(for: QuoteFilter(source: "custom")) == .store(quotes: total))
+        // A range of lengths: the quotes of those lengths, counted.
+        let short = try #require(try store.database.scalarInt("SELECT count(*) FROM quotes WHERE length <= 40"))
+        #expect(try pick.space(for: QuoteFilter(maxLength: 40))?.size == short)
+        #expect(try pick.space(for: QuoteFilter(source: "custom", maxLength: 40))?.size == short)
+        #expect(try pick.space(for: QuoteFilter(source: "custom.a", maxLength: 40)) == .source("custom.a", quotes: 20))
+        // With one source too, whichever is smaller: the source's 20 quotes or the lengths'.
+        var fewer = 0
+        for (lowest, highest) in [(1, 13), (60, 90), (80, 85), (84, 85), (0, 10_000)] {
+            let quotes = try #require(try store.database.scalarInt("SELECT count(*) FROM quotes WHERE length BETWEEN ?1 AND ?2",
+                                                                   [.integer(lowest), .integer(highest)]))
+            let space = try pick.space(for: QuoteFilter(source: "custom.a", maxLength: highest, minLength: lowest))
+            if quotes < 20, case .lengths = space { fewer += 1 }
+            #expect(space?.size == min(quotes, 20), "\(lowest)...\(highest)")
+        }
+        #expect(fewer > 0, "a range of fewer quotes than the source holds was tried")
+        #expect(try pick.space(for: QuoteFilter(maxLength: 0)) == nil)
+        #expect(try pick.space(for: QuoteFilter(minLength: Int.max)) == nil)
+        #expect(try pick.space(for: QuoteFilter(maxLength: Int.max, minLength: Int.min)) != nil)
         let ids = try #require(try store.database.prepare("SELECT min(id), max(id) FROM quotes WHERE production = 'Better Call Saul'"))
         #expect(try ids.step())
         #expect(try pick.space(for: QuoteFilter(production: "better call saul", maxLength: 90)) == .ids(ids.int(0)...ids.int(1)))
@@ -135,6 +154,58 @@ import TestSupport
         try expectUniform(QuoteFilter(source: "custom.a"), in: store, seed: 4)
     }
 
+    /// What a length's numbering and count must be: each length's quotes numbered 1...count,
+    /// the count `quote_lengths` keeps.
+    func expectLengthsTrue(_ database: Database, _ comment: Comment) throws {
+        let statement = try database.prepare("""
+            SELECT length, count(*), max(length_pick), count(DISTINCT length_pick), min(length_pick),
+                   (SELECT quotes FROM quote_lengths WHERE quote_lengths.length = quotes.length)
+              FROM quotes GROUP BY length
+            """)
+        var lengths = 0
+        while try statement.step() {
+            let length = statement.int(0), count = statement.int(1)
+            #expect(statement.int(2) == count && statement.int(3) == count && statement.int(4) == 1
+                    && statement.optionalInt(5) == count, "length \(length): \(comment)")
+            lengths += 1
+        }
+        #expect(lengths > 3)
+        #expect(try database.scalarInt("SELECT count(*) FROM quote_lengths WHERE quotes > 0") == lengths, comment)
+        #expect(try database.scalarInt("SELECT count(*) FROM quotes WHERE length_pick IS NULL") == 0, comment)
+    }
+
+    /// Each length's numbering and count stay true through a bulk load, a resync that changes
+    /// texts' lengths, adds quotes and removes some, and writes by hand; picks stay uniform.
+    @Test func eachLengthsNumberingAndCountStayTrue() throws {
+        let store = try store()
+        let database = store.database
+        try expectLengthsTrue(database, "a bulk load")
+        let listed = Self.quotes.filter { $0.source == "custom.a" }
+        var resynced: [Quote] = []
+        for (index, quote) in listed.enumerated() where index % 4 != 0 {
+            var quote = quote
+            if index % 2 == 0 { quote.text += String(repeating: "y", count: index) }
+            resynced.append(quote)
+        }
+        for index in 0..<12 {
+            resynced.append(Quote(source: "custom.a", upstreamID: "new \(index)", text: "new " + String(repeating: "z", count: index * 3)))
+        }
+        try database.transaction { () throws(StoreError) in
+            _ = try QuoteWriter(database: database).apply(resynced, to: "custom.a", removeMissing: true, now: 2_000)
+        }
+        try expectLengthsTrue(database, "a resync")
+        try database.execute("""
+            INSERT INTO quotes (source, upstream_id, text, first_seen, last_seen, content_hash, length)
+            VALUES ('custom.b', 'by hand', 'typed in', 1, 1, 0, 8)
+            """)
+        try database.execute("UPDATE quotes SET text = text || 'more', length = length + 4 WHERE source = 'custom.b' AND id % 2 = 0")
+        try database.execute("DELETE FROM quotes WHERE source = 'breakingbad' AND id % 3 = 0")
+        try expectLengthsTrue(database, "writes by hand")
+        try database.execute("DELETE FROM quotes WHERE source = 'custom.b'")
+        try expectLengthsTrue(database, "a source removed")
+        try expectUniform(QuoteFilter(maxLength: 45), in: store, seed: 9)
+    }
+
     @Test func aFilteredPickWithNoMatchIsNilOnEveryWay() throws {
         let store = try store()
         var generator = SeededGenerator(state: 2)
@@ -142,6 +213,7 @@ import TestSupport
             let pick = FilteredPick(database: store.database, probes: 50, countSteps: steps)
             #expect(try pick.quote(QuoteFilter(source: "custom.a", lang: "xx"), using: &generator) == nil)
             #expect(try pick.quote(QuoteFilter(category: "life", lang: "xx"), using: &generator) == nil)
+            #expect(try pick.quote(QuoteFilter(lang: "xx", maxLength: 40), using: &generator) == nil)
         }
         #expect(!store.database.isInTransaction, "the count's snapshot is closed")
     }

@@ -54,6 +54,16 @@ if [ "${KEEP_STORE:-1}" = 0 ] || [ ! -f "$store" ]; then
     echo "importing them: quotectl import"
     /usr/bin/time -f "import: %e s, peak RSS %M KB" "$quotectl" --db "$store" import "$data/list-1m.json" --name bench --max-bytes 1G
 fi
+# The filter table's lists beside the big one: 10 and 10,000 quotes (the latter all of category
+# "ocean", its rows neighbours), 30,000 of category "garden", each a list of its own.
+for spec in "10 ten" "10000 k10 ocean" "30000 k30 garden"; do
+    read -r count list category <<<"$spec"
+    if [ "$(sqlite3 "$store" "SELECT count(*) FROM quotes WHERE source = 'custom.$list'")" != "$count" ]; then
+        python3 scripts/bench/make-quote-list.py "$count" "$data/list-$list.json" --seed 7 --authors 50 ${category:+--category "$category"}
+        "$quotectl" --db "$store" import "$data/list-$list.json" --name "$list" --max-bytes 1G
+    fi
+done
+sqlite3 "$store" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
 export QUOTED_DB="$store"
 quotes=$(sqlite3 "$store" "SELECT count(*) FROM quotes")
 author_quotes=$(sqlite3 "$store" "SELECT count(*) FROM quotes WHERE author = 'Author 0042'")
@@ -148,6 +158,71 @@ for name in ("LANG=en_US.UTF-8", "LANG=ko_KR.UTF-8"):
         failed |= not ok
     print(line)
 sys.exit(1 if failed else 0)
+PY
+
+# Issue 41's table: each filter alone and the common pairs against unfiltered random, whatever
+# share of the store they match, with the C floor beside them, all in one hyperfine run and with
+# the user's state in place. Each row: a name, quotectl's words, and the SQL its matches are
+# (for the share). Reported, not enforced: the targets are printed met or not met.
+filters=(
+    "unfiltered|random|1"
+    "--source (a list of 1M)|random --source custom.bench|source = 'custom.bench'"
+    "--source (a list of 10,000)|random --source custom.k10|source = 'custom.k10'"
+    "--source (a list of 10)|random --source custom.ten|source = 'custom.ten'"
+    "--source custom (every list)|random --source custom|source LIKE 'custom.%'"
+    "--lang ko|random --lang ko|lang = 'ko'"
+    "--lang en|random --lang en|lang = 'en'"
+    "--category (spread)|random --category life|category = 'life'"
+    "--category (one list's)|random --category ocean|category = 'ocean'"
+    "--author|random --author 'Author 0042'|author = 'Author 0042'"
+    "--short|random --short|length <= 160"
+    "--long|random --long|length > 160"
+    "--max-length 71|random --max-length 71|length <= 71"
+    "--max-length 74|random --max-length 74|length <= 74"
+    "shares 50% 50%|random 50% custom.bench 50% custom.ten|source IN ('custom.bench', 'custom.ten')"
+    "--source + --category|random --source custom.bench --category life|source = 'custom.bench' AND category = 'life'"
+    "--source + --short|random --source custom.k30 --short|source = 'custom.k30' AND length <= 160"
+    "--lang + --max-length|random --lang en --max-length 74|lang = 'en' AND length <= 74"
+    "--category + --max-length|random --category life --max-length 74|category = 'life' AND length <= 74"
+    "ten different quotes|random -n 10|1"
+    "each once before repeats|random --unseen|1"
+    "the quote of the day|today|1"
+)
+filter_runs=()
+filter_shares="$data/bench-filter-shares.txt"
+: > "$filter_shares"
+for row in "${filters[@]}"; do
+    IFS='|' read -r label words sql <<<"$row"
+    filter_runs+=(-n "$words" "$quotectl $words")
+    printf '%s|%s|%s\n' "$words" "$label" "$(sqlite3 "$store" "SELECT count(*) FROM quotes WHERE $sql")" >> "$filter_shares"
+done
+XDG_STATE_HOME="$state_home" hyperfine -N -i --warmup 20 --runs 200 --export-json "$data/bench-filters.json" \
+    "${floor[@]}" "${filter_runs[@]}" >/dev/null
+python3 - "$data/bench-filters.json" "$filter_shares" "$quotes" <<'PY' | tee "$data/bench-filters.md"
+import json, sys
+results = {r["command"]: r["median"] for r in json.load(open(sys.argv[1]))["results"]}
+rows = [line.rstrip("\n").split("|") for line in open(sys.argv[2])]
+labels = {words: label for words, label, _ in rows}
+matches = {words: count for words, _, count in rows}
+quotes = int(sys.argv[3])
+random, floor = results["random"], results.get("C floor (static, libsqlite3)")
+targets = {"random -n 10": 1.5}
+print("| draw | quotectl | matches | share | median | × random | × C floor | target |")
+print("|---|---|---:|---:|---:|---:|---:|---|")
+for name, median in results.items():
+    if name not in matches:
+        continue
+    share = int(matches[name]) / quotes
+    ratio = median / random
+    floor_ratio = median / floor if floor else float("nan")
+    if name in ("random", "today"):
+        target = f"≤ 1.15× the floor: {'met' if floor_ratio <= 1.15 else 'not met'}"
+    else:
+        limit = targets.get(name, 1.3)
+        target = f"≤ {limit}× random: {'met' if ratio <= limit else 'not met'}"
+    print(f"| {labels[name]} | `{name}` | {int(matches[name]):,} | {share:.3%} | {median * 1000:.2f} ms | {ratio:.2f} | {floor_ratio:.2f} | {target} |")
+if floor:
+    print(f"\nC floor {floor * 1000:.2f} ms; {quotes:,} quotes; hyperfine -N, 200 runs each, one run.")
 PY
 
 # What each opens of the locale under Korean: the locale archive (setlocale) and the catalog

@@ -30,12 +30,48 @@ struct FilteredPick {
         case source(String, quotes: Int)
         /// The row ids from the lowest to the highest a condition's matches have.
         case ids(ClosedRange<Int>)
+        /// The quotes of a range of lengths: `length_pick` 1...count of each length in it.
+        case lengths(LengthCounts)
 
         var size: Int {
             switch self {
-            case .store(let quotes), .source(_, let quotes): quotes
-            case .ids(let span): span.count
+            case .store(let quotes), .source(_, let quotes): return quotes
+            case .ids(let span):
+                // A span too wide to count (ids near both ends of Int) is never the smallest.
+                let width = span.upperBound.subtractingReportingOverflow(span.lowerBound)
+                return width.overflow || width.partialValue == Int.max ? Int.max : width.partialValue + 1
+            case .lengths(let counts): return counts.quotes
             }
+        }
+    }
+
+    /// The lengths of a range that have quotes, and how many quotes each has, as running totals:
+    /// the n-th quote of the range (from 0) is the one of the first length whose total passes n.
+    struct LengthCounts: Equatable {
+        let lengths: [Int]
+        let totals: [Int]
+        var quotes: Int { totals.last ?? 0 }
+
+        init(_ counts: [(length: Int, quotes: Int)]) {
+            var totals: [Int] = [], sum = 0
+            for count in counts {
+                // A count past Int (a damaged store) adds nothing rather than trap.
+                let added = sum.addingReportingOverflow(count.quotes)
+                if !added.overflow { sum = added.partialValue }
+                totals.append(sum)
+            }
+            lengths = counts.map(\.length)
+            self.totals = totals
+        }
+
+        /// The length and `length_pick` of the n-th quote, 0 <= n < quotes.
+        func place(of n: Int) -> (length: Int, pick: Int) {
+            var low = 0, high = totals.count - 1
+            while low < high {
+                let middle = (low + high) / 2
+                if totals[middle] > n { high = middle } else { low = middle + 1 }
+            }
+            return (lengths[low], n - (low > 0 ? totals[low - 1] : 0) + 1)
         }
     }
 
@@ -64,9 +100,18 @@ struct FilteredPick {
     func space(for filter: QuoteFilter, authorBySearch: Bool = false) throws(DatabaseError) -> Space? {
         // A character is one of Breaking Bad's.
         let source = filter.character != nil ? "breakingbad" : filter.source
+        var lengths: Space?
+        if filter.minLength != nil || filter.maxLength != nil {
+            let counts = try lengthCounts(from: filter.minLength ?? Int.min, to: filter.maxLength ?? Int.max)
+            guard counts.quotes > 0 else { return nil }
+            lengths = .lengths(counts)
+        }
         if let source, source != SourceKind.custom.rawValue {
             let quotes = try database.scalarInt("SELECT max(source_pick) FROM quotes WHERE source = ?1", [.text(source)]) ?? 0
-            return quotes > 0 ? .source(source, quotes: quotes) : nil
+            guard quotes > 0 else { return nil }
+            let own = Space.source(source, quotes: quotes)
+            if let lengths, lengths.size < own.size { return lengths }
+            return own
         }
         // One statement: the store's count, and the lowest and highest id of each exact
         // condition's matches, each a seek of one end of the condition's index (its entries end
@@ -81,6 +126,7 @@ struct FilteredPick {
         try statement.bind(conditions.map(\.value))
         guard try statement.step(), let quotes = statement.optionalInt(0), quotes > 0 else { return nil }
         var smallest = Space.store(quotes: quotes)
+        if let lengths, lengths.size < smallest.size { smallest = lengths }
         for number in conditions.indices {
             guard let lowest = statement.optionalInt(Int32(1 + 2 * number)),
                   let highest = statement.optionalInt(Int32(2 + 2 * number)) else { return nil }
@@ -90,35 +136,57 @@ struct FilteredPick {
         return smallest
     }
 
+    /// The quotes of each length from `lowest` to `highest` (the counts `quote_lengths` keeps).
+    private func lengthCounts(from lowest: Int, to highest: Int) throws(DatabaseError) -> LengthCounts {
+        let statement = try database.prepare("""
+            SELECT length, quotes FROM quote_lengths WHERE length BETWEEN ?1 AND ?2 AND quotes > 0 ORDER BY length
+            """)
+        try statement.bind([.integer(lowest), .integer(highest)])
+        var counts: [(length: Int, quotes: Int)] = []
+        while try statement.step() { counts.append((statement.int(0), statement.int(1))) }
+        return LengthCounts(counts)
+    }
+
     /// Up to `times` probes of `space`, the first that matches returned.
     private func probe<G: RandomNumberGenerator>(_ clause: (sql: String, values: [SQLValue]), in space: Space,
                                                   times: Int, using generator: inout G) throws(DatabaseError) -> Quote? {
         guard times > 0 else { return nil }
-        let at = clause.values.count + 1
+        // The place probed is bound at ?at (and the length at ?at + 1), after the clause's values.
+        let at = Int32(clause.values.count + 1)
         let statement: Statement
         var values = clause.values + [.integer(0)]
-        let first: Int
         switch space {
         case .store:
             statement = try database.prepare("""
                 SELECT \(Quote.columns) FROM quotes INDEXED BY quotes_by_pick WHERE pick = ?\(at) AND (\(clause.sql))
                 """)
-            first = 1
         case .source(let source, _):
             statement = try database.prepare("""
                 SELECT \(Quote.columns) FROM quotes INDEXED BY quotes_by_source_pick
                  WHERE source = ?\(at + 1) AND source_pick = ?\(at) AND (\(clause.sql))
                 """)
             values.append(.text(source))
-            first = 1
-        case .ids(let span):
+        case .ids:
             statement = try database.prepare("SELECT \(Quote.columns) FROM quotes WHERE id = ?\(at) AND (\(clause.sql))")
-            first = span.lowerBound
+        case .lengths:
+            statement = try database.prepare("""
+                SELECT \(Quote.columns) FROM quotes INDEXED BY quotes_by_length
+                 WHERE length = ?\(at + 1) AND length_pick = ?\(at) AND (\(clause.sql))
+                """)
+            values.append(.integer(0))
         }
         try statement.bind(values)
         for _ in 0..<times {
             statement.resetKeepingBindings()
-            try statement.bind(first + Int(generator.next(upperBound: UInt64(space.size))), at: Int32(at))
+            let n = Int(generator.next(upperBound: UInt64(space.size)))
+            switch space {
+            case .store, .source: try statement.bind(1 + n, at: at)
+            case .ids(let span): try statement.bind(span.lowerBound + n, at: at)
+            case .lengths(let counts):
+                let place = counts.place(of: n)
+                try statement.bind(place.pick, at: at)
+                try statement.bind(place.length, at: at + 1)
+            }
             if try statement.step() { return Quote(row: statement) }
         }
         return nil

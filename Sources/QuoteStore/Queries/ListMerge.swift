@@ -41,6 +41,11 @@ public final class ListMerge {
     private var nextPick: Int
     /// The source's own dense numbering (`source_pick`) continues from its maximum.
     private var nextSourcePick: Int
+    /// In a bulk load (its insert triggers dropped), the quotes of each length the store holds,
+    /// counted here: a new quote's `length_pick` is its length's count plus one, and the counts
+    /// are written back at the end. Otherwise nil: the INSERT reads the count and the trigger
+    /// adds the quote to it.
+    private var lengthCounts: [Int: Int]?
     private var counts = ChangeCounts()
     /// Set once a load into an empty source began: the first row id it inserted, the SQL that
     /// recreates what it dropped, and whether the secondary indexes went too (a bulk load).
@@ -103,8 +108,9 @@ public final class ListMerge {
         walkHasRow = storedCount > 0 ? try walk.step() : false
         insert = try database.prepare("""
             INSERT OR IGNORE INTO quotes (source, upstream_id, text, author, category, production, episode, lang,
-                                          first_seen, last_seen, content_hash, length, pick, published, source_pick)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?12, ?13, ?14)
+                                          first_seen, last_seen, content_hash, length, pick, published, source_pick, length_pick)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?12, ?13, ?14,
+                    coalesce(?15, coalesce((SELECT quotes FROM quote_lengths WHERE length = ?11), 0) + 1))
             """)
         update = try database.prepare("""
             UPDATE quotes SET text = ?3, author = ?4, category = ?5, production = ?6, episode = ?7, lang = ?8,
@@ -142,6 +148,8 @@ public final class ListMerge {
             try bindFields(of: quote, hash: hash, to: insert)
             try insert.bind(nextPick, at: 12)
             try insert.bind(nextSourcePick, at: 14)
+            let lengthPick = lengthCounts.map { ($0[quote.length] ?? 0) + 1 }
+            try insert.bind(lengthPick, at: 15)
             try insert.step()
             guard database.changes == 1 else {
                 // Left out: a duplicate id, or a row the store's own rules refuse (OR IGNORE skips
@@ -155,6 +163,7 @@ public final class ListMerge {
             listed.insert(database.lastInsertRowID)
             nextPick += 1
             nextSourcePick += 1
+            if let lengthPick { lengthCounts?[quote.length] = lengthPick }
             counts.inserted += 1
             return .inserted
         }
@@ -227,6 +236,16 @@ public final class ListMerge {
         // What `quotectl status` shows, kept here rather than counted there.
         try database.execute("UPDATE sources SET quote_count = ?2 WHERE name = ?1 AND quote_count IS NOT ?2",
                              [.text(source), .integer(storedCount + counts.inserted - counts.removed)])
+        if let lengthCounts {
+            let write = try database.prepare("""
+                INSERT INTO quote_lengths (length, quotes) VALUES (?1, ?2) ON CONFLICT (length) DO UPDATE SET quotes = excluded.quotes
+                """)
+            for (length, quotes) in lengthCounts {
+                write.reset()
+                try write.bind([.integer(length), .integer(quotes)])
+                try write.step()
+            }
+        }
         if let bulk { try buildIndexes(after: bulk) }
     }
 
@@ -330,7 +349,8 @@ public final class ListMerge {
 
     /// A load into an empty source drops, at its first row, the triggers on insert: the one that
     /// feeds the full-text index (filled from the new rows in one pass at the end instead) and the
-    /// ones that number a row without `pick` or `source_pick` (every row here has both). An INSERT that fires no
+    /// ones that number a row without `pick` or `source_pick` (every row here has both) and the
+    /// one that counts a quote in its length (counted here instead: `lengthCounts`). An INSERT that fires no
     /// trigger needs no statement journal, which past 64 KiB becomes a file in /var/tmp written
     /// three times per row, nearly tripling the time to stream a big list in (docs/benchmarks.md).
     /// From `bulkThreshold` rows on it drops the quotes table's own indexes
@@ -341,7 +361,7 @@ public final class ListMerge {
         let statement = try database.prepare("""
             SELECT type, name, sql FROM sqlite_master
              WHERE tbl_name = 'quotes' AND sql IS NOT NULL
-               AND (?1 AND type = 'trigger' AND name IN ('quotes_fts_on_insert', 'quotes_pick_on_insert', 'quotes_source_pick_on_insert') OR NOT ?1 AND type = 'index')
+               AND (?1 AND type = 'trigger' AND name IN ('quotes_fts_on_insert', 'quotes_pick_on_insert', 'quotes_source_pick_on_insert', 'quotes_length_on_insert') OR NOT ?1 AND type = 'index')
             """)
         try statement.bind(kind == .insertTriggers, at: 1)
         var objects: [(type: String, name: String, sql: String)] = []
@@ -357,6 +377,10 @@ public final class ListMerge {
         } else {
             let firstID = (try database.scalarInt("SELECT max(id) FROM quotes") ?? 0) + 1
             bulk = (firstID, objects.map(\.sql), false)
+            var lengths: [Int: Int] = [:]
+            let stored = try database.prepare("SELECT length, quotes FROM quote_lengths")
+            while try stored.step() { lengths[stored.int(0)] = stored.int(1) }
+            lengthCounts = lengths
         }
     }
 
