@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a custom quote list (the Gist format) of N quotes for benchmarks.
 
-Usage: make-quote-list.py N OUT [--authors A] [--changed-fraction F] [--seed S] [--category C] [--format json|fortune|csv]
+Usage: make-quote-list.py N OUT [--authors A] [--changed-fraction F] [--seed S] [--category C] [--extra-words W] [--format json|fortune|csv]
 
 Quotes are spread evenly over A authors ("Author 0001" ...), so with the defaults
 (1,000,000 quotes, 5,000 authors) every author has 200 quotes. --changed-fraction
@@ -26,6 +26,7 @@ def main():
     parser.add_argument("--changed-fraction", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--category")
+    parser.add_argument("--extra-words", type=int, default=0, help="words added to every quote (30: past --short's 160)")
     parser.add_argument("--format", choices=("json", "fortune", "csv"), default="json")
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -37,7 +38,7 @@ def main():
         elif args.format == "json":
             out.write("[")
         for i in range(args.count):
-            words = " ".join(rng.choice(WORDS) for _ in range(8 + i % 9))
+            words = " ".join(rng.choice(WORDS) for _ in range(8 + i % 9 + args.extra_words))
             # One word from a 20,000-word tail, so searches can hit a realistic ~50 quotes.
             text = f"Quote {i}: {words} kw{rng.randrange(20000)}."
             if args.changed_fraction and changed.random() < args.changed_fraction:

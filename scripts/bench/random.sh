@@ -55,11 +55,12 @@ if [ "${KEEP_STORE:-1}" = 0 ] || [ ! -f "$store" ]; then
     /usr/bin/time -f "import: %e s, peak RSS %M KB" "$quotectl" --db "$store" import "$data/list-1m.json" --name bench --max-bytes 1G
 fi
 # The filter table's lists beside the big one: 10 and 10,000 quotes (the latter all of category
-# "ocean", its rows neighbours), 30,000 of category "garden", each a list of its own.
-for spec in "10 ten" "10000 k10 ocean" "30000 k30 garden"; do
-    read -r count list category <<<"$spec"
+# "ocean", its rows neighbours), 30,000 of category "garden", and 3,000 long quotes (261-365
+# characters; the big list's are 62-153), each a list of its own.
+for spec in "10 ten" "10000 k10 --category ocean" "30000 k30 --category garden" "3000 long --extra-words 30"; do
+    read -r count list option value <<<"$spec"
     if [ "$(sqlite3 "$store" "SELECT count(*) FROM quotes WHERE source = 'custom.$list'")" != "$count" ]; then
-        python3 scripts/bench/make-quote-list.py "$count" "$data/list-$list.json" --seed 7 --authors 50 ${category:+--category "$category"}
+        python3 scripts/bench/make-quote-list.py "$count" "$data/list-$list.json" --seed 7 --authors 50 ${option:+"$option" "$value"}
         "$quotectl" --db "$store" import "$data/list-$list.json" --name "$list" --max-bytes 1G
     fi
 done
