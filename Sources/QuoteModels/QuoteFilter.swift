@@ -1,6 +1,8 @@
 import QuoteBase
-/// What `quotectl random` (and `today`) may be narrowed by. Every field maps to an
-/// indexed condition, so the cost of a pick grows with the number of matches only.
+/// What `quotectl random` (and `today`) may be narrowed by. Every field maps to an indexed
+/// condition, and a pick probes the smallest numbering or span that holds the matches
+/// (QuoteStore's `FilteredPick`): its cost follows the share of that space the matches fill,
+/// not the store's size.
 public struct QuoteFilter: Equatable, Sendable {
     public var source: String?
     public var author: String?

@@ -86,7 +86,8 @@ public final class Store {
                                busyTimeoutMilliseconds: Int32, turnWhenCurrent: Bool,
                                waiting: WriterTurn.Note?) throws(StoreError) -> Opened {
         var turn: ProcessLock?
-        if try needsCreating(path, access: access) {
+        let look = try needsCreating(path, access: access)
+        if look.needed {
             // Decided on the header and an immutable look alone: nothing was opened that writes.
             guard creating else {
                 throw Path.exists(path) ? StoreError.noStore(path: path) : StoreError.missing(path: path, reason: tr("no such file"))
@@ -98,10 +99,17 @@ public final class Store {
                 throw Path.exists(path) ? StoreError.readOnly(path: path, reason: problem) : StoreError.cannotCreate(path: path, reason: problem)
             }
             turn = try WriterTurn.take(path, waiting: waiting)
-            if try needsCreating(path, access: access) { try create(path: path, now: now) }
+            if try needsCreating(path, access: access).needed { try create(path: path, now: now) }
         }
         let mode: Database.Mode = access == .write ? .readWrite : try readingMode(path)
-        var database = try connection(path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        // The look's own immutable connection when this one would be the same: its schema is
+        // read already (a second open would read and parse it again, a fifth of a draw's time).
+        var database: Database
+        if mode == .inspect, let inspector = look.inspector {
+            database = inspector
+        } else {
+            database = try connection(path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        }
         do {
             try checkSchema(database, access: access, now: now, turn: &turn, turnWhenCurrent: turnWhenCurrent, waiting: waiting)
         } catch .notADatabase(_) where mode == .inspect && Path.exists(path + "-shm"),
@@ -144,10 +152,12 @@ public final class Store {
         }
     }
 
-    private static func needsCreating(_ path: String, access: Access) throws(StoreError) -> Bool {
+    /// Whether `path` is a new store, and the immutable connection the look at it opened (`look`).
+    private static func needsCreating(_ path: String, access: Access) throws(StoreError) -> (needed: Bool, inspector: Database?) {
         // A 0-byte file or an SQLite file with no schema (touch, sqlite3 x.db ""): a new store.
-        guard Path.exists(path) else { return true }
-        return try identify(path, access: access) == .empty
+        guard Path.exists(path) else { return (true, nil) }
+        let look = try look(at: path, access: access)
+        return (look.identity == .empty, look.inspector)
     }
 
     /// Verifies this is our store and at our schema version — refusing a newer one by either mark,
@@ -235,13 +245,19 @@ public final class Store {
     /// `immutable` one when they are not (no writer can be at work: it would have made them).
     /// quoted's mark alone is not enough — `schema_migrations` and a schema version must be there too.
     static func identify(_ path: String, access: Access) throws(StoreError) -> Identity {
+        try look(at: path, access: access).identity
+    }
+
+    /// `identify`, with the connection it opened for an immutable look (`Database.Mode.inspect`)
+    /// at a store it found ours, for a reader to go on with.
+    static func look(at path: String, access: Access) throws(StoreError) -> (identity: Identity, inspector: Database?) {
         let header: [UInt8]
         do {
             header = try DatabaseFile.prefix(path, count: 100)
         } catch {
             throw StoreError.missing(path: path, reason: error.reason)
         }
-        if header.isEmpty { return .empty }
+        if header.isEmpty { return (.empty, nil) }
         // English on purpose: the SQLite file header's magic
         guard header.count == 100, header.starts(with: Array("SQLite format 3\0".utf8)) else {
             throw StoreError.notADatabase(path: path)
@@ -253,21 +269,21 @@ public final class Store {
         let sideFiles = Path.exists(path + "-wal") && Path.exists(path + "-shm")
         // A store of ours already in WAL with its side files: opening it, even to write, changes no
         // byte before `checkSchema` has read its schema (which refuses a foreign or newer one).
-        if ours && (walMode ? sideFiles : access == .read) { return .ours }
+        if ours && (walMode ? sideFiles : access == .read) { return (.ours, nil) }
         let (inspector, tables) = try whileOpening(path) { () throws(DatabaseError) in
             let inspector = try Database(path: path, mode: sideFiles ? .readOnly : .inspect)
             return (inspector, try inspector.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0)
         }
-        guard tables == 0 else { return try schemaIsOurs(inspector, path: path) }
+        guard tables == 0 else { return (try schemaIsOurs(inspector, path: path), inspector.mode == .inspect ? inspector : nil) }
         // Without our mark this is a new file (touch, sqlite3 x.db "") — or a store being
         // created right now whose schema is still in its WAL: a plain read then sees it.
         guard !ours else { throw StoreError.foreignDatabase(path: path) }
-        guard !sideFiles, FileReader.size(path + "-wal").map({ $0 > 0 }) ?? false else { return .empty }
+        guard !sideFiles, FileReader.size(path + "-wal").map({ $0 > 0 }) ?? false else { return (.empty, nil) }
         let (reader, written) = try whileOpening(path) { () throws(DatabaseError) in
             let reader = try Database(path: path, mode: .readOnly)
             return (reader, try reader.scalarInt("SELECT count(*) FROM sqlite_master"))
         }
-        return written == 0 ? .empty : try schemaIsOurs(reader, path: path)
+        return (written == 0 ? .empty : try schemaIsOurs(reader, path: path), nil)
     }
 
     /// `schema_migrations` and a schema version: the marks of a store our migrations made; and

@@ -75,16 +75,17 @@ for round in $(seq "$rounds"); do
     done
 done
 
-# The store the readers are timed on: the first sync's, the same file for both builds.
+# The stores the readers are timed on: each build's own, the same list synced and resynced the
+# same way (an older build refuses a store of a newer schema, and must: it does not know it).
+for build in base this; do sqlite3 "$data/$build/sync.db" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null; done
 store="$data/this/sync.db"
-sqlite3 "$store" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
 author=$(sqlite3 "$store" "SELECT author FROM quotes WHERE source = 'custom.big' GROUP BY author ORDER BY count(*) DESC, author LIMIT 1")
 word=$(sqlite3 "$store" "SELECT text FROM quotes WHERE source = 'custom.big' ORDER BY id LIMIT 1" | cut -d' ' -f1)
 hyperfine_json="$data/readers.json"
 commands=()
 names=()
 for build in base this; do
-    q="$data/$build/quotectl --db $store --no-create"
+    q="$data/$build/quotectl --db $data/$build/sync.db --no-create"
     commands+=("$q random" "$q random --author '$author'" "$q search '$word'" "$q search 'the lo'" "$q search 'love life'")
     names+=("$build random" "$build random --author" "$build search one word" "$build search prefix" "$build search two words")
 done

@@ -5,8 +5,9 @@ import QuoteModels
 ///
 /// Random probes of the smallest space known to hold every match, kept when they match: the
 /// source's own dense numbering when the filter names one source (a probe always matches when
-/// nothing else narrows it), the span of row ids an exact condition's matches lie in (a list's
-/// rows are neighbours), or the whole store's `pick`. When the probes found none, the matches
+/// nothing else narrows it), the quotes of a range of lengths (numbered within each length,
+/// `length_pick`, and counted per length in `quote_lengths`), the span of row ids an exact
+/// condition's matches lie in (a list's rows are neighbours), or the whole store's `pick`. When the probes found none, the matches
 /// are counted, within a budget of SQLite steps about what the probes cost, and the pick steps to
 /// a random one of them; when the budget ran out first, both the probes and the budget double,
 /// and so on. A rare filter ends in its count, a common one in its probes, and one in between
