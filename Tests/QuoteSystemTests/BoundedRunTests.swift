@@ -38,13 +38,14 @@ import Testing
     }
 
     @Test func aGrandchildKeepingStderrOpenDoesNotHoldTheEnd() async throws {
-        // The grandchild's stderr is the pipe, held for 30 s: the end comes with the child's, so
+        // The grandchild's stderr is the pipe, held for 10 minutes (killed at the end; a loaded
+        // machine once kept this test 70 s, past a 30 s sleep): the end comes with the child's, so
         // the grandchild is still there to be stopped afterwards (a wait for the pipe's end would
         // have outlived it).
         let folder = TemporaryFolder()
         let pidFile = folder.file("grandchild")
         let outcome = try await BlockingWork.perform { () throws(Errno) in
-            try Subprocess.runBounded("/bin/sh", arguments: ["sh", "-c", "sleep 30 & echo $! > \"$0\"; echo said >&2; exit 4", pidFile],
+            try Subprocess.runBounded("/bin/sh", arguments: ["sh", "-c", "sleep 600 & echo $! > \"$0\"; echo said >&2; exit 4", pidFile],
                                       timeout: .seconds(60))
         }
         #expect(outcome == .finished(.exited(4), errorText: "said\n"))

@@ -118,9 +118,11 @@ struct FilteredPick {
         // condition's matches, each a seek of one end of the condition's index (its entries end
         // in the row id).
         let conditions = filter.exactConditions(authorBySearch: authorBySearch)
+        // English on purpose: SQL
         var parts = ["(SELECT max(pick) FROM quotes)"]
         for (number, condition) in conditions.enumerated() {
             let sql = condition.sql.replacingPlaceholder(with: number + 1)
+            // English on purpose: SQL
             parts += ["(SELECT min(id) FROM quotes WHERE \(sql))", "(SELECT max(id) FROM quotes WHERE \(sql))"]
         }
         let statement = try database.prepare("SELECT " + parts.joined(separator: ", "))
