@@ -24,10 +24,9 @@ public enum CatalogFile {
         for table in [originals, translations] {
             guard fits(table, count, 8, in: bytes.count) else { return "a string table runs past the end of the file" }
         }
-        for index in 0..<count {
-            for table in [originals, translations] where !reader.holdsString(described: table + 8 * index) {
-                return "string \(index) runs past the end of the file or has no terminating NUL"
-            }
+        for index in 0..<count where !reader.holdsString(described: originals + 8 * index)
+            || !reader.holdsString(described: translations + 8 * index) {
+            return "string \(index) runs past the end of the file or has no terminating NUL"
         }
         if let problem = hashProblem(reader, size: hashSize, offset: hashOffset, strings: count) { return problem }
         for header in headers(reader, count: count, originals: originals, translations: translations) {
@@ -42,7 +41,7 @@ public enum CatalogFile {
     /// What is wrong with the header's `charset=` value, as glibc reads it (up to a blank, ';' or
     /// a line's end).
     private static func charsetProblem(_ header: [UInt8]) -> String? {
-        guard let start = header.firstRange(of: Array("charset=".utf8))?.upperBound else { return nil }
+        guard let start = header.end(ofFirst: Array("charset=".utf8)) else { return nil }
         let end = header[start...].firstIndex { [0x20, 0x09, 0x0A, UInt8(ascii: ";"), 0].contains($0) } ?? header.endIndex
         return end - start > charsetLimit ? "its charset name is longer than \(charsetLimit) bytes" : nil
     }
@@ -95,9 +94,10 @@ private struct WordReader {
 
     /// The word at `offset` (inside the file: callers check), as a non-negative Int.
     func word(at offset: Int) -> Int {
-        let b = (0..<4).map { UInt32(bytes[offset + $0]) }
-        let value = bigEndian ? b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3] : b[3] << 24 | b[2] << 16 | b[1] << 8 | b[0]
-        return Int(value)
+        // Four loads, no array: a catalog's check reads some 6,000 words on every run that
+        // prints a message (docs/benchmarks.md).
+        let b0 = UInt32(bytes[offset]), b1 = UInt32(bytes[offset + 1]), b2 = UInt32(bytes[offset + 2]), b3 = UInt32(bytes[offset + 3])
+        return Int(bigEndian ? b0 << 24 | b1 << 16 | b2 << 8 | b3 : b3 << 24 | b2 << 16 | b1 << 8 | b0)
     }
 
     /// Whether the (length, offset) pair at `descriptor` names bytes inside the file that end in
@@ -106,5 +106,17 @@ private struct WordReader {
         let length = word(at: descriptor), start = word(at: descriptor + 4)
         let (end, over) = start.addingReportingOverflow(length)
         return !over && end < bytes.count && bytes[end] == 0
+    }
+}
+
+extension [UInt8] {
+    /// The index just past the first `needle` in these bytes, or nil. A plain scan: the standard
+    /// library's generic `firstRange(of:)` took most of a catalog's check (docs/benchmarks.md).
+    func end(ofFirst needle: [UInt8]) -> Int? {
+        guard !needle.isEmpty, count >= needle.count else { return nil }
+        for start in 0...(count - needle.count) where self[start] == needle[0] {
+            if self[start..<start + needle.count].elementsEqual(needle) { return start + needle.count }
+        }
+        return nil
     }
 }

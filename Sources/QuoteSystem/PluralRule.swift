@@ -12,8 +12,8 @@ enum PluralRule {
     /// none, and glibc uses its own `n != 1`).
     static func refusal(ofHeader header: [UInt8]) -> String? {
         // glibc looks for both anywhere in the header, and falls back to its default without either.
-        guard let start = header.firstRange(of: Array("plural=".utf8))?.upperBound,
-              header.firstRange(of: Array("nplurals=".utf8)) != nil else { return nil }
+        guard let start = header.end(ofFirst: Array("plural=".utf8)),
+              header.end(ofFirst: Array("nplurals=".utf8)) != nil else { return nil }
         var parser = Parser(bytes: header, position: start)
         do {
             try parser.conditional(depth: 0)
