@@ -38,13 +38,19 @@ import TestSupport
         #expect(try store.database.scalarInt("SELECT count(DISTINCT lang) FROM quotes") == 2)
     }
 
+    /// A store migrated up to, not including, the migration `name`: the schema a user upgrades from.
+    func store(named file: String, before name: String) throws -> Database {
+        let old = try Database(path: folder.file(file), mode: .readWriteCreate)
+        let before = try #require(Migrator.embedded.migrations.firstIndex { $0.name == name })
+        #expect(before > 0)
+        try Migrator(migrations: Array(Migrator.embedded.migrations.prefix(before))).migrate(old)
+        return old
+    }
+
     /// Lists stored under the reflowing readers are read again once (their last body forgotten),
     /// so a fortune file's rows come to hold it as written; other sources keep their validators.
     @Test func customListsAreReadAgainAfterTheUpgradeToTextsAsWritten() throws {
-        let old = try Database(path: folder.file("reread.db"), mode: .readWriteCreate)
-        let before = Migrator.embedded.migrations.firstIndex { $0.name == "0013_reread_lists_as_written" } ?? 0
-        #expect(before > 0)
-        try Migrator(migrations: Array(Migrator.embedded.migrations.prefix(before))).migrate(old)
+        let old = try store(named: "reread.db", before: "0013_reread_lists_as_written")
         for name in ["custom.art", "upbit"] {
             try old.execute("INSERT OR IGNORE INTO sources (name, kind, created_at) VALUES ('\(name)', '\(name == "upbit" ? "upbit" : "custom")', 1)")
             try old.execute("""
@@ -60,10 +66,7 @@ import TestSupport
     /// A store of the schema before `source_pick` gets each source's quotes numbered 1...count
     /// in row-id order, and later writes keep them so.
     @Test func anUpgradeNumbersEachSourcesQuotes() throws {
-        let old = try Database(path: folder.file("numbered.db"), mode: .readWriteCreate)
-        let before = Migrator.embedded.migrations.firstIndex { $0.name == "0014_source_picks" } ?? 0
-        #expect(before > 0)
-        try Migrator(migrations: Array(Migrator.embedded.migrations.prefix(before))).migrate(old)
+        let old = try store(named: "numbered.db", before: "0014_source_picks")
         for name in ["custom.a", "custom.b"] {
             try old.execute("INSERT INTO sources (name, kind, created_at) VALUES ('\(name)', 'custom', 1)")
         }
@@ -87,10 +90,7 @@ import TestSupport
     /// A store of the schema before `length_pick` gets each length's quotes numbered 1...count
     /// in row-id order and counted, and later writes keep them so.
     @Test func anUpgradeNumbersAndCountsEachLengthsQuotes() throws {
-        let old = try Database(path: folder.file("lengths.db"), mode: .readWriteCreate)
-        let before = Migrator.embedded.migrations.firstIndex { $0.name == "0015_length_picks" } ?? 0
-        #expect(before > 0)
-        try Migrator(migrations: Array(Migrator.embedded.migrations.prefix(before))).migrate(old)
+        let old = try store(named: "lengths.db", before: "0015_length_picks")
         try old.execute("INSERT INTO sources (name, kind, created_at) VALUES ('custom.a', 'custom', 1)")
         for index in 0..<30 {
             let text = "quote " + String(repeating: "x", count: index % 3)
