@@ -110,14 +110,20 @@ public final class Store {
         } else {
             database = try connection(path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         }
+        var upgraded: Bool
         do {
-            try checkSchema(database, access: access, now: now, turn: &turn, turnWhenCurrent: turnWhenCurrent, waiting: waiting)
+            upgraded = try checkSchema(database, access: access, now: now, turn: &turn, turnWhenCurrent: turnWhenCurrent, waiting: waiting)
         } catch .notADatabase(_) where mode == .inspect && Path.exists(path + "-shm"),
                 .damaged(_, _) where mode == .inspect && Path.exists(path + "-shm") {
             // An immutable read raced the first writer of a store that had no side files (it made
             // them meanwhile): what SQLite saw is no verdict. Read again, under SQLite's locks.
             database = try connection(path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-            try checkSchema(database, access: access, now: now, turn: &turn, turnWhenCurrent: turnWhenCurrent, waiting: waiting)
+            upgraded = try checkSchema(database, access: access, now: now, turn: &turn, turnWhenCurrent: turnWhenCurrent, waiting: waiting)
+        }
+        if upgraded {
+            // The reader read the schema before its upgrade, and an immutable connection never
+            // sees it change: a filtered draw would miss the new columns and tables.
+            database = try connection(path, mode: try readingMode(path), busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         }
         return Opened(database: database, turn: turn)
     }
@@ -163,8 +169,9 @@ public final class Store {
     /// Verifies this is our store and at our schema version — refusing a newer one by either mark,
     /// `user_version` or a `schema_migrations` row, before anything is created beside it — then
     /// takes a writer's turn and migrates when it is older (reopening for writing if needed).
+    /// True when a reader's store was upgraded through a connection of its own.
     private static func checkSchema(_ database: Database, access: Access, now: Int, turn: inout ProcessLock?,
-                                    turnWhenCurrent: Bool, waiting: WriterTurn.Note?) throws(StoreError) {
+                                    turnWhenCurrent: Bool, waiting: WriterTurn.Note?) throws(StoreError) -> Bool {
         let path = database.path
         let latest = Migrator.embeddedLatest
         let (version, tables) = try whileOpening(path) { () throws(DatabaseError) in
@@ -173,7 +180,7 @@ public final class Store {
         }
         if version == 0, tables > 0 { throw StoreError.foreignDatabase(path: database.path) }
         if version > 0 { try refuseNewer(database, version: version) }
-        guard version < latest || access == .write else { return }
+        guard version < latest || access == .write else { return false }
         // A current schema is only looked at (the migrator's check of edited migrations reads).
         if turn == nil, version < latest || turnWhenCurrent { turn = try WriterTurn.take(path, waiting: waiting) }
         let migrator = Migrator.embedded
@@ -190,6 +197,7 @@ public final class Store {
             writer.checkpointAndTruncate()
             turn = nil
         }
+        return access != .write
     }
 
     /// Throws `newerSchema` when `user_version` (`version`) or a `schema_migrations` row is newer

@@ -112,6 +112,31 @@ import TestSupport
         #expect(try old.scalarInt("SELECT length_pick FROM quotes WHERE upstream_id = '1'") == 1)
     }
 
+    /// A reader that upgrades a store with no side files (a copied or restored file) draws through
+    /// the new schema: the connection that read the old one is not kept.
+    @Test func aReaderThatUpgradedAStoreDrawsThroughItsNewSchema() throws {
+        do {
+            let old = try store(named: "copied.db", before: "0015_length_picks")
+            try old.execute("INSERT INTO sources (name, kind, created_at) VALUES ('custom.a', 'custom', 1)")
+            for index in 0..<20 {
+                try old.execute("""
+                    INSERT INTO quotes (source, upstream_id, text, first_seen, last_seen, content_hash, length)
+                    VALUES ('custom.a', '\(index)', 'quote \(index)', 1, 1, \(index), \(7 + (index > 9 ? 1 : 0)))
+                    """)
+            }
+            old.checkpointAndTruncate()
+        }
+        let path = folder.file("copied.db")
+        // As a copy of the file alone leaves it (its WAL is empty, checkpointed).
+        for side in ["-wal", "-shm"] { try FileManager.default.removeItem(atPath: path + side) }
+        let reader = try Store(path: path, access: .read)
+        var generator = SeededGenerator(state: 3)
+        let picker = QuotePicker(database: reader.database)
+        let quote = try #require(try picker.random(QuoteFilter(source: "custom.a", maxLength: 7), using: &generator))
+        #expect(quote.length == 7)
+        #expect(try picker.random(QuoteFilter(maxLength: 8, minLength: 8), using: &generator)?.length == 8)
+    }
+
     @Test(arguments: 1..<Migrator.embedded.migrations.count)
     func upgradesFromEveryEarlierVersion(appliedBefore: Int) throws {
         let fresh = TemporaryFolder()

@@ -206,6 +206,32 @@ import TestSupport
         try expectUniform(QuoteFilter(maxLength: 45), in: store, seed: 9)
     }
 
+    /// A damaged store's numbers never trap: length counts that cannot be true leave the range
+    /// out of the spaces (the draw still finds a match), and a numbering at Int's end fails a
+    /// merge with an error, its rows as they were.
+    @Test func damagedNumbersAreRefusedNotTrappedOn() throws {
+        let store = try store()
+        let database = store.database
+        try database.execute("PRAGMA ignore_check_constraints = ON")
+        var generator = SeededGenerator(state: 1)
+        for damage in ["-5", "9223372036854775807"] {
+            try database.execute("UPDATE quote_lengths SET quotes = \(damage) WHERE length = (SELECT min(length) FROM quote_lengths)")
+            let pick = FilteredPick(database: database)
+            let space = try #require(try pick.space(for: QuoteFilter(maxLength: 40)))
+            if case .lengths = space { Issue.record("counts of \(damage) were used") }
+            #expect(try #require(try pick.quote(QuoteFilter(maxLength: 40), using: &generator)).length <= 40)
+        }
+        try database.execute("UPDATE quotes SET source_pick = 9223372036854775807 WHERE source = 'custom.a' AND source_pick = 20")
+        let before = try database.scalarInt("SELECT count(*) FROM quotes")
+        #expect(throws: StoreError.self) {
+            try database.transaction { () throws(StoreError) in
+                _ = try QuoteWriter(database: database).apply([Quote(source: "custom.a", upstreamID: "one more", text: "one more")],
+                                                              to: "custom.a", removeMissing: false, now: 2_000)
+            }
+        }
+        #expect(try database.scalarInt("SELECT count(*) FROM quotes") == before)
+    }
+
     @Test func aFilteredPickWithNoMatchIsNilOnEveryWay() throws {
         let store = try store()
         var generator = SeededGenerator(state: 2)

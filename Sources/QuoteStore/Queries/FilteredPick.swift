@@ -53,12 +53,13 @@ struct FilteredPick {
         let totals: [Int]
         var quotes: Int { totals.last ?? 0 }
 
-        init(_ counts: [(length: Int, quotes: Int)]) {
+        /// Nil when the counts cannot be true: one below 0, or a total past Int.
+        init?(_ counts: [(length: Int, quotes: Int)]) {
             var totals: [Int] = [], sum = 0
             for count in counts {
-                // A count past Int (a damaged store) adds nothing rather than trap.
                 let added = sum.addingReportingOverflow(count.quotes)
-                if !added.overflow { sum = added.partialValue }
+                guard count.quotes >= 0, !added.overflow else { return nil }
+                sum = added.partialValue
                 totals.append(sum)
             }
             lengths = counts.map(\.length)
@@ -103,9 +104,12 @@ struct FilteredPick {
         let source = filter.character != nil ? "breakingbad" : filter.source
         var lengths: Space?
         if filter.minLength != nil || filter.maxLength != nil {
-            let counts = try lengthCounts(from: filter.minLength ?? Int.min, to: filter.maxLength ?? Int.max)
-            guard counts.quotes > 0 else { return nil }
-            lengths = .lengths(counts)
+            // Counts that cannot be true (a damaged store) leave the range out: other spaces hold
+            // every match too.
+            if let counts = try lengthCounts(from: filter.minLength ?? Int.min, to: filter.maxLength ?? Int.max) {
+                guard counts.quotes > 0 else { return nil }
+                lengths = .lengths(counts)
+            }
         }
         if let source, source != SourceKind.custom.rawValue {
             let quotes = try database.scalarInt("SELECT max(source_pick) FROM quotes WHERE source = ?1", [.text(source)]) ?? 0
@@ -133,16 +137,19 @@ struct FilteredPick {
         for number in conditions.indices {
             guard let lowest = statement.optionalInt(Int32(1 + 2 * number)),
                   let highest = statement.optionalInt(Int32(2 + 2 * number)) else { return nil }
+            // Both ends are seeks of an index: a damaged one can have them the wrong way round.
+            guard lowest <= highest else { continue }
             let span = Space.ids(lowest...highest)
             if span.size < smallest.size { smallest = span }
         }
         return smallest
     }
 
-    /// The quotes of each length from `lowest` to `highest` (the counts `quote_lengths` keeps).
-    private func lengthCounts(from lowest: Int, to highest: Int) throws(DatabaseError) -> LengthCounts {
+    /// The quotes of each length from `lowest` to `highest` (the counts `quote_lengths` keeps),
+    /// nil when they cannot be true.
+    private func lengthCounts(from lowest: Int, to highest: Int) throws(DatabaseError) -> LengthCounts? {
         let statement = try database.prepare("""
-            SELECT length, quotes FROM quote_lengths WHERE length BETWEEN ?1 AND ?2 AND quotes > 0 ORDER BY length
+            SELECT length, quotes FROM quote_lengths WHERE length BETWEEN ?1 AND ?2 ORDER BY length
             """)
         try statement.bind([.integer(lowest), .integer(highest)])
         var counts: [(length: Int, quotes: Int)] = []

@@ -79,8 +79,9 @@ public final class ListMerge {
         }
         // The dense `pick` numbering continues from the current maximum (we hold the write lock).
         quotesBefore = try database.scalarInt("SELECT max(pick) FROM quotes") ?? 0
-        nextPick = quotesBefore + 1
-        nextSourcePick = (try database.scalarInt("SELECT max(source_pick) FROM quotes WHERE source = ?1", [.text(source)]) ?? 0) + 1
+        nextPick = try Self.next(after: quotesBefore, "pick")
+        nextSourcePick = try Self.next(after: database.scalarInt("SELECT max(source_pick) FROM quotes WHERE source = ?1", [.text(source)]) ?? 0,
+                                       "source_pick")
         // Without AUTOINCREMENT a new row takes max(id) + 1; past the largest id SQLite picks ids at
         // random, and "every row from this id on is new" no longer holds (no bulk load then).
         idsAreSequential = (try database.scalarInt("SELECT max(id) FROM quotes") ?? 0) < Int.max
@@ -148,7 +149,7 @@ public final class ListMerge {
             try bindFields(of: quote, hash: hash, to: insert)
             try insert.bind(nextPick, at: 12)
             try insert.bind(nextSourcePick, at: 14)
-            let lengthPick = lengthCounts.map { ($0[quote.length] ?? 0) + 1 }
+            let lengthPick = try lengthCounts.map { counts throws(DatabaseError) in try Self.next(after: counts[quote.length] ?? 0, "length_pick") }
             try insert.bind(lengthPick, at: 15)
             try insert.step()
             guard database.changes == 1 else {
@@ -161,8 +162,8 @@ public final class ListMerge {
                 return .duplicate
             }
             listed.insert(database.lastInsertRowID)
-            nextPick += 1
-            nextSourcePick += 1
+            nextPick = try Self.next(after: nextPick, "pick")
+            nextSourcePick = try Self.next(after: nextSourcePick, "source_pick")
             if let lengthPick { lengthCounts?[quote.length] = lengthPick }
             counts.inserted += 1
             return .inserted
@@ -298,6 +299,16 @@ public final class ListMerge {
         }
         defer { if bulk.indexes { try? database.execute("PRAGMA threads = 0") } }
         for sql in bulk.recreate { try database.execute(sql) }
+    }
+
+    /// The number after `number` in one of the dense numberings; a store whose numbering has
+    /// reached Int's end is damaged (no store holds that many quotes), said rather than trapped.
+    private static func next(after number: Int, _ numbering: String) throws(DatabaseError) -> Int {
+        let (next, overflow) = number.addingReportingOverflow(1)
+        guard !overflow else {
+            throw DatabaseError(extendedCode: SQLITE_CORRUPT, message: tr("the store's \(numbering) numbering has reached its end"))
+        }
+        return next
     }
 
     /// From this many new quotes for an empty source on, the load goes in bulk.
