@@ -7,9 +7,9 @@ import QuoteModels
 /// source's own dense numbering when the filter names one source (a probe always matches when
 /// nothing else narrows it), the quotes of a range of lengths (numbered within each length,
 /// `length_pick`, and counted per length in `quote_lengths`), the span of row ids an exact
-/// condition's matches lie in (a list's rows are neighbours), or the whole store's `pick`. When the probes found none, the matches
-/// are counted, within a budget of SQLite steps about what the probes cost, and the pick steps to
-/// a random one of them; when the budget ran out first, both the probes and the budget double,
+/// condition's matches lie in (a list's rows are neighbours), or the whole store's `pick`. When
+/// the probes found none, the matches are counted, within a budget of SQLite steps about what
+/// the probes cost, and the pick steps to a random one of them; when the budget ran out first, both the probes and the budget double,
 /// and so on. A rare filter ends in its count, a common one in its probes, and one in between
 /// pays at most a few times the cheaper of the two — however its rows lie and whichever index
 /// the count walks (the budget bounds rows read, not rows matched). Each way ends in a uniform
@@ -83,7 +83,7 @@ struct FilteredPick {
         let clause = filter.whereClause(authorBySearch: authorBySearch)
         // One snapshot for the whole pick: a sync committing meanwhile changes nothing it reads,
         // and each statement does not take and drop a lock of its own (a probe in a transaction
-        // of its own costs a third more: docs/benchmarks.md).
+        // of its own costs a fifth more: docs/benchmarks.md).
         let opened = !database.isInTransaction
         if opened { try database.execute("BEGIN DEFERRED") }
         defer { if opened { try? database.execute("COMMIT") } }
