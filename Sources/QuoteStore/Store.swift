@@ -86,7 +86,7 @@ public final class Store {
                                busyTimeoutMilliseconds: Int32, turnWhenCurrent: Bool,
                                waiting: WriterTurn.Note?) throws(StoreError) -> Opened {
         var turn: ProcessLock?
-        let look = try needsCreating(path, access: access)
+        var look = try needsCreating(path, access: access)
         if look.needed {
             // Decided on the header and an immutable look alone: nothing was opened that writes.
             guard creating else {
@@ -102,6 +102,8 @@ public final class Store {
             if try needsCreating(path, access: access).needed { try create(path: path, now: now) }
         }
         let mode: Database.Mode = access == .write ? .readWrite : try readingMode(path)
+        // Closed before another connection opens, as before it was kept, when it is not the one.
+        if mode != .inspect { look.inspector = nil }
         // The look's own immutable connection when this one would be the same: its schema is
         // read already (a second open would read and parse it again, a fifth of a draw's time).
         var database: Database

@@ -5,8 +5,8 @@ extension Database {
     /// Runs `body` with at most about `steps` of SQLite's virtual-machine steps for the statements
     /// it runs; past them the running statement stops (SQLITE_INTERRUPT) and this returns nil.
     /// A bound on work, not on rows: a count whose rows mostly fail the filter still ends in
-    /// time. The budget is checked every 1,000 steps (every step below that); a cancellation flag set by
-    /// `interrupt(by:)` is still honoured meanwhile, and restored afterwards.
+    /// time. The budget is checked every 1,000 steps (every step below that); a cancellation
+    /// flag set by `interrupt(by:)` is still honoured meanwhile, and restored afterwards.
     func withinSteps<T>(_ steps: Int, _ body: () throws(DatabaseError) -> T) throws(DatabaseError) -> T? {
         let every = max(1, min(steps, StepBudget.stepsPerCheck))
         let budget = StepBudget(checks: max(0, steps / every), cancel: interruptFlag)
