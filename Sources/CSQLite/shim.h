@@ -1,17 +1,11 @@
 #include <sqlite3.h>
 
 /* sqlite3_config is variadic, which Swift cannot call: these wrap the calls we need.
-   Each must run before the first connection opens (sqlite3_initialize). */
+   Both must run before the first connection opens (sqlite3_initialize). */
 
 /* Memory statistics take a global mutex on every allocation; quoted never reads them. */
 static inline int quoted_sqlite3_disable_memstatus(void) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-}
-
-/* A statement journal (what a statement that may abort half-way keeps to undo itself) is held
-   in memory up to `bytes`, then spills to a temporary file. */
-static inline int quoted_sqlite3_statement_journal_spill(int bytes) {
-    return sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, bytes);
 }
 
 

@@ -7,9 +7,9 @@ import QuoteSystem
 /// transaction (nothing is visible to readers before it commits). Each record is compared with
 /// the stored version of itself — most often the next row of a walk over the stored rows in
 /// row-id order, else one probe of the UNIQUE (source, upstream_id) index — and written only when
-/// it changed; at the end, the stored records the list no longer holds are removed in one
-/// statement. What it remembers is a bit per row it has met (`RowSet`), never a dictionary of the
-/// stored rows: memory does not grow with the list.
+/// it changed (`ChangedRows`); at the end, the stored records the list no longer holds are
+/// removed in one statement. What it remembers is a bit per row it has met (`RowSet`), never a
+/// dictionary of the stored rows: memory does not grow with the list.
 ///
 /// Into an empty source it skips the comparisons (a duplicate id is found by the insert), drops
 /// the insert triggers at the first row and, from `bulkThreshold` rows on, the secondary indexes
@@ -34,7 +34,8 @@ public final class ListMerge {
     /// Whether FTS5's automatic merges wait until the end of this merge.
     private var mergesFullText = false
     private let insert: Statement
-    private let update: Statement
+    /// The writer of changed rows, made at the first (it drops the update triggers until `finish`).
+    private var changedRows: ChangedRows?
     /// Rows this list wrote or found unchanged, and stored rows whose record was skipped as invalid.
     private var listed = RowSet()
     private var kept = RowSet()
@@ -113,11 +114,6 @@ public final class ListMerge {
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?12, ?13, ?14,
                     coalesce(?15, coalesce((SELECT quotes FROM quote_lengths WHERE length = ?11), 0) + 1))
             """)
-        update = try database.prepare("""
-            UPDATE quotes SET text = ?3, author = ?4, category = ?5, production = ?6, episode = ?7, lang = ?8,
-                              last_seen = ?9, content_hash = ?10, length = ?11, published = ?13
-             WHERE id = ?1
-            """)
     }
 
     /// Writes `quote` if it is new or changed (`hash`: its content hash, when already known).
@@ -132,10 +128,8 @@ public final class ListMerge {
                     counts.unchanged += 1
                     return .unchanged
                 }
-                update.reset()
-                try update.bind(id, at: 1)
-                try bindFields(of: quote, hash: hash, to: update)
-                try update.step()
+                if changedRows == nil { changedRows = try ChangedRows(database: database, now: now) }
+                try changedRows?.write(id: id, quote, hash: hash)
                 counts.updated += 1
                 return .updated
             }
@@ -208,6 +202,8 @@ public final class ListMerge {
     /// redefine a function while the merge's walk is still open.
     private func removeUnlisted(_ removeMissing: Bool, refusal: (Int, Int) -> (any Error)?) throws(StoreError) -> (any Error)? {
         try database.storeOperation { () throws(DatabaseError) -> (any Error)? in
+            try changedRows?.finish()
+            changedRows = nil
             if mergesFullText {
                 try Self.setFullText("automerge", 4, in: database)
             }
@@ -396,6 +392,11 @@ public final class ListMerge {
     }
 
     private func bindFields(of quote: Quote, hash: Int, to statement: Statement) throws(DatabaseError) {
+        try Self.bindFields(of: quote, hash: hash, now: now, to: statement)
+    }
+
+    /// A quote's fields at the parameters the merge's INSERT and `ChangedRows`' UPDATE share.
+    static func bindFields(of quote: Quote, hash: Int, now: Int, to statement: Statement) throws(DatabaseError) {
         try statement.bind(quote.text, at: 3)
         try statement.bind(quote.author, at: 4)
         try statement.bind(quote.category, at: 5)

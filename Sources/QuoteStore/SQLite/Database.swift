@@ -88,16 +88,9 @@ final class Database {
         return uri + "?" + query
     }
 
-    /// A single-row write fired through the full-text triggers journals ~250 KiB (an 8 KiB page
-    /// per index and segment it touches); past SQLite's default 64 KiB spill each one went to a
-    /// temporary file: 2.4 GB of writes in a 1% resync of a 1,000,000-quote list. Above this
-    /// size (a big DELETE) the journal still spills, so memory stays bounded.
-    static let statementJournalSpill = 16 << 20
-
     /// Process-wide SQLite settings, applied once before the first connection.
     static let configureLibrary: Void = {
         _ = quoted_sqlite3_disable_memstatus()
-        _ = quoted_sqlite3_statement_journal_spill(Int32(statementJournalSpill))
     }()
 
     /// The page cache of this connection, in KiB (SQLite's default is 2 MiB).
