@@ -2,6 +2,17 @@ import Testing
 @testable import QuoteStore
 @testable import QuoteModels
 
+/// Each length's count is its quotes', and its quotes are numbered 1...count.
+func lengthNumberingsAreTrue(_ store: Store) throws -> Bool {
+    try store.database.scalarInt("""
+        SELECT count(*) FROM quote_lengths l WHERE quotes <> (SELECT count(*) FROM quotes WHERE length = l.length)
+        """) == 0 && store.database.scalarInt("""
+        SELECT count(*) FROM (SELECT max(length_pick) AS top, count(DISTINCT length_pick) AS numbers, count(*) AS quotes
+                                FROM quotes GROUP BY length)
+         WHERE top <> quotes OR numbers <> quotes
+        """) == 0
+}
+
 /// A merge writes changed rows with the update triggers dropped, doing their work itself: the
 /// full-text index and the length numbering must come out as the triggers leave them, and the
 /// triggers must be back after the merge, or after its rollback.
@@ -19,17 +30,6 @@ import Testing
         try store.database.scalarInt("SELECT count(*) FROM quotes_fts WHERE quotes_fts MATCH ?1", [.text(query)]) ?? -1
     }
 
-    /// Each length's count is its quotes', and its quotes are numbered 1...count.
-    private func lengthNumberingsAreTrue(_ store: Store) throws -> Bool {
-        try store.database.scalarInt("""
-            SELECT count(*) FROM quote_lengths l WHERE quotes <> (SELECT count(*) FROM quotes WHERE length = l.length)
-            """) == 0 && store.database.scalarInt("""
-            SELECT count(*) FROM (SELECT max(length_pick) AS top, count(DISTINCT length_pick) AS numbers, count(*) AS quotes
-                                    FROM quotes GROUP BY length)
-             WHERE top <> quotes OR numbers <> quotes
-            """) == 0
-    }
-
     private let first = [
         Quote(source: "custom.a", upstreamID: "1", text: "apple", author: "Ann"),
         Quote(source: "custom.a", upstreamID: "2", text: "berry", author: "Bob"),
@@ -38,13 +38,18 @@ import Testing
         Quote(source: "custom.a", upstreamID: "5", text: "elder", author: "Ed"),
     ]
 
-    @Test func changedRowsAreFoundByTheirNewWordsAndKeepTheLengthNumberingsDense() throws {
+    private func storeWithFirstList() throws -> (Store, QuoteWriter) {
         let store = try Store(path: folder.file("quotes.db"), access: .write, now: 1_000)
         let writer = QuoteWriter(database: store.database)
         try store.database.transaction { () throws(StoreError) in
             try writer.ensureSource("custom.a", now: 1_000)
             try writer.apply(first, to: "custom.a", removeMissing: true, now: 1_000)
         }
+        return (store, writer)
+    }
+
+    @Test func changedRowsAreFoundByTheirNewWordsAndKeepTheLengthNumberingsDense() throws {
+        let (store, writer) = try storeWithFirstList()
         let before = try schema(store)
         var second = first
         // A new length (and the second of five five-letter quotes leaves its number), the same
@@ -69,12 +74,7 @@ import Testing
     }
 
     @Test func aMergeRolledBackAfterAChangeLeavesRowsAndTriggersAsTheyWere() throws {
-        let store = try Store(path: folder.file("quotes.db"), access: .write, now: 1_000)
-        let writer = QuoteWriter(database: store.database)
-        try store.database.transaction { () throws(StoreError) in
-            try writer.ensureSource("custom.a", now: 1_000)
-            try writer.apply(first, to: "custom.a", removeMissing: true, now: 1_000)
-        }
+        let (store, _) = try storeWithFirstList()
         let before = try schema(store)
         try store.database.begin()
         let merge = try ListMerge(database: store.database, source: "custom.a", url: nil, now: 2_000)
