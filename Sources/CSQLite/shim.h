@@ -1,7 +1,7 @@
 #include <sqlite3.h>
 
-/* sqlite3_config is variadic, which Swift cannot call: these wrap the calls we need.
-   Both must run before the first connection opens (sqlite3_initialize). */
+/* sqlite3_config is variadic, which Swift cannot call: this wraps the call we need.
+   It must run before the first connection opens (sqlite3_initialize). */
 
 /* Memory statistics take a global mutex on every allocation; quoted never reads them. */
 static inline int quoted_sqlite3_disable_memstatus(void) {

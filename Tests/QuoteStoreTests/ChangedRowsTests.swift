@@ -73,6 +73,33 @@ func lengthNumberingsAreTrue(_ store: Store) throws -> Bool {
         #expect(try lengthNumberingsAreTrue(store))
     }
 
+    @Test func aMergeThatChangesAddsAndRemovesKeepsTheIndexWholeWhateverTheBytes() throws {
+        let (store, writer) = try storeWithFirstList()
+        var second = first
+        // Equal as Swift strings, not as bytes: "café" decomposed is another text to the store.
+        second[0] = Quote(source: "custom.a", upstreamID: "1", text: "cafe\u{301} apple", author: nil)
+        second[1] = Quote(source: "custom.a", upstreamID: "2", text: "berry", author: nil)
+        second.remove(at: 2)
+        second.append(Quote(source: "custom.a", upstreamID: "6", text: "fig", author: "Flo"))
+        let counts = try store.database.transaction { () throws(StoreError) in
+            try writer.apply(second, to: "custom.a", removeMissing: true, now: 2_000)
+        }
+        #expect(counts == ChangeCounts(inserted: 1, updated: 2, removed: 1, unchanged: 2))
+        #expect(try lengthNumberingsAreTrue(store))
+        try store.database.execute("INSERT INTO quotes_fts (quotes_fts) VALUES ('integrity-check')")
+        #expect(try matches(store, "Ann") == 0 && matches(store, "Bob") == 0 && matches(store, "cherry") == 0)
+        #expect(try matches(store, "fig") == 1 && matches(store, "berry") == 1)
+        // And back: the decomposed text is deleted from the index as it was indexed.
+        var third = first
+        third[0] = Quote(source: "custom.a", upstreamID: "1", text: "caf\u{E9} apple", author: "Ann")
+        try store.database.transaction { () throws(StoreError) in
+            try writer.apply(third, to: "custom.a", removeMissing: true, now: 3_000)
+        }
+        try store.database.execute("INSERT INTO quotes_fts (quotes_fts) VALUES ('integrity-check')")
+        #expect(try matches(store, "Ann") == 1 && matches(store, "fig") == 0 && matches(store, "cherry") == 1)
+        #expect(try lengthNumberingsAreTrue(store))
+    }
+
     @Test func aMergeRolledBackAfterAChangeLeavesRowsAndTriggersAsTheyWere() throws {
         let (store, _) = try storeWithFirstList()
         let before = try schema(store)

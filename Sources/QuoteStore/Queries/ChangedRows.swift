@@ -9,7 +9,9 @@ import QuoteModels
 /// row id needs neither, and FTS5 flushes its pending terms by size.
 ///
 /// The two triggers are dropped at the first changed row and created again by `finish`, inside
-/// the caller's transaction: a failed merge's rollback restores them as well.
+/// the caller's transaction: `finish` must run before the commit (`ListMerge` runs it first in
+/// ending a merge), and a failed merge's rollback restores them as well. A `write` that throws
+/// may leave its row half-written: the caller rolls the transaction back, as every merge's does.
 final class ChangedRows {
     private let database: Database
     private let now: Int
@@ -51,7 +53,7 @@ final class ChangedRows {
         lengthCount = try database.prepare("SELECT quotes FROM quote_lengths WHERE length = ?1")
         // As the trigger does: the last quote of the old length takes over the number it leaves.
         takeOverNumber = try database.prepare("UPDATE quotes SET length_pick = ?3 WHERE length = ?1 AND length_pick = ?2")
-        lengthDown = try database.prepare("UPDATE quote_lengths SET quotes = quotes - 1 WHERE length = ?1 AND quotes > 0")
+        lengthDown = try database.prepare("UPDATE quote_lengths SET quotes = quotes - 1 WHERE length = ?1")
         lengthUp = try database.prepare("UPDATE quote_lengths SET quotes = quotes + 1 WHERE length = ?1")
         lengthNew = try database.prepare("INSERT INTO quote_lengths (length, quotes) VALUES (?1, 1)")
     }
@@ -61,25 +63,25 @@ final class ChangedRows {
         previous.reset()
         try previous.bind(id, at: 1)
         guard try previous.step() else { return }
-        let (oldText, oldAuthor) = (previous.string(0), previous.optionalString(1))
+        // The full-text delete names the old text and author exactly as they were indexed (a copy
+        // of the stored values, whatever their bytes), as the trigger's OLD values did.
+        fullTextDelete.reset()
+        try fullTextDelete.bind(id, at: 1)
+        try fullTextDelete.bind(valueOf: previous, column: 0, at: 2)
+        try fullTextDelete.bind(valueOf: previous, column: 1, at: 3)
         let (oldLength, oldNumber) = (previous.optionalInt(2), previous.optionalInt(3))
         previous.reset()
-        let indexed = oldText != quote.text || oldAuthor != quote.author
-        if fullText, indexed {
-            fullTextDelete.reset()
-            try fullTextDelete.bind(id, at: 1)
-            try fullTextDelete.bind(oldText, at: 2)
-            try fullTextDelete.bind(oldAuthor, at: 3)
-            try fullTextDelete.step()
-        }
-        let number = lengths && oldLength != quote.length
-            ? try move(from: oldLength, number: oldNumber, to: quote.length) : oldNumber
+        let moves = lengths && oldLength != quote.length
+        let number = moves ? try ListMerge.next(after: count(of: quote.length) ?? 0, "length_pick") : oldNumber
         update.reset()
         try update.bind(id, at: 1)
         try ListMerge.bindFields(of: quote, hash: hash, now: now, to: update)
         try update.bind(number, at: 12)
         try update.step()
-        if fullText, indexed {
+        if moves { try move(from: oldLength, number: oldNumber, to: quote.length) }
+        // The trigger re-indexed every update of the text or the author, changed or not.
+        if fullText {
+            try fullTextDelete.step()
             fullTextInsert.reset()
             try fullTextInsert.bind(id, at: 1)
             try fullTextInsert.bind(quote.text, at: 2)
@@ -88,9 +90,9 @@ final class ChangedRows {
         }
     }
 
-    /// A quote leaving `old` for `new`: the numbering of `old` stays dense and its count drops,
-    /// `new` counts one more, and the quote's number there (its count) is returned.
-    private func move(from old: Int?, number: Int?, to new: Int) throws(DatabaseError) -> Int? {
+    /// A quote that left `old` for `new`: the numbering of `old` stays dense (its last quote takes
+    /// over the number left) and its count drops; `new` counts one more.
+    private func move(from old: Int?, number: Int?, to new: Int) throws(DatabaseError) {
         if let old {
             if let last = try count(of: old), let number, number < last {
                 takeOverNumber.reset()
@@ -111,7 +113,6 @@ final class ChangedRows {
             try lengthNew.bind(new, at: 1)
             try lengthNew.step()
         }
-        return try count(of: new)
     }
 
     private func count(of length: Int) throws(DatabaseError) -> Int? {

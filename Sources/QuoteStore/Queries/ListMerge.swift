@@ -14,7 +14,9 @@ import QuoteSystem
 /// Into an empty source it skips the comparisons (a duplicate id is found by the insert), drops
 /// the insert triggers at the first row and, from `bulkThreshold` rows on, the secondary indexes
 /// too; the full-text index and the indexes are built at the end, far cheaper than row by row. A
-/// big resync holds FTS5's automatic merges until its end.
+/// big resync holds FTS5's automatic merges until its end. Changed rows are written with the
+/// update triggers dropped (`ChangedRows` does their work); either `finish` creates again what was
+/// dropped, before the caller commits.
 public final class ListMerge {
     public enum Outcome: Equatable {
         case inserted, updated, unchanged
@@ -172,8 +174,9 @@ public final class ListMerge {
         }
     }
 
-    /// Ends the merge: the stored quotes the list no longer holds are removed (with
-    /// `removeMissing`); a bulk load's full-text index and secondary indexes are built.
+    /// Ends the merge: the update triggers come back, the stored quotes the list no longer holds
+    /// are removed (with `removeMissing`); a bulk load's full-text index and secondary indexes are
+    /// built.
     public func finish(removeMissing: Bool) throws(StoreError) -> ChangeCounts {
         defer { try? database.setCacheSize(kibibytes: Self.defaultCacheKiB) }
         _ = try removeUnlisted(removeMissing) { _, _ in nil }
@@ -196,7 +199,8 @@ public final class ListMerge {
         return try complete()
     }
 
-    /// Removes the stored quotes the list no longer holds (with `removeMissing`) unless `refusal`,
+    /// Creates the update triggers again (their delete siblings fire below), then removes the
+    /// stored quotes the list no longer holds (with `removeMissing`) unless `refusal`,
     /// told (quotes to remove, quotes stored), answers why not: then nothing is removed, and that
     /// answer is returned. Counted and removed in one definition of `quoted_listed`: SQLite cannot
     /// redefine a function while the merge's walk is still open.
@@ -299,7 +303,7 @@ public final class ListMerge {
 
     /// The number after `number` in one of the dense numberings; a store whose numbering has
     /// reached Int's end is damaged (no store holds that many quotes), said rather than trapped.
-    private static func next(after number: Int, _ numbering: String) throws(DatabaseError) -> Int {
+    static func next(after number: Int, _ numbering: String) throws(DatabaseError) -> Int {
         let (next, overflow) = number.addingReportingOverflow(1)
         guard !overflow else {
             throw DatabaseError(extendedCode: SQLITE_CORRUPT, message: tr("the store's \(numbering) numbering has reached its end"))

@@ -57,6 +57,11 @@ final class Statement {
         try check(code)
     }
 
+    /// Binds a copy of `column`'s value in `other`'s current row, bytes and type as stored.
+    func bind(valueOf other: Statement, column: Int32, at index: Int32) throws(DatabaseError) {
+        try check(sqlite3_bind_value(handle, index, sqlite3_column_value(other.handle, column)))
+    }
+
     func bind(_ bytes: [UInt8], at index: Int32) throws(DatabaseError) {
         let code = bytes.withUnsafeBytes { buffer -> Int32 in
             guard let length = Int32(exactly: buffer.count) else { return SQLITE_TOOBIG }
