@@ -36,12 +36,12 @@ final class ChangedRows {
             SELECT name, sql FROM sqlite_master
              WHERE type = 'trigger' AND tbl_name = 'quotes' AND name IN ('quotes_fts_on_update', 'quotes_length_on_update')
             """)
-        var found: [String: String] = [:]
-        while try triggers.step() { found[triggers.string(0)] = triggers.string(1) }
-        for name in found.keys.sorted() { try database.execute("DROP TRIGGER \"\(name)\"") }
-        recreate = found.keys.sorted().compactMap { found[$0] }
-        fullText = found["quotes_fts_on_update"] != nil
-        lengths = found["quotes_length_on_update"] != nil
+        var found: [(name: String, sql: String)] = []
+        while try triggers.step() { found.append((triggers.string(0), triggers.string(1))) }
+        for trigger in found { try database.execute("DROP TRIGGER \"\(trigger.name)\"") }
+        recreate = found.map(\.sql)
+        fullText = found.contains { $0.name == "quotes_fts_on_update" }
+        lengths = found.contains { $0.name == "quotes_length_on_update" }
         previous = try database.prepare("SELECT text, author, length, length_pick FROM quotes WHERE id = ?1")
         update = try database.prepare("""
             UPDATE quotes SET text = ?3, author = ?4, category = ?5, production = ?6, episode = ?7, lang = ?8,

@@ -142,7 +142,7 @@ public final class ListMerge {
             insert.reset()
             try insert.bind(source, at: 1)
             try insert.bind(quote.upstreamID, at: 2)
-            try bindFields(of: quote, hash: hash, to: insert)
+            try Self.bindFields(of: quote, hash: hash, now: now, to: insert)
             try insert.bind(nextPick, at: 12)
             try insert.bind(nextSourcePick, at: 14)
             let lengthPick = try lengthCounts.map { counts throws(DatabaseError) in try Self.next(after: counts[quote.length] ?? 0, "length_pick") }
@@ -393,10 +393,6 @@ public final class ListMerge {
             while try stored.step() { lengths[stored.int(0)] = stored.int(1) }
             lengthCounts = lengths
         }
-    }
-
-    private func bindFields(of quote: Quote, hash: Int, to statement: Statement) throws(DatabaseError) {
-        try Self.bindFields(of: quote, hash: hash, now: now, to: statement)
     }
 
     /// A quote's fields at the parameters the merge's INSERT and `ChangedRows`' UPDATE share.
