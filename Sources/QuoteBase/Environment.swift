@@ -22,12 +22,28 @@ public enum Environment {
     /// bound for its length with `Environment.$variables.withValue`), so that runs side by side in
     /// one process each see their own. Nil in a program: each variable is read with getenv when it
     /// is asked for, and the environment is never copied whole.
-    @TaskLocal public static var variables: [String: String]? = nil
+    @TaskLocal public static var variables: Variables? = nil
+
+    /// The variables of a run in-process. A type of its own, not `[String: String]?`: the
+    /// task-local's type is then made without instantiating a dictionary's metadata at run time,
+    /// whose Hashable requirement is looked up by a scan of every conformance in the binary on
+    /// every start (docs/benchmarks.md).
+    public struct Variables: Sendable, ExpressibleByDictionaryLiteral {
+        public let values: [String: String]
+
+        public init(_ values: [String: String]) {
+            self.values = values
+        }
+
+        public init(dictionaryLiteral elements: (String, String)...) {
+            values = Dictionary(elements, uniquingKeysWith: { $1 })
+        }
+    }
 
     /// A variable's value, or nil when it is unset or empty.
     public static func variable(_ name: String) -> String? {
         if let variables = Self.variables {
-            guard let value = variables[name], !value.isEmpty else { return nil }
+            guard let value = variables.values[name], !value.isEmpty else { return nil }
             return value
         }
         guard let value = getenv(name) else { return nil }

@@ -38,6 +38,17 @@ public struct Message: Sendable, Hashable, ExpressibleByStringInterpolation {
             parts.append(.value(String(describing: value)))
         }
 
+        // Text and numbers, the values most messages hold, are read without `String(describing:)`:
+        // its casts to TextOutputStreamable and CustomStringConvertible each scan every protocol
+        // conformance in the binary on first use, for every type (docs/benchmarks.md).
+        public mutating func appendInterpolation(_ value: String) {
+            parts.append(.value(value))
+        }
+
+        public mutating func appendInterpolation(_ value: Int) {
+            parts.append(.value(String(value)))
+        }
+
         /// A message inside this one keeps both readings: completion scripts take a help's
         /// English whatever the installer's language, help shows it translated.
         public mutating func appendInterpolation(_ message: Message) {

@@ -21,8 +21,11 @@ public struct UsageError: Error, Sendable, Equatable {
 /// `--name value`, `--name=value`, `-n value`, `-nvalue`, flags, positionals, and `--` to
 /// end options. Unknown options and subcommands get a "did you mean".
 public struct Arguments: Sendable {
-    private var values: [String: [String]] = [:]
-    private var flags: Set<String> = []
+    // A command line holds a few options: arrays searched in order, not a dictionary and a set,
+    // whose storage types' metadata (with their Hashable conformance looked up by a scan of every
+    // conformance in the binary) would be made at run time on every start (docs/benchmarks.md).
+    private var values: [(option: String, values: [String])] = []
+    private var flags: [String] = []
     public private(set) var positionals: [String] = []
     public let command: String?
 
@@ -99,23 +102,29 @@ public struct Arguments: Sendable {
     /// A flag seen, or an option's value.
     private mutating func record(_ option: Option, value: String?) throws(UsageError) {
         guard let value else {
-            flags.insert(option.long)
+            if !flags.contains(option.long) { flags.append(option.long) }
             return
         }
-        if !option.repeatable, values[option.long] != nil { throw fail(tr("\(option.spelling) given twice")) }
-        values[option.long, default: []].append(value)
+        guard let index = values.firstIndex(where: { $0.option == option.long }) else {
+            values.append((option.long, [value]))
+            return
+        }
+        if !option.repeatable { throw fail(tr("\(option.spelling) given twice")) }
+        values[index].values.append(value)
     }
 
-    public func value(_ option: Option) -> String? { values[option.long]?.last }
+    private func given(_ option: Option) -> [String]? { values.first { $0.option == option.long }?.values }
+
+    public func value(_ option: Option) -> String? { given(option)?.last }
 
     /// "missing --name NAME".
     func missing(_ option: Option) -> UsageError {
         UsageError(message: tr("missing \(option.spelling + (option.valueName.map { " " + $0 } ?? ""))"), command: command)
     }
 
-    public func all(_ option: Option) -> [String] { values[option.long] ?? [] }
+    public func all(_ option: Option) -> [String] { given(option) ?? [] }
 
-    public func has(_ option: Option) -> Bool { flags.contains(option.long) || values[option.long] != nil }
+    public func has(_ option: Option) -> Bool { flags.contains(option.long) || given(option) != nil }
 
     /// The positionals a command declares: required ones must be there, no extra ones.
     public func positionals(for spec: CommandSpec) throws(UsageError) -> [String] {

@@ -8,7 +8,10 @@ public struct KeptList {
     public let folder: StateFolder
     public let name: String
     public private(set) var entries: [KeptQuote] = []
-    private var keys: Set<QuoteKey> = []
+    /// The entries' keys, sorted: `contains` is a binary search. Not a Set: its storage's
+    /// metadata, made at run time with QuoteKey's Hashable conformance looked up by a scan of every
+    /// conformance in the binary, cost each `random` more than reading the file (docs/benchmarks.md).
+    private var keys: [QuoteKey] = []
     /// Why the file could not be read whole (reported once by whoever reads it).
     public private(set) var problem: UserStateError?
     /// Thousands of quotes are a few hundred kilobytes; more is not a list a person kept.
@@ -32,6 +35,7 @@ public struct KeptList {
 
     private mutating func read(_ bytes: [UInt8]) {
         var lineNumber = 0
+        var read: [KeptQuote] = []
         for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
             if line.isEmpty { continue }
@@ -39,16 +43,39 @@ public struct KeptList {
                 if problem == nil { problem = UserStateError(tr("\(path): line \(lineNumber) is not a kept quote")) }
                 continue
             }
-            if keys.insert(kept.key).inserted { entries.append(kept) }
+            read.append(kept)
         }
+        // Sorted once by key, the first line of each key kept (a file edited by hand may repeat one).
+        let order = read.indices.sorted { Self.precedes(read[$0].key, read[$1].key) || (read[$0].key == read[$1].key && $0 < $1) }
+        var kept = [Bool](repeating: false, count: read.count)
+        for index in order where keys.last != read[index].key {
+            keys.append(read[index].key)
+            kept[index] = true
+        }
+        entries = read.indices.filter { kept[$0] }.map { read[$0] }
+    }
+
+    private static func precedes(_ left: QuoteKey, _ right: QuoteKey) -> Bool {
+        left.source != right.source ? left.source < right.source : left.upstreamID < right.upstreamID
+    }
+
+    /// Where `key` is in `keys`, or would be.
+    private func position(of key: QuoteKey) -> (index: Int, found: Bool) {
+        var low = 0
+        var high = keys.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if Self.precedes(keys[middle], key) { low = middle + 1 } else { high = middle }
+        }
+        return (low, low < keys.count && keys[low] == key)
     }
 
     public var path: String { folder.file(name) }
     public var isEmpty: Bool { entries.isEmpty }
 
-    public func contains(_ key: QuoteKey) -> Bool { keys.contains(key) }
+    public func contains(_ key: QuoteKey) -> Bool { position(of: key).found }
 
-    public func entry(_ key: QuoteKey) -> KeptQuote? { keys.contains(key) ? entries.first { $0.key == key } : nil }
+    public func entry(_ key: QuoteKey) -> KeptQuote? { contains(key) ? entries.first { $0.key == key } : nil }
 
     /// The entries whose upstream id is `upstreamID`, from any source.
     public func entries(upstreamID: String) -> [KeptQuote] { entries.filter { $0.key.upstreamID == upstreamID } }
@@ -56,14 +83,18 @@ public struct KeptList {
     /// Adds `kept`; false when its quote is in the list already.
     @discardableResult
     public mutating func add(_ kept: KeptQuote) -> Bool {
-        guard keys.insert(kept.key).inserted else { return false }
+        let place = position(of: kept.key)
+        guard !place.found else { return false }
+        keys.insert(kept.key, at: place.index)
         entries.append(kept)
         return true
     }
 
     @discardableResult
     public mutating func remove(_ key: QuoteKey) -> KeptQuote? {
-        guard keys.remove(key) != nil, let index = entries.firstIndex(where: { $0.key == key }) else { return nil }
+        let place = position(of: key)
+        guard place.found, let index = entries.firstIndex(where: { $0.key == key }) else { return nil }
+        keys.remove(at: place.index)
         return entries.remove(at: index)
     }
 

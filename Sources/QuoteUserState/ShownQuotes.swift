@@ -18,7 +18,9 @@ public struct ShownQuote: Equatable, Sendable {
         object.add("boot", identity.boot)
         object.add("session", identity.session)
         // The kept quote's members follow, so one reader reads both kinds of line.
-        return String(object.result.dropLast()) + "," + kept.jsonLine.dropFirst()
+        // Substrings made Strings before they are joined: String + Substring is the generic `+`,
+        // whose Collection conformance is looked up at run time.
+        return String(object.result.dropLast()) + "," + String(kept.jsonLine.dropFirst())
     }
 
     init?(jsonLine line: Substring) {

@@ -50,7 +50,7 @@ struct DesktopNotifier {
         let outcome: Subprocess.BoundedOutcome
         do {
             outcome = try Subprocess.runBounded(executable, arguments: [Self.program] + notification.notifySendArguments,
-                                                environment: Environment.variables, timeout: Self.answerDeadline)
+                                                environment: Environment.variables?.values, timeout: Self.answerDeadline)
         } catch {
             Output.error(tr("cannot run \(executable): \(error)"))
             return .unavailable

@@ -19,7 +19,7 @@ public enum Quotectl {
         guard let environment = context.environment else { return finished(commandLine(words), Run.current) }
         let run = Run(context: context)
         return Run.$current.withValue(run) {
-            Environment.$variables.withValue(environment) { finished(commandLine(words), run) }
+            Environment.$variables.withValue(Environment.Variables(environment)) { finished(commandLine(words), run) }
         }
     }
 
@@ -53,6 +53,11 @@ enum Subcommand: String, CaseIterable {
     case random, today, search, characters, deaths, markets, weather, `import`, export, forget, status, check, sync, config,
          like, hide, unhide, liked, next,
          completion, manual, complete = "__complete"
+
+    /// The subcommand called `name`. Not `init(rawValue:)`: for an enum this large the compiler
+    /// builds a `[String: Int]` on its first use, and that dictionary's metadata, instantiated at
+    /// run time, costs a scan of every protocol conformance in the binary (docs/benchmarks.md).
+    static func named(_ name: String) -> Subcommand? { allCases.first { $0.rawValue == name } }
 
     var command: Command {
         switch self {
@@ -103,7 +108,7 @@ func commandLine(_ words: [String]) -> ExitCode {
         printHelp(topic: words.dropFirst(commandIndex + 1).first)
         return .success
     }
-    guard let command = Subcommand(rawValue: name)?.command else {
+    guard let command = Subcommand.named(name)?.command else {
         let known = program.visibleCommands.map(\.name)
         return usageFailure(UsageError(message: tr("unknown subcommand '\(name)'") + Suggestion.didYouMean(name, among: known), command: nil))
     }

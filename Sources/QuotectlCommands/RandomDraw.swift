@@ -108,7 +108,9 @@ struct RandomDraw {
             if !weights.isEmpty { narrowed.source = SourceShares.draw(weights, using: &generator) }
             guard let quote = (try picker.random(narrowed, using: &generator)) else { break }
             if chosen.contains(quote.id) || (seen?.contains(quote) ?? false) || isHidden(quote.source, quote.upstreamID) { continue }
-            chosen.insert(quote.id)
+            // Only a draw of more than one quote needs to know what it drew: a Set's storage,
+            // made on its first insert, costs a run-time conformance lookup on every start.
+            if wanted > 1 { chosen.insert(quote.id) }
             quotes.append(quote)
         }
     }

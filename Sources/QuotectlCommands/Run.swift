@@ -13,7 +13,8 @@ final class Run: Sendable {
     let colour = Mutex(false)
     let pager = Mutex<Pager?>(nil)
     private let unwritten = Mutex<[UInt8]>([])
-    private let columns = Mutex<(output: Int?, error: Int?)>((nil, nil))
+    private let knownOutputColumns = Mutex<Int?>(nil)
+    private let knownErrorColumns = Mutex<Int?>(nil)
 
     init(context: RunContext) {
         self.context = context
@@ -24,14 +25,16 @@ final class Run: Sendable {
 
     /// Columns of the terminal on standard output, and on standard error (0: none), each asked
     /// the first time only.
-    var outputColumns: Int { known(\.output, asking: context.outputColumns) }
-    var errorColumns: Int { known(\.error, asking: context.errorColumns) }
+    var outputColumns: Int { Self.known(knownOutputColumns, asking: context.outputColumns) }
+    var errorColumns: Int { Self.known(knownErrorColumns, asking: context.errorColumns) }
 
-    private func known(_ stream: WritableKeyPath<(output: Int?, error: Int?), Int?>, asking: () -> Int) -> Int {
+    // One lock per stream, not a key path into a tuple of both: a key path is built at run time on
+    // its first use, which cost every `quotectl random` a twentieth of its instructions.
+    private static func known(_ columns: borrowing Mutex<Int?>, asking: () -> Int) -> Int {
         columns.withLock { known in
-            if let columns = known[keyPath: stream] { return columns }
+            if let known { return known }
             let asked = asking()
-            known[keyPath: stream] = asked
+            known = asked
             return asked
         }
     }

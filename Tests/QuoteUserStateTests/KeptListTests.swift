@@ -29,6 +29,29 @@ import TestSupport
         #expect(!read.contains(QuoteKey(source: "builtin", upstreamID: "1")))
     }
 
+    /// A file edited by hand, its keys in no order and one of them twice: the file's order is
+    /// kept, the first line of a repeated key wins, and every key is found (the keys are searched
+    /// sorted), before and after adding and removing.
+    @Test func keysInAnyOrderAndRepeatedAreEachFoundOnceInTheFilesOrder() throws {
+        let ids = ["m", "b", "z", "b", "a", "10", "9"]
+        let lines = ids.enumerated().map { kept($0.element, text: "text \($0.offset)").jsonLine + "\n" }.joined()
+        try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
+        try lines.write(toFile: folder.file("liked"), atomically: true, encoding: .utf8)
+        var read = KeptList.liked(folder)
+        #expect(read.problem == nil)
+        #expect(read.entries.map(\.key.upstreamID) == ["m", "b", "z", "a", "10", "9"])
+        #expect(read.entries[1].text == "text 1")
+        let key = { (id: String) in QuoteKey(source: "custom.t", upstreamID: id) }
+        for id in ids { #expect(read.contains(key(id))) }
+        for id in ["", "0", "c", "zz", "b "] { #expect(!read.contains(key(id))) }
+        #expect(!read.contains(QuoteKey(source: "custom.s", upstreamID: "m")))
+        #expect(read.add(kept("0")) && !read.add(kept("z")))
+        #expect(read.remove(key("m"))?.text == "text 0" && read.remove(key("m")) == nil)
+        for id in ["0", "b", "z", "a", "10", "9"] { #expect(read.contains(key(id))) }
+        #expect(!read.contains(key("m")))
+        #expect(read.entries.map(\.key.upstreamID) == ["b", "z", "a", "10", "9", "0"])
+    }
+
     @Test func theFolderIsPrivateAndTheFileTooAndRemovingWorks() throws {
         var hidden = KeptList.hidden(folder)
         hidden.add(kept("1"))
