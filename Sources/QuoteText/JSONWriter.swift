@@ -2,34 +2,64 @@
 /// backslashes and control characters is all it takes to stay valid JSON; the controls
 /// a terminal or a reader would act on are escaped too, so `--json | cat` is safe.
 public enum JSONWriter {
+    /// `text` as a JSON string. Read as UTF-8 bytes, the runs that need no escape copied as they
+    /// are: a scalar at a time through `unicodeScalars` cost `quotectl random` a twentieth of its
+    /// instructions, for the one line it adds to the shown history (docs/benchmarks.md).
     public static func quoted(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            // U+2028/2029 are valid JSON but end lines in JavaScript and some line readers.
-            case "\u{2028}", "\u{2029}": out += scalar == "\u{2028}" ? "\\u2028" : "\\u2029"
-            default:
-                // C0, DEL, C1 (U+009B is a one-character CSI on many terminals) and the bidi
-                // embeddings, overrides and isolates that reorder what a reader sees.
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-                    || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value) {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
+        var text = text
+        return text.withUTF8 { bytes in
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count + 2)
+            out.append(UInt8(ascii: "\""))
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+                case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+                case UInt8(ascii: "\n"): out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+                case UInt8(ascii: "\r"): out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+                case UInt8(ascii: "\t"): out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+                case 0x08: out += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
+                case 0x0C: out += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
+                case 0x00..<0x20, 0x7F: appendEscape(UInt32(byte), to: &out)
+                default:
+                    guard let (scalar, width) = escapedScalar(bytes, at: index) else {
+                        out.append(byte)
+                        index += 1
+                        continue
+                    }
+                    appendEscape(scalar, to: &out)
+                    index += width
+                    continue
                 }
+                index += 1
             }
+            out.append(UInt8(ascii: "\""))
+            return String(decoding: out, as: UTF8.self)
         }
-        out += "\""
-        return out
+    }
+
+    /// The scalar starting at `index` when it is one escaped although printable JSON allows it,
+    /// with its UTF-8 width: C1 controls (U+0080-U+009F; U+009B is a one-character CSI on many
+    /// terminals), U+2028/2029 (valid JSON that ends lines in JavaScript and some line readers),
+    /// and the bidi embeddings, overrides and isolates that reorder what a reader sees
+    /// (U+202A-U+202E, U+2066-U+2069). Valid UTF-8 is given: a Swift String holds nothing else.
+    private static func escapedScalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt32, Int)? {
+        let byte = bytes[index]
+        if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
+            return (UInt32(bytes[index + 1]), 2)
+        }
+        guard byte == 0xE2, index + 2 < bytes.count else { return nil }
+        let scalar = 0x2000 | (UInt32(bytes[index + 1] & 0x3F) << 6) | UInt32(bytes[index + 2] & 0x3F)
+        return (0x2028...0x202E).contains(scalar) || (0x2066...0x2069).contains(scalar) ? (scalar, 3) : nil
+    }
+
+    /// `\u` and four lowercase hex digits.
+    private static func appendEscape(_ scalar: UInt32, to out: inout [UInt8]) {
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        out += [UInt8(ascii: "\\"), UInt8(ascii: "u")]
+        for shift in stride(from: 12, through: 0, by: -4) { out.append(digits[Int((scalar >> UInt32(shift)) & 0xF)]) }
     }
 
     public static func serialize(_ value: JSONValue) -> String {

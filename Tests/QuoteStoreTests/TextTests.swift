@@ -21,6 +21,30 @@ import Testing
         #expect(!json.unicodeScalars.contains { $0.value < 0x20 })
     }
 
+    /// Each scalar's JSON, byte for byte, as the writer's rules say (it reads UTF-8 bytes, the
+    /// rules are about scalars): the named escapes, \u00XX for the other C0 controls, DEL and C1,
+    /// \uXXXX for U+2028/2029 and the bidi controls, every other scalar as it is — for every
+    /// scalar of the first three planes' start, and some beyond, alone and between others.
+    @Test func eachScalarIsWrittenAsTheRulesSay() {
+        func expected(_ scalar: Unicode.Scalar) -> String {
+            let named: [UInt32: String] = [0x22: "\\\"", 0x5C: "\\\\", 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t", 0x08: "\\b", 0x0C: "\\f"]
+            if let escape = named[scalar.value] { return escape }
+            let v = scalar.value
+            if v < 0x20 || (0x7F...0x9F).contains(v) || (0x2028...0x202E).contains(v) || (0x2066...0x2069).contains(v) {
+                let hex = String(v, radix: 16)
+                return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+            return String(Character(scalar))
+        }
+        let scalars = (UInt32(0)...0x3100).compactMap(Unicode.Scalar.init) + ["\u{FEFF}", "\u{FFFD}", "\u{1F600}", "\u{10FFFF}"]
+        for scalar in scalars {
+            let text = String(Character(scalar))
+            #expect(JSONWriter.quoted(text) == "\"" + expected(scalar) + "\"", "U+\(String(scalar.value, radix: 16))")
+            #expect(JSONWriter.quoted("a" + text + "é") == "\"a" + expected(scalar) + "é\"")
+        }
+        #expect(JSONWriter.quoted("") == "\"\"")
+    }
+
     @Test func quoteJSONHasTheDocumentedKeys() throws {
         let quote = Quote(source: "custom.x", upstreamID: "7", text: "a \"b\"\n\tc", author: nil, category: "c", lang: "en")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(quote.json.utf8)) as? [String: Any])
