@@ -57,9 +57,11 @@ public enum JSONWriter {
 
     /// `\u` and four lowercase hex digits.
     private static func appendEscape(_ scalar: UInt32, to out: inout [UInt8]) {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
         out += [UInt8(ascii: "\\"), UInt8(ascii: "u")]
-        for shift in stride(from: 12, through: 0, by: -4) { out.append(digits[Int((scalar >> UInt32(shift)) & 0xF)]) }
+        for shift in stride(from: 12, through: 0, by: -4) {
+            let digit = UInt8((scalar >> UInt32(shift)) & 0xF)
+            out.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+        }
     }
 
     public static func serialize(_ value: JSONValue) -> String {
