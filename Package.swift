@@ -37,6 +37,7 @@ let package = Package(
         // The system layer: descriptors that close once, errno with the EINTR retry in one place,
         // files, poll, child processes, the one runner for blocking work. Glibc and CSystem only.
         .target(name: "QuoteSystem", dependencies: ["CSystem"]),
+        .target(name: "QuoteSystemTasks", dependencies: ["QuoteSystem"]),
         // What every module needs and none owns: environment, paths and the ONE search order
         // for the store, configuration and socket, capped file reads, exit codes, the version,
         // URL facts, Unix time. Over QuoteSystem: no Foundation.
@@ -97,18 +98,18 @@ let package = Package(
         // The fleet's feed: its manifest, signify signatures, and the hub's publisher. No Foundation.
         .target(name: "QuoteFeed", dependencies: ["QuoteSystem", "QuoteBase", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "CSodium", "CCrypto", "CZlib"]),
         // HTTP (libcurl), the five upstreams, the hub's feed as a sixth, and the sync engine.
-        .target(name: "QuoteSync", dependencies: ["QuoteSystem", "QuoteBase", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "QuoteScheduling", "QuoteFeed", "QuoteFormats", "CCurl"]),
+        .target(name: "QuoteSync", dependencies: ["QuoteSystem", "QuoteSystemTasks", "QuoteBase", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "QuoteScheduling", "QuoteFeed", "QuoteFormats", "CCurl"]),
         // This user's own state under $XDG_STATE_HOME/quoted: the quotes shown (seen history and
         // the last shown, for like/hide), the greetings (--once-per), liked and hidden. Never the store. No Foundation.
         .target(name: "QuoteUserState", dependencies: ["QuoteSystem", "QuoteBase", "QuoteText", "QuoteModels"]),
         // The daemon's parts: scheduler, control socket, sd_notify, signals, logging. It links
         // no networking: each sync runs as a child `quoted sync --once`.
-        .target(name: "QuoteDaemon", dependencies: ["QuoteSystem", "QuoteBase", "QuoteText", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteHealth"]),
+        .target(name: "QuoteDaemon", dependencies: ["QuoteSystem", "QuoteSystemTasks", "QuoteBase", "QuoteText", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteHealth"]),
         // The daemon and `quoted sync --once`.
-        .executableTarget(name: "quoted", dependencies: ["QuoteSystem", "QuoteBase", "QuoteCommandLine", "QuoteDaemon", "QuoteSync", "QuoteFeed", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteHealth"]),
+        .executableTarget(name: "quoted", dependencies: ["QuoteSystem", "QuoteSystemTasks", "QuoteBase", "QuoteCommandLine", "QuoteDaemon", "QuoteSync", "QuoteFeed", "QuoteText", "QuoteModels", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteHealth"]),
         // What the tests share: a local HTTP/1.1 server that imitates the upstreams (and
         // misbehaves on request), compressed bodies, a seeded generator, temporary folders.
-        .target(name: "TestSupport", dependencies: ["QuoteSystem"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["QuoteSystem", "QuoteSystemTasks"], path: "Tests/TestSupport"),
         // Every quotectl command, as a library: a command line run with a context (standard
         // streams, environment, clock), so that tests run the commands in-process. No Foundation.
         .target(name: "QuotectlCommands", dependencies: ["QuoteSystem", "QuoteBase", "QuoteCommandLine", "QuoteText", "QuoteModels", "QuoteFormats", "QuoteStore", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteHealth", "QuoteUserState"]),
@@ -133,7 +134,7 @@ let package = Package(
         // system calls only in QuoteSystem, no Foundation where ARCHITECTURE.md says none, and
         // ARCHITECTURE.md's module table the targets above with their dependencies.
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "QuoteSystemTests", dependencies: ["QuoteSystem", "TestSupport"]),
+        .testTarget(name: "QuoteSystemTests", dependencies: ["QuoteSystem", "QuoteSystemTasks", "TestSupport"]),
         .testTarget(name: "QuoteBaseTests", dependencies: ["QuoteBase"]),
         .testTarget(name: "QuoteCommandLineTests", dependencies: ["QuoteCommandLine", "QuoteBase", "QuoteText"]),
         .testTarget(name: "QuoteControlTests", dependencies: ["QuoteControl", "QuoteModels"]),
@@ -143,9 +144,9 @@ let package = Package(
         .testTarget(name: "QuoteFormatsTests", dependencies: ["QuoteFormats", "QuoteModels", "QuoteText", "QuoteStore", "TestSupport"]),
         .testTarget(name: "QuoteStoreTests", dependencies: ["QuoteStore", "QuoteModels", "QuoteText", "QuoteSystem", "QuoteHealth", "TestSupport"]),
         .testTarget(name: "QuoteConfigTests", dependencies: ["QuoteConfig", "QuoteModels", "TestSupport"]),
-        .testTarget(name: "QuoteDaemonTests", dependencies: ["QuoteDaemon", "QuoteHealth", "QuoteSync", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteStore", "QuoteModels", "QuoteText", "QuoteSystem", "TestSupport"]),
+        .testTarget(name: "QuoteDaemonTests", dependencies: ["QuoteSystemTasks", "QuoteDaemon", "QuoteHealth", "QuoteSync", "QuoteConfig", "QuoteControl", "QuoteScheduling", "QuoteStore", "QuoteModels", "QuoteText", "QuoteSystem", "TestSupport"]),
         .testTarget(name: "QuoteFeedTests", dependencies: ["QuoteFeed", "QuoteFormats", "QuoteStore", "QuoteModels", "QuoteText", "QuoteConfig", "TestSupport"]),
-        .testTarget(name: "QuoteSyncTests", dependencies: ["QuoteSync", "QuoteFeed", "QuoteFormats", "QuoteStore", "QuoteModels", "QuoteText", "QuoteConfig", "QuoteScheduling", "TestSupport"]),
+        .testTarget(name: "QuoteSyncTests", dependencies: ["QuoteSystemTasks", "QuoteSync", "QuoteFeed", "QuoteFormats", "QuoteStore", "QuoteModels", "QuoteText", "QuoteConfig", "QuoteScheduling", "TestSupport"]),
         .testTarget(name: "QuoteUserStateTests", dependencies: ["QuoteUserState", "QuoteModels", "QuoteBase", "TestSupport"]),
         // quotectl's commands run in-process (InProcessQuotectl): their output, exit statuses and
         // effects on stores and files, without a process each (quoted, where a test needs the
@@ -153,7 +154,7 @@ let package = Package(
         .testTarget(name: "QuotectlCommandsTests", dependencies: ["QuotectlCommands", "quoted", "QuoteCommandLine", "QuoteStore", "QuoteModels", "QuoteText", "QuoteBase", "QuoteSystem", "TestSupport"]),
         // What only processes show: the static binary and its start, signals, pipes, the locale at
         // exec, the pager, terminals, the daemon and its sandbox, login snippets run by a shell.
-        .testTarget(name: "EndToEndTests", dependencies: ["quotectl", "quoted", "QuoteStore", "QuoteModels", "QuoteText", "QuoteSystem", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["QuoteSystemTasks", "quotectl", "quoted", "QuoteStore", "QuoteModels", "QuoteText", "QuoteSystem", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -19,13 +19,20 @@ public enum Environment {
     }
 
     /// The variables a command run in-process reads instead of the process's own (a test's run,
-    /// bound for its length with `Environment.$variables.withValue`), so that runs side by side in
-    /// one process each see their own. Nil in a program: each variable is read with getenv when it
-    /// is asked for, and the environment is never copied whole.
-    @TaskLocal public static var variables: Variables? = nil
+    /// bound for its length with `withVariables`), so that runs side by side in one process each
+    /// see their own. Nil in a program: each variable is read with getenv when it is asked for,
+    /// and the environment is never copied whole.
+    public static var variables: Variables? { bound.value }
+
+    private static let bound = ThreadLocal<Variables?>(nil)
+
+    /// Runs `operation` with `variables` in place of the process's environment on this thread.
+    public static func withVariables<Result, Failure: Error>(_ variables: Variables, operation: () throws(Failure) -> Result) throws(Failure) -> Result {
+        try bound.withValue(variables, operation: operation)
+    }
 
     /// The variables of a run in-process. A type of its own, not `[String: String]?`: the
-    /// task-local's type is then made without instantiating a dictionary's metadata at run time,
+    /// thread-local's type is then made without instantiating a dictionary's metadata at run time,
     /// whose Hashable requirement is looked up by a scan of every conformance in the binary on
     /// every start (docs/benchmarks.md).
     public struct Variables: Sendable, ExpressibleByDictionaryLiteral {

@@ -7,6 +7,7 @@ import QuoteScheduling
 import QuoteStore
 import QuoteText
 import QuoteSystem
+import QuoteSystemTasks
 
 /// The long-running scheduler: each enabled source is synced when due, one sync per source
 /// at a time (different sources side by side, at most `maximumConcurrentSyncs` of them, never
@@ -31,7 +32,7 @@ public actor Daemon {
     /// Unix time, for due times (kept in the store, shown to people).
     let wallClock: @Sendable () -> Int
     /// Monotonic time, for every wait: the next wake-up, the watchdog, the shutdown grace.
-    let clock: any MonotonicClock
+    let clock: any SleepingClock
     let storeBusyTimeout: Int32
 
     /// Each source's due time, run, request and recent outcomes, by name.
@@ -75,7 +76,7 @@ public actor Daemon {
                 notifier: SystemdNotifier, watchdogInterval: Duration? = nil,
                 loadConfiguration: @escaping @Sendable () throws -> Configuration,
                 wallClock: @escaping @Sendable () -> Int = { UnixTime.now() },
-                clock: any MonotonicClock = SystemClock(),
+                clock: any SleepingClock = SystemClock(),
                 storeBusyTimeout: Int32 = Store.defaultBusyTimeout, textfile: MetricsTextfile? = nil) {
         self.storeBusyTimeout = storeBusyTimeout
         self.textfile = textfile

@@ -6,6 +6,7 @@ import QuoteScheduling
 import QuoteStore
 import QuoteText
 import QuoteSystem
+import QuoteSystemTasks
 
 /// The daemon's answers to commands — the control socket's requests and SIGHUP/SIGUSR1 — and
 /// the tickets of clients waiting for a sync's report. The scheduling is Daemon.swift's.

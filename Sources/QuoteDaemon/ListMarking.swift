@@ -1,6 +1,7 @@
 import QuoteBase
 import QuoteStore
 import QuoteSystem
+import QuoteSystemTasks
 
 /// A reload's store work: marking which custom lists the configuration names
 /// (`Store.reconcileCustomLists`). The reload answers without it. It runs as a task of the

@@ -4,6 +4,7 @@ import QuoteConfig
 import QuoteScheduling
 import QuoteText
 import QuoteSystem
+import QuoteSystemTasks
 import Synchronization
 
 /// How the daemon runs one source's sync.
@@ -26,9 +27,9 @@ public struct ChildProcessRunner: SyncRunner {
     public let executable: String
     public let storePath: String
     /// The daemon's clock: a sync's duration and a stopping child's grace are read off it.
-    public let clock: any MonotonicClock
+    public let clock: any SleepingClock
 
-    public init(executable: String = ChildProcessRunner.ownExecutable(), storePath: String, clock: any MonotonicClock = SystemClock()) {
+    public init(executable: String = ChildProcessRunner.ownExecutable(), storePath: String, clock: any SleepingClock = SystemClock()) {
         self.executable = executable
         self.storePath = storePath
         self.clock = clock
@@ -82,7 +83,7 @@ final class ChildProcess: Sendable {
 
     private let arguments: [String]
     private let input: [UInt8]
-    private let clock: any MonotonicClock
+    private let clock: any SleepingClock
     /// Lines of stdout that start with "progress\t", as they come; they are left out of the output.
     private let onProgressLine: @Sendable (String) -> Void
     /// The child while it runs, and whether it was told to stop (perhaps before it started).
@@ -90,7 +91,7 @@ final class ChildProcess: Sendable {
     /// How long a child told to stop (SIGTERM) has before it is killed (SIGKILL).
     static let stopGrace: Duration = .seconds(8)
 
-    init(arguments: [String], input: [UInt8], clock: any MonotonicClock = SystemClock(),
+    init(arguments: [String], input: [UInt8], clock: any SleepingClock = SystemClock(),
          onProgressLine: @escaping @Sendable (String) -> Void = { _ in }) {
         self.arguments = arguments
         self.input = input

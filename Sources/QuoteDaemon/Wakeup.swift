@@ -1,4 +1,5 @@
 import QuoteSystem
+import QuoteSystemTasks
 import Synchronization
 
 /// What wakes the scheduler: a command or a finished sync posts; the loop waits in
@@ -28,7 +29,7 @@ final class Wakeup: Sendable {
 
     /// Returns at the next post, at `deadline` on `clock` (the system's keeps counting through
     /// a suspend), or when the task is cancelled.
-    func wait(until deadline: Duration?, on clock: any MonotonicClock) async {
+    func wait(until deadline: Duration?, on clock: any SleepingClock) async {
         await withTaskGroup(of: Void.self) { race in
             if let deadline { race.addTask { try? await clock.sleep(until: deadline) } }
             race.addTask { await self.posted() }

@@ -1,15 +1,16 @@
+import Glibc
+
 /// Monotonic time for every part that waits or keeps a deadline (the control socket's
 /// per-request deadline, the scheduler's wake-ups, a host's rate-limit second, a child's stop
 /// grace): the real clock in the daemon, a clock a test moves by hand in the tests — so no
 /// test waits a real timeout out.
 ///
-/// Instants are durations since the clock's own origin.
+/// Instants are durations since the clock's own origin. Reading it needs no concurrency runtime:
+/// quotectl keeps its deadlines on it without linking one; the daemon's tasks sleep on it as a
+/// `SleepingClock` (QuoteSystemTasks).
 public protocol MonotonicClock: Sendable {
     /// Time since the clock's origin. Never goes back.
     var now: Duration { get }
-
-    /// Suspends until `deadline` on this clock; throws CancellationError when cancelled.
-    func sleep(until deadline: Duration) async throws
 
     /// Registers `moved`, called whenever the clock is moved by hand: how a thread blocked in
     /// poll(2) with a timeout worked out from this clock learns to look again. The real
@@ -18,8 +19,6 @@ public protocol MonotonicClock: Sendable {
 }
 
 extension MonotonicClock {
-    public func sleep(for duration: Duration) async throws { try await sleep(until: now + duration) }
-
     /// Milliseconds until `deadline` for poll(2): rounded up (a wait never ends early), 0 if
     /// past, -1 (no limit) for nil.
     public func pollTimeout(until deadline: Duration?) -> Int32 {
@@ -32,17 +31,16 @@ extension MonotonicClock {
     }
 }
 
-/// The system's monotonic clock (CLOCK_BOOTTIME through ContinuousClock: it keeps counting
-/// while the machine sleeps, so a sync due in an hour is due an hour later in real time).
+/// The system's monotonic clock, CLOCK_BOOTTIME (what ContinuousClock reads on Linux): it keeps
+/// counting while the machine sleeps, so a sync due in an hour is due an hour later in real
+/// time. Its origin is the boot.
 public struct SystemClock: MonotonicClock {
-    private static let origin = ContinuousClock.now
-
     public init() {}
 
-    public var now: Duration { ContinuousClock.now - Self.origin }
-
-    public func sleep(until deadline: Duration) async throws {
-        try await Task.sleep(until: Self.origin + deadline, clock: .continuous)
+    public var now: Duration {
+        var reading = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &reading)
+        return .seconds(reading.tv_sec) + .nanoseconds(reading.tv_nsec)
     }
 
     public func whenMoved(_ moved: @escaping @Sendable () -> Void) {}

@@ -92,14 +92,15 @@ public final class ProcessLock: Sendable {
     /// when it outlasts the patience.
     public static func take(_ path: String, creating creation: Creation, patience: Duration,
                             waiting: (Int32) -> Void = { _ in }) throws(Failure) -> ProcessLock {
-        let deadline = ContinuousClock.now.advanced(by: patience)
+        let clock = SystemClock()
+        let deadline = clock.now + patience
         var told = false
         var pause = Duration.milliseconds(5)
         while true {
             do {
                 return try take(path, creating: creation)
             } catch .heldBy(let pid) {
-                let left = ContinuousClock.now.duration(to: deadline)
+                let left = deadline - clock.now
                 guard left > .zero else { throw Failure.heldBy(pid: pid) }
                 if !told {
                     told = true

@@ -14,12 +14,12 @@ public enum Quotectl {
     /// process, but in the program's own context, as the program always has: a closed pipe ends it
     /// quietly, and `sync` with no daemon becomes `quoted sync --once`.
     public static func run(_ words: [String], context: RunContext) -> ExitCode {
-        // The program's run is the task-locals' default (the process's own streams and getenv): it
-        // binds nothing, as a task-local bound outside any task crashed the static release binary.
+        // The program's run is the thread-locals' default (the process's own streams and getenv):
+        // it binds nothing.
         guard let environment = context.environment else { return finished(commandLine(words), Run.current) }
         let run = Run(context: context)
-        return Run.$current.withValue(run) {
-            Environment.$variables.withValue(Environment.Variables(environment)) { finished(commandLine(words), run) }
+        return Run.bound.withValue(run) {
+            Environment.withVariables(Environment.Variables(environment)) { finished(commandLine(words), run) }
         }
     }
 

@@ -1,12 +1,16 @@
+import QuoteSystem
 import Synchronization
 
 /// One run of quotectl: its context, and what the run sets as it goes — the standard output not
 /// written yet, whether it writes in colour, the pager it writes through. Bound for the run's
-/// length (`Run.current`, a task-local: reading it costs a lookup, nothing is built), so that each
-/// run in-process has its own while the commands write through `Output`, `Terminal` and `Style`
-/// as they always did.
+/// length (`Run.current`, a thread-local: reading it costs a lookup, nothing is built), so that
+/// each run in-process has its own while the commands write through `Output`, `Terminal` and
+/// `Style` as they always did.
 final class Run: Sendable {
-    @TaskLocal static var current: Run = Run(context: .program)
+    static var current: Run { bound.value }
+
+    /// The run bound on this thread (`Quotectl.run`), or the program's own.
+    static let bound = ThreadLocal(Run(context: .program))
 
     let context: RunContext
     /// The run's colour (`Style`) and pager (`Pager.start`), each set once by the command's start.

@@ -2,6 +2,7 @@ import Glibc
 import QuoteBase
 import QuoteCommandLine
 import QuoteSystem
+import QuoteSystemTasks
 
 // quoted: the sync daemon. `quoted sync --once` runs the sync engine once.
 

@@ -1,5 +1,6 @@
 import Foundation
 import QuoteSystem
+import QuoteSystemTasks
 import Testing
 import TestSupport
 

@@ -6,6 +6,7 @@ import QuoteScheduling
 import QuoteModels
 import QuoteText
 import QuoteSystem
+import QuoteSystemTasks
 import Synchronization
 import Testing
 import TestSupport

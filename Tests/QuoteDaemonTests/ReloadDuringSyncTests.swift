@@ -5,6 +5,7 @@ import QuoteControl
 @testable import QuoteStore
 import QuoteSync
 import QuoteSystem
+import QuoteSystemTasks
 import Synchronization
 import Testing
 import TestSupport

@@ -7,6 +7,7 @@ import QuoteStore
 import QuoteModels
 import QuoteText
 import QuoteSystem
+import QuoteSystemTasks
 import Synchronization
 import Testing
 import TestSupport
@@ -14,10 +15,10 @@ import TestSupport
 /// A runner that counts its syncs; each ends at once, or — `stuck` on a clock the test never
 /// moves an hour — only when cancelled.
 final class CountingRunner: SyncRunner {
-    let stuck: (any MonotonicClock)?
+    let stuck: (any SleepingClock)?
     private let state = Mutex<(started: Int, outcomes: [String])>((0, []))
 
-    init(stuck: (any MonotonicClock)? = nil) { self.stuck = stuck }
+    init(stuck: (any SleepingClock)? = nil) { self.stuck = stuck }
 
     var started: Int { state.withLock { $0.started } }
     var outcomes: [String] { state.withLock { $0.outcomes } }

@@ -2,6 +2,7 @@ import QuoteConfig
 @testable import QuoteDaemon
 import QuoteScheduling
 import QuoteSystem
+import QuoteSystemTasks
 import Synchronization
 import Testing
 import TestSupport

@@ -1,3 +1,4 @@
+import QuoteSystemTasks
 import Synchronization
 import Foundation
 import QuoteBase

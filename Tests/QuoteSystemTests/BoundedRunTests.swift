@@ -1,5 +1,6 @@
 import Glibc
 import QuoteSystem
+import QuoteSystemTasks
 import Foundation
 import TestSupport
 import Testing

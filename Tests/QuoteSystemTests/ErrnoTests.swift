@@ -1,5 +1,6 @@
 import Glibc
 import QuoteSystem
+import QuoteSystemTasks
 import Synchronization
 import Testing
 import TestSupport

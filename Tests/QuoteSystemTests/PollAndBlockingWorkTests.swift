@@ -1,5 +1,6 @@
 import Glibc
 import QuoteSystem
+import QuoteSystemTasks
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct PollAndBlockingWorkTests {

@@ -1,4 +1,5 @@
 import QuoteSystem
+import QuoteSystemTasks
 import Testing
 
 @Suite struct WorkerPriorityTests {

@@ -63,11 +63,11 @@ import TestSupport
     /// A plain draw learns the session from the environment alone, and no boot: nothing reads
     /// /proc for it. Its line still reads as the previous version's did (boot null).
     @Test func aQuoteShownRecordsTheSessionTheEnvironmentNames() throws {
-        let named = Environment.$variables.withValue(["XDG_SESSION_ID": "c7"]) { SessionIdentity.fromEnvironment() }
+        let named = Environment.withVariables(["XDG_SESSION_ID": "c7"]) { SessionIdentity.fromEnvironment() }
         #expect(named == SessionIdentity(boot: nil, session: "c7"))
-        #expect(Environment.$variables.withValue([:]) { SessionIdentity.fromEnvironment() } == SessionIdentity(boot: nil, session: nil))
-        #expect(Environment.$variables.withValue(["XDG_SESSION_ID": "../x"]) { SessionIdentity.fromEnvironment() }.session == nil)
-        try Environment.$variables.withValue(["XDG_SESSION_ID": "c7"]) {
+        #expect(Environment.withVariables([:]) { SessionIdentity.fromEnvironment() } == SessionIdentity(boot: nil, session: nil))
+        #expect(Environment.withVariables(["XDG_SESSION_ID": "../x"]) { SessionIdentity.fromEnvironment() }.session == nil)
+        try Environment.withVariables(["XDG_SESSION_ID": "c7"]) {
             try ShownQuotes.record([quote("1")], now: noon, folder: folder)
         }
         #expect(ShownQuotes.last(folder)?.identity == named)

@@ -1,10 +1,11 @@
 import QuoteSystem
+import QuoteSystemTasks
 import Synchronization
 
 /// A monotonic clock that moves only when a test says so: deadlines, idle timeouts and
 /// back-offs are crossed by `advance(by:)`, not waited out. Sleepers whose deadline the clock
 /// passes are resumed; threads blocked in poll(2) are woken to look again.
-public final class ManualClock: MonotonicClock {
+public final class ManualClock: SleepingClock {
     private struct Sleeper {
         let deadline: Duration
         let continuation: CheckedContinuation<Void, any Error>
@@ -75,7 +76,7 @@ public final class ManualClock: MonotonicClock {
 /// returns at once, moving this clock past its deadline. Code that pauses between requests
 /// (a second per Breaking Bad request) or waits out a rate-limit second runs at full speed
 /// in a test, while a deadline still sees the real time its requests took.
-public final class SkippingClock: MonotonicClock {
+public final class SkippingClock: SleepingClock {
     private let skipped = Mutex(Duration.zero)
     private let real = SystemClock()
 

@@ -1,3 +1,4 @@
+import QuoteSystemTasks
 import Foundation
 import Synchronization
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import QuoteSystemTasks
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,14 +1,15 @@
 import QuoteScheduling
 import QuoteSystem
+import QuoteSystemTasks
 
 /// Times the phases of one sync on the engine's clock: each `mark` closes the phase that ran
 /// since the last one.
 struct PhaseClock {
     private(set) var phases: [SourceReport.Phase] = []
-    private let clock: any MonotonicClock
+    private let clock: any SleepingClock
     private var last: Duration
 
-    init(clock: any MonotonicClock) {
+    init(clock: any SleepingClock) {
         self.clock = clock
         last = clock.now
     }

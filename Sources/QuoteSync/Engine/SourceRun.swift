@@ -1,6 +1,7 @@
 import QuoteConfig
 import QuoteStore
 import QuoteSystem
+import QuoteSystemTasks
 
 /// One source's sync as the engine runs it, from its store's opening to its report.
 struct SourceRun {
@@ -9,7 +10,7 @@ struct SourceRun {
     let now: Int
     /// When it started, on the engine's clock.
     let started: Duration
-    let clock: any MonotonicClock
+    let clock: any SleepingClock
     let transaction: SourceTransaction
     let turn: WriteTurn
 

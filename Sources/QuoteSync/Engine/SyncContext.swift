@@ -4,6 +4,7 @@ import QuoteFeed
 import QuoteStore
 import QuoteText
 import QuoteSystem
+import QuoteSystemTasks
 
 /// A body reader that also hashes what it read (SHA-256, hex): a streamed body is never held, so
 /// "is this the body applied last time?" is answered on the stream.
@@ -25,7 +26,7 @@ public final class SyncContext {
     public let transaction: SourceTransaction
     public let now: Int
     /// The time the deadline and the pauses are counted in.
-    public let clock: any MonotonicClock
+    public let clock: any SleepingClock
     /// The overall deadline of this source's sync, on `clock`.
     public let deadline: Duration
     /// Requests made so far, for budgets and summaries.
@@ -50,7 +51,7 @@ public final class SyncContext {
     public let progress: @Sendable (String) -> Void
 
     init(settings: SourceSettings, client: HTTPClient, gate: HostGate, storePath: String, transaction: SourceTransaction,
-         now: Int, clock: any MonotonicClock = SystemClock(), progress: @escaping @Sendable (String) -> Void = { _ in }) {
+         now: Int, clock: any SleepingClock = SystemClock(), progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.progress = progress
         self.transaction = transaction
         self.settings = settings

@@ -4,6 +4,7 @@ import QuoteScheduling
 import QuoteModels
 import QuoteStore
 import QuoteSystem
+import QuoteSystemTasks
 import Synchronization
 
 /// Runs sources: fetch and validate (the adapter), then apply everything in ONE
@@ -14,7 +15,7 @@ public final class SyncEngine: Sendable {
     public let client: HTTPClient
     public let gate: HostGate
     /// The time deadlines and pauses are counted in: the system's, or a test's.
-    public let clock: any MonotonicClock
+    public let clock: any SleepingClock
     /// How long the sync waits for another process's write lock before failing as "store: busy".
     public let busyTimeoutMilliseconds: Int32
     let schedule = Schedule()
@@ -24,7 +25,7 @@ public final class SyncEngine: Sendable {
     /// One source of this process writes the store at a time (`WriteTurns`).
     private let writeTurns = WriteTurns()
 
-    public init(storePath: String, client: HTTPClient = HTTPClient(), clock: any MonotonicClock = SystemClock(), gate: HostGate? = nil,
+    public init(storePath: String, client: HTTPClient = HTTPClient(), clock: any SleepingClock = SystemClock(), gate: HostGate? = nil,
                 busyTimeoutMilliseconds: Int32 = Store.defaultBusyTimeout) {
         self.storePath = storePath
         self.client = client

@@ -2,6 +2,7 @@ import CCurl
 import QuoteBase
 import QuoteConfig
 import QuoteSystem
+import QuoteSystemTasks
 import Synchronization
 
 /// HTTP through libcurl, with the rules every upstream gets: a size cap on the bytes

@@ -1,4 +1,5 @@
 import QuoteSystem
+import QuoteSystemTasks
 
 /// One request at a time per host, and no more requests in a second than the
 /// host said it allows (Upbit's `Remaining-Req: group=market; min=600; sec=9`).
@@ -13,9 +14,9 @@ public actor HostGate {
     }
 
     private var hosts: [String: HostState] = [:]
-    private let clock: any MonotonicClock
+    private let clock: any SleepingClock
 
-    public init(clock: any MonotonicClock = SystemClock()) {
+    public init(clock: any SleepingClock = SystemClock()) {
         self.clock = clock
     }
 

@@ -1,4 +1,5 @@
 import Glibc
+import QuoteSystem
 
 /// The priority quoted's async programs run at, and the way they start.
 ///
