@@ -159,8 +159,12 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// Each function in a section of its own in release builds, so that the link can lay quotectl's
-// hot functions out side by side (quotectl.order above).
+// In release builds each function has a section of its own, so that the link can lay quotectl's
+// hot functions out side by side (quotectl.order above), and a concrete type's metadata is asked
+// for by its accessor, not by its mangled name, which the runtime's demangler decodes on first
+// use (docs/benchmarks.md).
 for target in package.targets where [.regular, .executable, .test].contains(target.type) {
-    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-function-sections",
+                                                                         "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],
+                                                                        .when(configuration: .release))]
 }

@@ -118,6 +118,7 @@ public struct Arguments: Sendable {
     public func value(_ option: Option) -> String? { given(option)?.last }
 
     /// "missing --name NAME".
+    @usableFromInline
     func missing(_ option: Option) -> UsageError {
         UsageError(message: tr("missing \(option.spelling + (option.valueName.map { " " + $0 } ?? ""))"), command: command)
     }

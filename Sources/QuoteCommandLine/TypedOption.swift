@@ -21,7 +21,7 @@ public struct TypedOption<Value: Sendable>: Sendable {
     /// module, which a program that declares its options at start would otherwise pay every time.
     let expectedText: @Sendable () -> String
     /// The value a word stands for, or nil when it stands for none (a usage error).
-    let parse: @Sendable (String) -> Value?
+    @usableFromInline let parse: @Sendable (String) -> Value?
 
     /// `help` receives the default as the help shows it (`describedAs`), to place where it reads well.
     public init(_ option: (_ help: Message) -> Option, absent: Absent, describedAs defaultText: String? = nil,
@@ -126,6 +126,11 @@ extension Arguments {
     /// The option's value as declared: parsed, its default when not given, or a usage error for
     /// a word that is not one ("--limit takes a positive whole number, not 'x'") or a missing
     /// required option ("missing --name NAME").
+    ///
+    /// Inlinable, so that each command's module specialises it for its options' types: called
+    /// generically, every option read built its `TypedOption`'s metadata at run time, on every
+    /// start (docs/benchmarks.md).
+    @inlinable
     public func value<Value>(_ typed: TypedOption<Value>) throws(UsageError) -> Value {
         guard let text = value(typed.option) else {
             switch typed.absent {
@@ -133,14 +138,19 @@ extension Arguments {
             case .missing: throw missing(typed.option)
             }
         }
-        guard let parsed = typed.parse(text) else {
-            throw UsageError(message: tr("\(typed.option.spelling) takes \(typed.expected), not '\(text)'"), command: command)
-        }
+        guard let parsed = typed.parse(text) else { throw notOne(typed.option, expected: typed.expected, text: text) }
         return parsed
+    }
+
+    /// "--limit takes a positive whole number, not 'x'".
+    @usableFromInline
+    func notOne(_ option: Option, expected: String, text: String) -> UsageError {
+        UsageError(message: tr("\(option.spelling) takes \(expected), not '\(text)'"), command: command)
     }
 
     /// The option's value when given, nil when not: for a default something else may override
     /// (`--log-level` before the configuration's `log_level`, before the default).
+    @inlinable
     public func given<Value>(_ typed: TypedOption<Value>) throws(UsageError) -> Value? {
         guard has(typed.option) else { return nil }
         return try value(typed)
@@ -149,5 +159,6 @@ extension Arguments {
     /// Text, as given: there is nothing to parse, so nothing to throw.
     public func value(_ typed: TypedOption<String?>) -> String? { value(typed.option) }
 
+    @inlinable
     public func has<Value>(_ typed: TypedOption<Value>) -> Bool { has(typed.option) }
 }

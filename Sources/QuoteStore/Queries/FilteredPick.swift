@@ -188,7 +188,7 @@ struct FilteredPick {
         try statement.bind(values)
         for _ in 0..<times {
             statement.resetKeepingBindings()
-            let n = Int(generator.next(upperBound: UInt64(space.size)))
+            let n = Int(generator.draw(below: UInt64(space.size)))
             switch space {
             case .store, .source: try statement.bind(1 + n, at: at)
             case .ids(let span): try statement.bind(span.lowerBound + n, at: at)
@@ -221,7 +221,7 @@ struct FilteredPick {
         // The ids stepped over in the filter's index, one row read.
         let statement = try database.prepare("""
             SELECT \(Quote.columns) FROM quotes
-             WHERE id = (SELECT id FROM quotes WHERE \(clause.sql) LIMIT 1 OFFSET \(generator.next(upperBound: UInt64(matches))))
+             WHERE id = (SELECT id FROM quotes WHERE \(clause.sql) LIMIT 1 OFFSET \(generator.draw(below: UInt64(matches))))
             """)
         try statement.bind(clause.values)
         return .chosen(try statement.step() ? Quote(row: statement) : nil)

@@ -24,9 +24,9 @@ public struct QuotePicker {
         try database.storeOperation { () throws(DatabaseError) in
             if filter.isEmpty {
                 guard let count = try database.scalarInt("SELECT max(pick) FROM quotes"), count > 0 else { return nil }
-                // `next(upperBound:)`, not `Int.random(in:using:)`: the generic range version, called
-                // from quotectl unspecialised, builds its metadata at run time, on every start.
-                let pick = 1 + Int(generator.next(upperBound: UInt64(count)))
+                // `draw(below:)`, not `Int.random(in:using:)` or `next(upperBound:)`: called from
+                // quotectl unspecialised, those build metadata at run time, on every start.
+                let pick = 1 + Int(generator.draw(below: UInt64(count)))
                 let statement = try database.prepare("SELECT \(Quote.columns) FROM quotes WHERE pick = ?1")
                 try statement.bind(pick, at: 1)
                 return try statement.step() ? Quote(row: statement) : nil
