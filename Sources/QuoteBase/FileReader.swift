@@ -128,14 +128,13 @@ public enum FileReader {
     fileprivate static func openRegularFile(_ path: String, status: inout stat) throws(FileError) -> FileDescriptor {
         let file: FileDescriptor
         do {
-            file = try FileDescriptor.openRegularFile(path)
+            file = try FileDescriptor.openRegularFile(path, status: &status)
         } catch {
             switch error {
             case .failed(let errno): throw failure(path, errno)
             case .notRegular(let kind): throw kindProblem(path, kind) ?? failure(path, Errno(EINVAL))
             }
         }
-        do { status = try file.io.status() } catch { throw failure(path, error) }
         return file
     }
 

@@ -70,16 +70,22 @@ public enum RegularFileRefusal: Error, Sendable {
 
 extension FileDescriptor {
     /// Opens `path` for reading if it is a regular file (`followingLinks` false: if it is one
-    /// itself, not a link to one; O_NOFOLLOW). O_NONBLOCK only for open() itself, so a FIFO can
-    /// never make it wait (then cleared: reads of a regular file never would).
+    /// itself, not a link to one; O_NOFOLLOW). O_NONBLOCK, so that open() of a FIFO can never
+    /// make it wait; it is left on, as a regular file's reads never wait whatever it says (two
+    /// fcntl calls saved on every read of a user's state).
     public static func openRegularFile(_ path: String, followingLinks: Bool = true) throws(RegularFileRefusal) -> FileDescriptor {
+        var status = stat()
+        return try openRegularFile(path, followingLinks: followingLinks, status: &status)
+    }
+
+    /// The same, with what fstat(2) said of the file.
+    public static func openRegularFile(_ path: String, followingLinks: Bool = true, status: inout stat) throws(RegularFileRefusal) -> FileDescriptor {
         let file: FileDescriptor
         let flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW)
         do { file = try FileDescriptor.open(path, flags) } catch { throw .failed(error) }
-        let kind: FileKind
-        do { kind = FileKind(mode: try file.io.status().st_mode) } catch { throw .failed(error) }
+        do { status = try file.io.status() } catch { throw .failed(error) }
+        let kind = FileKind(mode: status.st_mode)
         guard kind == .regular else { throw .notRegular(kind) }
-        file.io.setNonBlocking(false)
         return file
     }
 }
