@@ -176,7 +176,12 @@ public final class Store {
                                     turnWhenCurrent: Bool, waiting: WriterTurn.Note?) throws(StoreError) -> Bool {
         let path = database.path
         let latest = Migrator.embeddedLatest
-        let version = try verifiedVersion(database)
+        let (version, tables) = try whileOpening(path) { () throws(DatabaseError) in
+            let version = try Migrator.appliedVersion(of: database)
+            return (version, version == 0 ? try database.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0 : 0)
+        }
+        if version == 0, tables > 0 { throw StoreError.foreignDatabase(path: database.path) }
+        if version > 0 { try refuseNewer(database, version: version) }
         guard version < latest || access == .write else { return false }
         // A current schema is only looked at (the migrator's check of edited migrations reads).
         if turn == nil, version < latest || turnWhenCurrent { turn = try WriterTurn.take(path, waiting: waiting) }
@@ -197,40 +202,12 @@ public final class Store {
         return access != .write
     }
 
-    /// The store's schema version (0: none yet), once a foreign schema (tables without our
-    /// version, or a version without our migrations table) or a newer one has been refused.
-    private static func verifiedVersion(_ database: Database) throws(StoreError) -> Int {
-        let path = database.path
-        // user_version and the newest schema_migrations row in one statement, one read
-        // transaction: a draw's start asks no more. Without that table it cannot be prepared,
-        // and the two are asked apart, as a foreign or new file needs.
-        let asked = try whileOpening(path) { () throws(DatabaseError) -> (version: Int, newest: Int?)? in
-            do throws(DatabaseError) {
-                let statement = try database.prepare(
-                    "SELECT user_version, (SELECT max(version) FROM schema_migrations) FROM pragma_user_version")
-                return try statement.step() ? (statement.int(0), statement.optionalInt(1)) : nil
-            } catch where error.resultCode == .sqlError {
-                return nil
-            }
-        }
-        if let asked, asked.version > 0 {
-            try refuse(version: asked.version, newest: asked.newest, path: path)
-            return asked.version
-        }
-        let (applied, tables) = try whileOpening(path) { () throws(DatabaseError) in
-            let applied = try Migrator.appliedVersion(of: database)
-            return (applied, applied == 0 ? try database.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0 : 0)
-        }
-        if applied == 0, tables > 0 { throw StoreError.foreignDatabase(path: path) }
-        if applied > 0 { try refuseNewer(database, version: applied) }
-        return applied
-    }
-
     /// Throws `newerSchema` when `user_version` (`version`) or a `schema_migrations` row is newer
     /// than this binary's newest migration, and `foreignDatabase` when there is no such table (a
     /// schema version without the table our migrations record themselves in is not ours). One
     /// statement asks both: a reader's start pays no more than for the first question alone.
     private static func refuseNewer(_ database: Database, version: Int) throws(StoreError) {
+        let latest = Migrator.embeddedLatest
         let newest: Int?
         do throws(DatabaseError) {
             newest = try database.scalarInt("SELECT max(version) FROM schema_migrations")
@@ -240,15 +217,8 @@ public final class Store {
         } catch {
             throw openError(error, path: database.path)
         }
-        try refuse(version: version, newest: newest, path: database.path)
-    }
-
-    /// `newerSchema` when `user_version` or the newest `schema_migrations` row is newer than
-    /// this binary's newest migration.
-    private static func refuse(version: Int, newest: Int?, path: String) throws(StoreError) {
-        let latest = Migrator.embeddedLatest
-        if let newest, newest > latest { throw StoreError.newerSchema(path: path, found: newest, supported: latest) }
-        if version > latest { throw StoreError.newerSchema(path: path, found: version, supported: latest) }
+        if let newest, newest > latest { throw StoreError.newerSchema(path: database.path, found: newest, supported: latest) }
+        if version > latest { throw StoreError.newerSchema(path: database.path, found: version, supported: latest) }
     }
 
     /// How a reader opens the store without creating anything beside it. A WAL store's reader
