@@ -8,7 +8,7 @@ import Testing
 /// start-up every `quotectl random` pays (docs/benchmarks.md); the daemon's async half of the
 /// system layer is QuoteSystemTasks, which quotectl does not depend on.
 @Suite(.computing) struct QuotectlRuntimeTests {
-    static let concurrency = #"\bactor\s+[A-Z]|\b(async|await|Task|TaskGroup|ThrowingTaskGroup|TaskLocal|TaskPriority|MainActor|AsyncStream|AsyncThrowingStream|AsyncSequence|ContinuousClock|SuspendingClock|withCheckedContinuation|withCheckedThrowingContinuation|withUnsafeContinuation|withTaskCancellationHandler|CheckedContinuation)\b"#
+    static let concurrency = #"\bactor\s+[A-Z]|\b(async|await|Task|TaskGroup|ThrowingTaskGroup|TaskLocal|TaskPriority|MainActor|AsyncStream|AsyncThrowingStream|AsyncSequence|ContinuousClock|SuspendingClock|withCheckedContinuation|withCheckedThrowingContinuation|withUnsafeContinuation|withTaskCancellationHandler|withUnsafeCurrentTask|CheckedContinuation|UnsafeContinuation|UnsafeThrowingContinuation)\b|\bClock<|[:=(,]\s*\.(continuous|suspending)\b"#
 
     /// The modules `target` is built from, itself included.
     static func closure(of target: String, in targets: [String: Set<String>]) -> Set<String> {
@@ -43,7 +43,8 @@ import Testing
         func hits(_ line: String) -> Bool { expression.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil }
         for line in ["func f() async -> Int {", "let x = await y()", "Task.detached { }", "@TaskLocal static var v = 0",
                      "let t = ContinuousClock.now", "await withCheckedContinuation { c in", "actor Counter {",
-                     "for try await line in AsyncStream<Int> { _ in }", "let p: TaskPriority = .low"] {
+                     "for try await line in AsyncStream<Int> { _ in }", "let p: TaskPriority = .low",
+                     "let clock: any Clock<Duration> = .continuous", "withUnsafeCurrentTask { _ in }", "sleep(for: d, clock: .suspending)"] {
             #expect(hits(line), "\(line)")
         }
         for line in ["let asynchronous = true", "struct TaskList {}", "var tasks: [String] = []", "let reactor = 1", "if let actor = character.portrayedBy {",
