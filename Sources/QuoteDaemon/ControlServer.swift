@@ -3,7 +3,6 @@ import QuoteBase
 import QuoteConfig
 import QuoteControl
 import QuoteSystem
-import QuoteSystemTasks
 import Synchronization
 
 /// The control socket: a Unix stream socket (mode 0660) speaking ControlRequest.
@@ -31,7 +30,7 @@ public final class ControlServer: Sendable {
     private let logger: Logger
     private let idleTimeout: Int
     /// The deadlines' time: the system's, or a test's manual clock.
-    private let clock: any SleepingClock
+    private let clock: any MonotonicClock
     /// The write end of the pipe that wakes the serving thread, while serving; and whether it
     /// was woken to stop (otherwise: the clock was moved, deadlines are looked at again).
     private let wake = Mutex(WakeState())
@@ -75,7 +74,7 @@ public final class ControlServer: Sendable {
     }
 
     public init(path: String, policy: PeerPolicy = PeerPolicy(), logger: Logger, idleTimeout: Int = 5,
-                clock: any SleepingClock = SystemClock()) {
+                clock: any MonotonicClock = SystemClock()) {
         self.path = path
         self.policy = policy
         self.logger = logger

@@ -73,7 +73,8 @@ public enum MessageCatalog {
     /// A regular file's bytes, at most `CatalogFile.sizeLimit` (a FIFO or device is refused
     /// without waiting: `openRegularFile`).
     private static func read(_ path: String) -> [UInt8]? {
-        guard let file = try? FileDescriptor.openRegularFile(path), let status = try? file.io.status(),
+        var status = stat()
+        guard let file = try? FileDescriptor.openRegularFile(path, status: &status),
               status.st_size >= 0, status.st_size <= CatalogFile.sizeLimit else { return nil }
         // One byte more than stat says, so a file that grew meanwhile is seen past the cap.
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size) + 1)

@@ -2,14 +2,13 @@ import Foundation
 import QuoteControl
 @testable import QuoteDaemon
 import QuoteSystem
-import QuoteSystemTasks
 import TestSupport
 
 extension ControlServer {
     /// A server that will answer with `handler` once started (`start()` serves it from a
     /// task of its own): the tests' stand-in for the daemon's task tree.
     static func answering(path: String, policy: PeerPolicy = PeerPolicy(), logger: Logger, idleTimeout: Int = 5,
-                          clock: any SleepingClock = SystemClock(), _ handler: @escaping ControlServer.Handler) -> ServingControlServer {
+                          clock: any MonotonicClock = SystemClock(), _ handler: @escaping ControlServer.Handler) -> ServingControlServer {
         ServingControlServer(server: ControlServer(path: path, policy: policy, logger: logger, idleTimeout: idleTimeout, clock: clock),
                              handler: handler)
     }

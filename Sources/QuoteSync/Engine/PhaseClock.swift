@@ -1,15 +1,14 @@
 import QuoteScheduling
 import QuoteSystem
-import QuoteSystemTasks
 
 /// Times the phases of one sync on the engine's clock: each `mark` closes the phase that ran
 /// since the last one.
 struct PhaseClock {
     private(set) var phases: [SourceReport.Phase] = []
-    private let clock: any SleepingClock
+    private let clock: any MonotonicClock
     private var last: Duration
 
-    init(clock: any SleepingClock) {
+    init(clock: any MonotonicClock) {
         self.clock = clock
         last = clock.now
     }

@@ -1,7 +1,6 @@
 import QuoteConfig
 import QuoteStore
 import QuoteSystem
-import QuoteSystemTasks
 
 /// One source's sync as the engine runs it, from its store's opening to its report.
 struct SourceRun {
@@ -10,7 +9,7 @@ struct SourceRun {
     let now: Int
     /// When it started, on the engine's clock.
     let started: Duration
-    let clock: any SleepingClock
+    let clock: any MonotonicClock
     let transaction: SourceTransaction
     let turn: WriteTurn
 
