@@ -57,7 +57,7 @@ public enum AppendFile {
     public static func append(lines: [[UInt8]], to path: String, mode: mode_t) throws(FileSystemError) -> Appended {
         for _ in 0..<8 {
             let file = try opened(path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, mode: mode)
-            try lockBriefly(file.io, path)
+            _ = try lockBriefly(file.io, path)
             let before = try status(file.io, path)
             guard FileKind(mode: before.st_mode) == .regular else { throw FileSystemError("open", path, Errno(EINVAL)) }
             // Compacted while this waited for the lock: the lines go to the file that replaced it.
@@ -107,8 +107,11 @@ public enum AppendFile {
     /// most `limit` bytes, as `lastLines` reads them) and returns what the file is to hold, which
     /// replaces it through an `AtomicFile` with `mode` (not synced: a history). Other processes'
     /// appends wait for it (the file's flock) and go to the new file. False, and nothing done,
-    /// when another process holds the flock (a compaction is not waited for: one is enough), when
-    /// the file was replaced meanwhile, or when `needed` says of its size that it need not be.
+    /// when the flock stays held past `lockPatience` (a stopped process: the next writer tries
+    /// again), when the file was replaced meanwhile (another compaction came first), or when
+    /// `needed` says of its size that it need not be. A held flock is most often an append's
+    /// microseconds, or a child process spawned meanwhile whose copy of the descriptor lasts
+    /// until its exec: waited for, not taken as another compaction.
     ///
     /// `expecting`: only the file read earlier is rewritten (false when another replaced it since);
     /// with it, the flock is waited for (an append holds it for microseconds).
@@ -118,7 +121,7 @@ public enum AppendFile {
         let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
         let file = try opened(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, mode: 0)
         if expecting == nil {
-            guard flock(file.rawValue, LOCK_EX | LOCK_NB) == 0 else { return false }
+            guard try lockBriefly(file.io, path) else { return false }
         } else {
             do throws(Errno) { try file.io.lockExclusively() } catch { throw FileSystemError("lock", path, error) }
         }
@@ -143,15 +146,16 @@ public enum AppendFile {
         return true
     }
 
-    /// Takes the file's flock, trying each millisecond for `lockPatience` milliseconds; then goes
-    /// on without it.
-    private static func lockBriefly(_ io: Descriptor, _ path: String) throws(FileSystemError) {
+    /// Takes the file's flock, trying each millisecond for `lockPatience` milliseconds; false when
+    /// it is still held then (an appender goes on without it, a compaction does not).
+    private static func lockBriefly(_ io: Descriptor, _ path: String) throws(FileSystemError) -> Bool {
         for _ in 0..<lockPatience {
-            if flock(io.rawValue, LOCK_EX | LOCK_NB) == 0 { return }
+            if flock(io.rawValue, LOCK_EX | LOCK_NB) == 0 { return true }
             let failure = Errno.current
             guard failure.code == EWOULDBLOCK || failure.code == EINTR else { throw FileSystemError("lock", path, failure) }
             usleep(1_000)
         }
+        return false
     }
 
     /// `lines` joined into writes of at most `atomicBytes`, each of whole lines (a longer line alone).

@@ -113,7 +113,8 @@ public struct StateFolder: Sendable {
     }
 
     /// Rewrites `name` short with what `rewrite` makes of its last lines (`AppendFile.compact`),
-    /// when `needed` says so of its size; false when it was not (another process at it, no file).
+    /// when `needed` says so of its size; false when it was not (its lock held on past a moment,
+    /// no file).
     func compact(_ name: String, limit: Int, expecting: AppendFile.Identity? = nil, needed: (Int) -> Bool = { _ in true },
                  rewrite: ([UInt8]) -> [UInt8]) -> Bool {
         (try? AppendFile.compact(name, in: path, mode: 0o600, limit: limit, expecting: expecting, needed: needed, rewrite: rewrite)) ?? false

@@ -86,21 +86,14 @@ import TestSupport
         final class Flag: Sendable { let value = Mutex(false) }
         let appended = Flag()
         var writer: JoinableThread?
-        // A compaction that finds the flock held is skipped by design. In a full run another
-        // test's child, between its fork and its exec, can hold a copy of the first append's
-        // descriptor (and with it the lock) for a moment: that one is tried again, briefly.
-        var done = false
-        for _ in 0..<50 where writer == nil {
-            done = try AppendFile.compact("history", in: scratch.path, mode: 0o600, limit: 1 << 20) { read in
-                #expect(read == Array("a\nb\nc\n".utf8))
-                writer = JoinableThread {
-                    if (try? AppendFile.append(lines: meanwhile, to: path, mode: 0o600)) != nil { appended.value.withLock { $0 = true } }
-                }
-                usleep(100_000)
-                #expect(!appended.value.withLock { $0 }, "the append waited for the compaction")
-                return Array("c\n".utf8)
+        let done = try AppendFile.compact("history", in: scratch.path, mode: 0o600, limit: 1 << 20) { read in
+            #expect(read == Array("a\nb\nc\n".utf8))
+            writer = JoinableThread {
+                if (try? AppendFile.append(lines: meanwhile, to: path, mode: 0o600)) != nil { appended.value.withLock { $0 = true } }
             }
-            if writer == nil { usleep(20_000) }
+            usleep(100_000)
+            #expect(!appended.value.withLock { $0 }, "the append waited for the compaction")
+            return Array("c\n".utf8)
         }
         writer?.join()
         #expect(done)
@@ -110,8 +103,8 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["history"], "no temporary file left")
     }
 
-    /// A compaction under way (another holder of the file's flock) or not needed: nothing done.
-    @Test func compactionIsSkippedWhenAnotherIsAtItOrItIsNotNeeded() throws {
+    /// Not needed, or the file's flock held past the patience (a stopped process): nothing done.
+    @Test func compactionIsSkippedWhenTheLockStaysHeldOrItIsNotNeeded() throws {
         _ = try AppendFile.append(lines: lines("a", "b"), to: path, mode: 0o600)
         #expect(try !AppendFile.compact("history", in: scratch.path, mode: 0o600, limit: 1 << 20, needed: { $0 > 100 }) { _ in [] })
         let holder = try FileDescriptor.open(path, O_RDONLY)
@@ -120,6 +113,23 @@ import TestSupport
         holder.close()
         #expect(try contents() == "a\nb\n")
         #expect(throws: FileSystemError.self) { try AppendFile.compact("missing", in: scratch.path, mode: 0o600, limit: 10) { $0 } }
+    }
+
+    /// A flock held for a moment (an append, or a child process between its fork and its exec
+    /// with a copy of an appender's descriptor) is waited for: the compaction is done, not skipped.
+    @Test func aLockHeldForAMomentIsWaitedFor() throws {
+        _ = try AppendFile.append(lines: lines("a", "b"), to: path, mode: 0o600)
+        let holder = try FileDescriptor.open(path, O_RDONLY)
+        try holder.io.lockExclusively()
+        let raw = holder.rawValue
+        let releaser = try #require(JoinableThread {
+            usleep(30_000)
+            _ = flock(raw, LOCK_UN)
+        })
+        #expect(try AppendFile.compact("history", in: scratch.path, mode: 0o600, limit: 1 << 20) { _ in Array("b\n".utf8) })
+        releaser.join()
+        holder.close()
+        #expect(try contents() == "b\n")
     }
 
     /// Threads adding at once, each with a descriptor of its own as processes have: every line
