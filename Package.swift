@@ -34,6 +34,10 @@ let package = Package(
         // Linux calls Swift's Glibc module leaves out (they need _GNU_SOURCE): SO_PEERCRED,
         // accept4, pipe2, the signal pipe, the terminal's size. Used through QuoteSystem.
         .target(name: "CSystem"),
+        // quotectl's start before the Swift runtime's: the arguments as glibc hands them to an
+        // initializer (not the runtime's read of /proc/self/maps) and no search for a backtracer
+        // an installed quotectl never has. quotectl alone links it.
+        .target(name: "CQuotectlStart"),
         // The system layer: descriptors that close once, errno with the EINTR retry in one place,
         // files, poll, child processes, the one runner for blocking work. Glibc and CSystem only.
         .target(name: "QuoteSystem", dependencies: ["CSystem"]),
@@ -117,7 +121,7 @@ let package = Package(
         // Foundation: it must start like a C program.
         .executableTarget(
             name: "quotectl",
-            dependencies: ["QuoteSystem", "QuoteBase", "QuotectlCommands"],
+            dependencies: ["QuoteSystem", "QuoteBase", "QuotectlCommands", "CQuotectlStart"],
             // Release builds link fully statically (glibc and libsqlite3.a included): a
             // static program starts in half the time of a dynamically linked one, and
             // starting is most of what `quotectl random` costs (docs/benchmarks.md).
