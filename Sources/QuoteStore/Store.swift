@@ -130,6 +130,13 @@ public final class Store {
         return Opened(database: database, turn: turn)
     }
 
+    /// For a process that ends once this store is released (quotectl's own run): a reader's
+    /// connection is left to the exit instead of closed (`Database.leaveToTheExit`); a writer's
+    /// is closed as always.
+    public func leaveToTheExit() {
+        database.leaveToTheExit()
+    }
+
     /// From now on, this connection sees what other processes commit (a follower's `data_version`):
     /// a store that had no WAL in use was opened for an immutable look (`Database.Mode.inspect`),
     /// which never sees another commit, and is reopened under SQLite's locks.

@@ -67,6 +67,11 @@ struct Context {
         return Locations.store(option: dbOption, configured: configured, writing: false)
     }
 
+    /// The store opened, if any, left to the process's exit: the program's run ends with it.
+    func leaveToTheExit() {
+        openStore?.leaveToTheExit()
+    }
+
     mutating func store(_ access: Store.Access = .read) throws -> Store {
         if let openStore { return openStore }
         let path = try storePath()

@@ -168,7 +168,9 @@ func run(_ command: Command, named name: String, _ words: [String]) throws -> Ex
     if command.pages, !arguments.has(Options.noPager), !arguments.has(Options.follow), let started = Pager.start() { Run.current.pager.withLock { $0 = started } }
     var context = Context(configOption: arguments.value(Options.config), dbOption: arguments.value(Options.db))
     context.noCreate = arguments.has(Options.noCreate)
-    return try command.run(arguments, &context)
+    let status = try command.run(arguments, &context)
+    if Run.current.context.endsWithTheProcess { context.leaveToTheExit() }
+    return status
 }
 
 /// What a command's error prints on stderr (after what it printed on stdout), and its exit status.

@@ -27,6 +27,9 @@ public struct RunContext: Sendable {
     /// With no daemon, `quotectl sync` becomes `quoted sync --once`: the program given, with its
     /// arguments (arguments[0] its name); the exit status, or why it could not.
     let handOver: @Sendable (_ program: String, _ arguments: [String]) -> ExitCode
+    /// The process ends with the run (the program's own): the store a command read is left to
+    /// the exit (`Store.leaveToTheExit`). A test's run closes what it opened.
+    let endsWithTheProcess: Bool
 
     /// A run that is not the program's own (a test's): `environment` is the whole of what it reads;
     /// `outputColumns` above 0 makes standard output a terminal that wide (never paged: no pager
@@ -44,6 +47,7 @@ public struct RunContext: Sendable {
         followableOutput = nil
         pages = false
         self.handOver = handOver
+        endsWithTheProcess = false
     }
 
     private init(programHandingOver handOver: @escaping @Sendable (_ program: String, _ arguments: [String]) -> ExitCode) {
@@ -57,6 +61,7 @@ public struct RunContext: Sendable {
         followableOutput = .standardOutput
         pages = true
         self.handOver = handOver
+        endsWithTheProcess = true
     }
 
     /// The program's own: its standard streams, environment and clock; `sync` replaces the process.

@@ -14,6 +14,32 @@ import TestSupport
         try Database(path: folder.file("test.db"), mode: mode, busyTimeoutMilliseconds: timeout)
     }
 
+    /// Left to the process's exit, a reader's connection keeps its descriptor when released (the
+    /// exit closes it); a writer's is closed all the same (its close checkpoints), and so is a
+    /// reader's that was not left.
+    @Test func onlyAReaderIsLeftToTheExit() throws {
+        let path = folder.file("test.db")
+        do {
+            let writer = try open()
+            try writer.execute("CREATE TABLE t (n INTEGER)")
+            writer.leaveToTheExit()
+        }
+        #expect(OpenFiles.descriptors(of: path) == 0)
+        for mode in [Database.Mode.readOnly, .inspect] {
+            do {
+                let reader = try open(mode)
+                #expect(try reader.scalarInt("SELECT count(*) FROM t") == 0)
+            }
+            #expect(OpenFiles.descriptors(of: path) == 0, "\(mode)")
+        }
+        do {
+            let reader = try open(.readOnly)
+            #expect(try reader.scalarInt("SELECT count(*) FROM t") == 0)
+            reader.leaveToTheExit()
+        }
+        #expect(OpenFiles.descriptors(of: path) == 1)
+    }
+
     /// A cancelling task sets the flag from another thread; the statement running then
     /// stops with `.interrupted`, and the transaction around it leaves no row behind.
     @Test func aSetFlagStopsTheRunningStatementAndRollsBack() throws {

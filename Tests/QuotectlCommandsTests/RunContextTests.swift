@@ -33,6 +33,20 @@ import TestSupport
         #expect(stores.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
     }
 
+    /// A test's run closes the store it read (only the program's own, which ends with its run,
+    /// leaves it to the exit): no descriptor of it is left in this process.
+    @Test func aRunInProcessClosesTheStoreItRead() throws {
+        var quotectl = InProcessQuotectl(home: scratch.path)
+        let store = scratch.file("read.db")
+        quotectl.environment["QUOTED_DB"] = store
+        let list = scratch.write("l.json", #"[{"id": 1, "text": "x"}]"#)
+        #expect(try quotectl.run(["import", list, "--name", "l"]).status == 0)
+        for words in [["random"], ["status"], ["today"]] {
+            #expect(try quotectl.run(words).status == 0)
+            #expect(OpenFiles.descriptors(of: store) == 0, "\(words)")
+        }
+    }
+
     /// `--color always` in one run, `never` in the next, at once: the colour is each run's.
     @Test func eachRunHasItsOwnColour() async throws {
         var quotectl = InProcessQuotectl(home: scratch.path)

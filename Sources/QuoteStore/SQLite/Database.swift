@@ -68,7 +68,21 @@ final class Database {
         }
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    /// False once the connection is left to the process's exit (`leaveToTheExit`).
+    private var closesWhenReleased = true
+
+    deinit {
+        if closesWhenReleased { sqlite3_close_v2(handle) }
+    }
+
+    /// A reader's connection is not closed when released: the process ends right after, and its
+    /// exit releases the descriptors, the POSIX locks and the -shm mapping as sqlite3_close would
+    /// (a read-only connection has no checkpoint to make), without the close's own work — its
+    /// statements finalized, its page cache and schema freed. A writer's is always closed: its
+    /// close checkpoints the WAL.
+    func leaveToTheExit() {
+        if mode == .readOnly || mode == .inspect { closesWhenReleased = false }
+    }
 
     /// `file:PATH?QUERY`, the path percent-encoded (a `?` or `#` in a file name is not a query).
     static func uri(_ path: String, query: String) -> String {
