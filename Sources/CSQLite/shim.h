@@ -35,3 +35,20 @@ static inline int quoted_sqlite3_read_prefix(const char *path, unsigned char *bu
     sqlite3_free(file);
     return rc;
 }
+
+/* The first `count` bytes of an open connection's main database file, read through that
+   connection's own descriptor (SQLITE_FCNTL_FILE_POINTER): no other open of the file, no close. */
+static inline int quoted_sqlite3_connection_prefix(sqlite3 *db, unsigned char *buffer, int count, int *read) {
+    sqlite3_file *file = 0;
+    *read = 0;
+    int rc = sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file);
+    if (rc != SQLITE_OK || !file || !file->pMethods) return rc == SQLITE_OK ? SQLITE_ERROR : rc;
+    sqlite3_int64 size = 0;
+    rc = file->pMethods->xFileSize(file, &size);
+    if (rc == SQLITE_OK) {
+        int wanted = size < count ? (int)size : count;
+        if (wanted > 0) rc = file->pMethods->xRead(file, buffer, wanted, 0);
+        if (rc == SQLITE_OK) *read = wanted;
+    }
+    return rc;
+}

@@ -86,6 +86,13 @@ public final class Store {
                                busyTimeoutMilliseconds: Int32, turnWhenCurrent: Bool,
                                waiting: WriterTurn.Note?) throws(StoreError) -> Opened {
         var turn: ProcessLock?
+        if access == .read, let reader = readerOfAStoreInUse(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) {
+            guard try checkSchema(reader, access: access, now: now, turn: &turn, turnWhenCurrent: turnWhenCurrent, waiting: waiting) else {
+                return Opened(database: reader, turn: turn)
+            }
+            // Upgraded through a connection of its own (see below): read again.
+            return Opened(database: try connection(path, mode: try readingMode(path), busyTimeoutMilliseconds: busyTimeoutMilliseconds), turn: turn)
+        }
         var look = try needsCreating(path, access: access)
         if look.needed {
             // Decided on the header and an immutable look alone: nothing was opened that writes.
@@ -226,6 +233,24 @@ public final class Store {
         }
         if let newest, newest > latest { throw StoreError.newerSchema(path: database.path, found: newest, supported: latest) }
         if version > latest { throw StoreError.newerSchema(path: database.path, found: version, supported: latest) }
+    }
+
+    /// A reader's way in to a WAL store of ours that has both its side files (every draw's case):
+    /// the read-only connection is opened first — with -wal and -shm there it creates nothing, and
+    /// it reads nothing until asked — and the header is read through its own descriptor, so the
+    /// file is opened once and no descriptor of it is closed. The header must say what `look`
+    /// asks of such a store (SQLite's magic, our application_id, WAL); then `checkSchema` reads
+    /// the schema, as after `look`. Nil for anything else (a side file missing, not a regular
+    /// file, another header): the connection is released having read the header alone, and
+    /// `look` decides.
+    static func readerOfAStoreInUse(_ path: String, busyTimeoutMilliseconds: Int32) -> Database? {
+        guard Path.exists(path + "-wal"), Path.exists(path + "-shm"), FileReader.regularFileProblem(path) == nil,
+              let reader = try? Database(path: path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds),
+              let header = reader.filePrefix(count: 100), header.count == 100,
+              header.starts(with: Array("SQLite format 3\0".utf8)),
+              header[68..<72].reduce(0, { $0 << 8 | Int($1) }) == applicationID,
+              header[18] == 2 || header[19] == 2 else { return nil }
+        return reader
     }
 
     /// How a reader opens the store without creating anything beside it. A WAL store's reader

@@ -98,14 +98,50 @@ import TestSupport
         #expect(try Store(path: made, access: access, creating: false).database.scalarInt("SELECT count(*) FROM quotes") ?? 0 > 0)
     }
 
-    @Test func aMigrationRowNewerThanTheBinaryIsRefused() throws {
+    /// Refused by a writer, and by a reader, which takes the way in of a store in use (its side
+    /// files are there: a writer keeps them) and still reads the schema's marks.
+    @Test(arguments: [Store.Access.read, .write])
+    func aMigrationRowNewerThanTheBinaryIsRefused(access: Store.Access) throws {
         let path = folder.file("newer.db")
         do {
             let store = try Store(path: path, access: .write)
             try store.database.execute("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (99, '0099_future', 'x', 0)")
         }
-        let error = #expect(throws: StoreError.self) { try Store(path: path, access: .write) }
+        #expect(FileManager.default.fileExists(atPath: path + "-wal") && FileManager.default.fileExists(atPath: path + "-shm"))
+        #expect(access == .write || Store.readerOfAStoreInUse(path, busyTimeoutMilliseconds: 1_000) != nil)
+        let error = #expect(throws: StoreError.self) { try Store(path: path, access: access) }
         #expect(error == .newerSchema(path: path, found: 99, supported: Migrator.embedded.latestVersion))
+    }
+
+    /// A reader's way in to a store in use (`readerOfAStoreInUse`) is for a WAL store of ours
+    /// with both side files alone; anything else goes to the careful look, which decides as ever.
+    @Test func onlyAWALStoreOfOursWithItsSideFilesIsOpenedStraightAway() throws {
+        func wayIn(_ path: String) -> Bool { Store.readerOfAStoreInUse(path, busyTimeoutMilliseconds: 1_000) != nil }
+        let ours = folder.file("ours.db")
+        _ = try Store(path: ours, access: .write)
+        #expect(wayIn(ours))
+        try FileManager.default.removeItem(atPath: ours + "-shm")
+        #expect(!wayIn(ours), "no -shm: the reader would create one")
+        #expect(try Store(path: ours, access: .read).database.scalarInt("SELECT count(*) FROM quotes") ?? 0 > 0)
+        // Another program's WAL database, in use (its writer holds the side files open).
+        let notes = folder.file("notes.db")
+        let other = try Database(path: notes, mode: .readWriteCreate)
+        try other.execute("CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('mine')")
+        #expect(FileManager.default.fileExists(atPath: notes + "-wal") && FileManager.default.fileExists(atPath: notes + "-shm"))
+        let before = try #require(bytes(notes))
+        #expect(!wayIn(notes))
+        #expect(throws: StoreError.foreignDatabase(path: notes)) { try Store(path: notes, access: .read) }
+        #expect(bytes(notes) == before)
+        // Side files beside what is no database, and beside a folder.
+        let text = folder.file("text.db")
+        try Data(String(repeating: "not a header ", count: 10).utf8).write(to: URL(fileURLWithPath: text))
+        let directory = folder.file("dir.db")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        for path in [text, directory] {
+            for side in ["-wal", "-shm"] { #expect(FileManager.default.createFile(atPath: path + side, contents: Data())) }
+            #expect(!wayIn(path), "\(path)")
+        }
+        #expect(throws: StoreError.notADatabase(path: text)) { try Store(path: text, access: .read) }
     }
 
     @Test func aStoreFromBeforeTheApplicationIDIsStillOurs() throws {

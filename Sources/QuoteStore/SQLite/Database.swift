@@ -68,6 +68,15 @@ final class Database {
         }
     }
 
+    /// The first `count` bytes of the main database file (fewer when it is shorter), read through
+    /// this connection's own descriptor; nil when they cannot be read.
+    func filePrefix(count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var read: Int32 = 0
+        guard quoted_sqlite3_connection_prefix(handle, &bytes, Int32(count), &read) == SQLITE_OK else { return nil }
+        return Array(bytes[..<Int(read)])
+    }
+
     /// False once the connection is left to the process's exit (`leaveToTheExit`).
     private var closesWhenReleased = true
 
