@@ -21,6 +21,7 @@ cd "$(dirname "$0")/../.."
 need=()
 command -v hyperfine >/dev/null || need+=(hyperfine)
 command -v strace >/dev/null || need+=(strace)
+command -v cc >/dev/null || need+=(gcc)
 command -v msgfmt >/dev/null || need+=(gettext)
 [ -x /usr/games/fortune ] || need+=(fortune-mod fortunes)
 [ -f /usr/share/games/fortunes/fortunes ] || need+=(fortunes)
@@ -71,11 +72,15 @@ author_quotes=$(sqlite3 "$store" "SELECT count(*) FROM quotes WHERE author = 'Au
 echo "store: $quotes quotes; 'Author 0042' has $author_quotes"
 
 # The C floor: the same answer from a 16-line C program on libsqlite3, linked statically.
-floor=()
-if command -v cc >/dev/null && cc -O2 -static -o "$data/random-floor" scripts/bench/random-floor.c -lsqlite3 -lm 2>/dev/null; then
-    install -m 0755 "$data/random-floor" "$data/bin/random-floor"
-    floor=(-n "C floor (static, libsqlite3)" "$data/bin/random-floor $store")
-fi
+# (libsqlite3.a's dlopen warns of a static link: the floor loads no extension.)
+cc -O2 -static -o "$data/random-floor" scripts/bench/random-floor.c -lsqlite3 -lm 2>/dev/null
+install -m 0755 "$data/random-floor" "$data/bin/random-floor"
+floor=(-n "C floor (static, libsqlite3)" "$data/bin/random-floor $store")
+# Ratios are taken in turns (scripts/bench/turns.c): each turn runs every command once, the order
+# turned, and a ratio is the median over the turns of one turn's times. hyperfine times one
+# command's runs after another's: on this shared machine a drift of its speed between two
+# batches moved a ratio by a tenth or more from run to run; within a turn it cancels.
+cc -O2 -o "$data/turns" scripts/bench/turns.c
 
 # A user's state as a status bar's leaves it: a hidden quote, the quotes shown, --unseen's
 # history and a greeting; "random, the user's state" draws with it in place (a plain draw reads
@@ -99,24 +104,26 @@ XDG_STATE_HOME="$state_home" hyperfine -N --warmup 30 --runs 500 --export-json "
     -n "quotectl status" "$quotectl status" \
     -n "quotectl random --author" "$quotectl random --author 'Author 0042'" \
     -n "fortune" "/usr/games/fortune" >/dev/null
-# The three locales side by side in rounds (hyperfine times one command's runs after another's,
-# so a machine whose load drifts would show the drift as a difference): 6 rounds of 100 runs
-# each, the order turned every round so that none is always first, the difference taken within
-# each round, and its median over the rounds compared.
-in_locale() { echo "env -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=$1 $quotectl random"; }
-locales=(C en_US.UTF-8 ko_KR.UTF-8)
-for round in 1 2 3 4 5 6; do
-    order=()
-    for k in 0 1 2; do
-        name=${locales[$(((round + k) % 3))]}
-        order+=(-n "LANG=$name" "$(in_locale "$name")")
-    done
-    hyperfine -N --warmup 10 --runs 100 --export-json "$data/bench-locale-$round.json" "${order[@]}" >/dev/null 2>&1
+# The C floor's ratios, in 2,000 turns of the floor, random and today.
+turns_results="$data/bench-turns.json"
+XDG_STATE_HOME="$state_home" "$data/turns" 2000 "C floor=$data/bin/random-floor" "$store" \
+    -- "quotectl random=$quotectl" random -- "quotectl today=$quotectl" today > "$turns_results"
+# The three locales side by side, in 1,000 turns: the difference is taken within each turn.
+locale_turns=()
+for name in C en_US.UTF-8 ko_KR.UTF-8; do
+    [ ${#locale_turns[@]} -eq 0 ] || locale_turns+=(--)
+    locale_turns+=("$name=/usr/bin/env" -u LC_ALL -u LC_MESSAGES -u LANGUAGE "LANG=$name" "$quotectl" random)
 done
+XDG_STATE_HOME="$state_home" "$data/turns" 1000 "${locale_turns[@]}" > "$data/bench-locale.json"
 verdict=0
-python3 - "$results" "$data"/bench-locale-[1-6].json <<'PY' || verdict=1
+python3 - "$results" "$turns_results" "$data/bench-locale.json" <<'PY' || verdict=1
 import json, sys
 results = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
+turned = json.load(open(sys.argv[2]))
+def middle(values):
+    values = sorted(values)
+    return values[len(values) // 2] if len(values) % 2 else (values[len(values) // 2 - 1] + values[len(values) // 2]) / 2
+times = dict(zip(turned["names"], turned["times"]))
 fortune = results["fortune"]["median"]
 random = results["quotectl random"]["median"]
 targets = {"quotectl random": 0.25, "quotectl random --author": 0.7}
@@ -135,25 +142,22 @@ for name, result in results.items():
         verdict = f"within 1 ms of random {'met' if ok else 'MISSED'}"
         failed |= not ok
     print(f"{name:34} {median * 1000:7.2f} ms {ratio:10.2f}x  {verdict}")
-floor = results.get("C floor (static, libsqlite3)")
-if floor:
-    # Reported, not enforced: issue 41's target for a draw with the user's state in place.
-    for name in ("quotectl random", "quotectl today"):
-        ratio = results[name]["median"] / floor["median"]
-        print(f"{name:34} {ratio:6.2f}x the C floor (a target of 1.15x: {'met' if ratio <= 1.15 else 'not met'})")
+# Reported, not enforced: issue 41's target for a draw with the user's state in place.
+floor = times["C floor"]
+print(f"against the C floor ({middle(floor) * 1000:.2f} ms), in {len(floor):,} turns of the three (scripts/bench/turns.c):")
+for name in ("quotectl random", "quotectl today"):
+    ratio = middle([mine / its for mine, its in zip(times[name], floor)])
+    print(f"  {name:32} {middle(times[name]) * 1000:7.2f} ms {ratio:6.3f}x the C floor (a target of 1.15x: {'met' if ratio <= 1.15 else 'not met'})")
 
-rounds = [{r["command"]: r["median"] for r in json.load(open(path))["results"]} for path in sys.argv[2:]]
-def median(values):
-    values = sorted(values)
-    return values[len(values) // 2] if len(values) % 2 else (values[len(values) // 2 - 1] + values[len(values) // 2]) / 2
-print(f"quotectl random by locale (through env(1)), {len(rounds)} rounds of 100 runs, medians in ms:")
-for name in ("LANG=C", "LANG=en_US.UTF-8", "LANG=ko_KR.UTF-8"):
-    print(f"  {name:18} " + " ".join(f"{r[name] * 1000:6.2f}" for r in rounds))
-for name in ("LANG=en_US.UTF-8", "LANG=ko_KR.UTF-8"):
-    differences = [r[name] - r["LANG=C"] for r in rounds]
-    shown = median(differences) * 1000
-    line = f"  {name} - LANG=C: median of the rounds' differences {shown:+.3f} ms"
-    if name == "LANG=ko_KR.UTF-8":
+locales = json.load(open(sys.argv[3]))
+by_locale = dict(zip(locales["names"], locales["times"]))
+print(f"quotectl random by locale (through env(1)), in {len(by_locale['C']):,} turns of the three:")
+for name in ("C", "en_US.UTF-8", "ko_KR.UTF-8"):
+    print(f"  LANG={name:16} median {middle(by_locale[name]) * 1000:6.2f} ms")
+for name in ("en_US.UTF-8", "ko_KR.UTF-8"):
+    shown = middle([mine - its for mine, its in zip(by_locale[name], by_locale["C"])]) * 1000
+    line = f"  LANG={name} - LANG=C: median of the turns' differences {shown:+.3f} ms"
+    if name == "ko_KR.UTF-8":
         ok = shown <= 0.1
         line += f"  (target within 0.1 ms: {'met' if ok else 'MISSED'})"
         failed |= not ok
@@ -162,8 +166,8 @@ sys.exit(1 if failed else 0)
 PY
 
 # Issue 41's table: each filter alone and the common pairs against unfiltered random, whatever
-# share of the store they match, with the C floor beside them, all in one hyperfine run and with
-# the user's state in place. Each row: a name, quotectl's words, and the SQL its matches are
+# share of the store they match, with the C floor beside them, all in 200 turns and with the
+# user's state in place. Each row: a name, quotectl's words, and the SQL its matches are
 # (for the share). Reported, not enforced: the targets are printed met or not met.
 filters=(
     "unfiltered|random|1"
@@ -189,41 +193,45 @@ filters=(
     "each once before repeats|random --unseen|1"
     "the quote of the day|today|1"
 )
-filter_runs=()
+filter_turns=("C floor=$data/bin/random-floor" "$store")
 filter_shares="$data/bench-filter-shares.txt"
 : > "$filter_shares"
 for row in "${filters[@]}"; do
     IFS='|' read -r label words sql <<<"$row"
-    filter_runs+=(-n "$words" "$quotectl $words")
+    # The words as a shell would split them ('Author 0042' is one): they are this script's own.
+    eval "set -- $words"
+    filter_turns+=(-- "$words=$quotectl" "$@")
     printf '%s|%s|%s\n' "$words" "$label" "$(sqlite3 "$store" "SELECT count(*) FROM quotes WHERE $sql")" >> "$filter_shares"
 done
-XDG_STATE_HOME="$state_home" hyperfine -N -i --warmup 20 --runs 200 --export-json "$data/bench-filters.json" \
-    "${floor[@]}" "${filter_runs[@]}" >/dev/null
+XDG_STATE_HOME="$state_home" "$data/turns" 200 "${filter_turns[@]}" > "$data/bench-filters.json"
 python3 - "$data/bench-filters.json" "$filter_shares" "$quotes" <<'PY' | tee "$data/bench-filters.md"
 import json, sys
-results = {r["command"]: r["median"] for r in json.load(open(sys.argv[1]))["results"]}
+turned = json.load(open(sys.argv[1]))
+times = dict(zip(turned["names"], turned["times"]))
 rows = [line.rstrip("\n").split("|") for line in open(sys.argv[2])]
 labels = {words: label for words, label, _ in rows}
 matches = {words: count for words, _, count in rows}
 quotes = int(sys.argv[3])
-random, floor = results["random"], results.get("C floor (static, libsqlite3)")
+def median(values):
+    values = sorted(values)
+    return values[len(values) // 2] if len(values) % 2 else (values[len(values) // 2 - 1] + values[len(values) // 2]) / 2
+def ratio(name, other):
+    return median([mine / its for mine, its in zip(times[name], times[other])])
 targets = {"random -n 10": 1.5}
 print("| draw | quotectl | matches | share | median | × random | × C floor | target |")
 print("|---|---|---:|---:|---:|---:|---:|---|")
-for name, median in results.items():
+for name in turned["names"]:
     if name not in matches:
         continue
     share = int(matches[name]) / quotes
-    ratio = median / random
-    floor_ratio = median / floor if floor else float("nan")
+    to_random, to_floor = ratio(name, "random"), ratio(name, "C floor")
     if name in ("random", "today"):
-        target = f"≤ 1.15× the floor: {'met' if floor_ratio <= 1.15 else 'not met'}"
+        target = f"≤ 1.15× the floor: {'met' if to_floor <= 1.15 else 'not met'}"
     else:
         limit = targets.get(name, 1.3)
-        target = f"≤ {limit}× random: {'met' if ratio <= limit else 'not met'}"
-    print(f"| {labels[name]} | `{name}` | {int(matches[name]):,} | {share:.3%} | {median * 1000:.2f} ms | {ratio:.2f} | {floor_ratio:.2f} | {target} |")
-if floor:
-    print(f"\nC floor {floor * 1000:.2f} ms; {quotes:,} quotes; hyperfine -N, 200 runs each, one run.")
+        target = f"≤ {limit}× random: {'met' if to_random <= limit else 'not met'}"
+    print(f"| {labels[name]} | `{name}` | {int(matches[name]):,} | {share:.3%} | {median(times[name]) * 1000:.2f} ms | {to_random:.2f} | {to_floor:.2f} | {target} |")
+print(f"\nC floor {median(times['C floor']) * 1000:.2f} ms; {quotes:,} quotes; {len(times['C floor'])} turns of every draw (scripts/bench/turns.c), one run.")
 PY
 
 # What each opens of the locale under Korean: the locale archive (setlocale) and the catalog
