@@ -34,6 +34,9 @@ public final class Store {
         case perTransaction
     }
 
+    /// What an SQLite file's header starts with.
+    // English on purpose: the SQLite file header's magic
+    static let sqliteMagic = Array("SQLite format 3\0".utf8)
     /// quoted's mark in the SQLite header (PRAGMA application_id, set by migration 0006): "quot".
     public static let applicationID = 0x71756f74
     /// 10 s: a big sync's commit takes a few seconds; a reader or a second writer waits it out.
@@ -247,7 +250,7 @@ public final class Store {
         guard Path.exists(path + "-wal"), Path.exists(path + "-shm"), FileReader.regularFileProblem(path) == nil,
               let reader = try? Database(path: path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds),
               let header = reader.filePrefix(count: 100), header.count == 100,
-              header.starts(with: Array("SQLite format 3\0".utf8)),
+              header.starts(with: sqliteMagic),
               header[68..<72].reduce(0, { $0 << 8 | Int($1) }) == applicationID,
               header[18] == 2 || header[19] == 2 else { return nil }
         return reader
@@ -300,8 +303,7 @@ public final class Store {
             throw StoreError.missing(path: path, reason: error.reason)
         }
         if header.isEmpty { return (.empty, nil) }
-        // English on purpose: the SQLite file header's magic
-        guard header.count == 100, header.starts(with: Array("SQLite format 3\0".utf8)) else {
+        guard header.count == 100, header.starts(with: sqliteMagic) else {
             throw StoreError.notADatabase(path: path)
         }
         let applicationID = header[68..<72].reduce(0) { $0 << 8 | Int($1) }

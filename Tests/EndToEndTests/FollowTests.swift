@@ -70,12 +70,14 @@ import TestSupport
         var lines: [String] { collected.value.withLock { $0 } }
         var stderr: String { errorText.value.withLock { $0 } }
 
-        func waitForLines(_ count: Int, patience: Duration = .seconds(10)) -> Bool {
+        // A full `swift test` keeps both cores busy for minutes: a follower's start and its
+        // first line or exit once took more than 10 s there (the suite alone: 2.4 s).
+        func waitForLines(_ count: Int, patience: Duration = .seconds(30)) -> Bool {
             Waiting.blockingUntil(patience: patience) { lines.count >= count }
         }
 
         func waitForExit() -> Int32? {
-            guard Waiting.blockingUntil(patience: .seconds(10), { !process.isRunning }) else { return nil }
+            guard Waiting.blockingUntil(patience: .seconds(30), { !process.isRunning }) else { return nil }
             return process.terminationStatus
         }
 
