@@ -34,9 +34,11 @@ let package = Package(
         // Linux calls Swift's Glibc module leaves out (they need _GNU_SOURCE): SO_PEERCRED,
         // accept4, pipe2, the signal pipe, the terminal's size. Used through QuoteSystem.
         .target(name: "CSystem"),
-        // quotectl's start before the Swift runtime's: the arguments as glibc hands them to an
-        // initializer (not the runtime's read of /proc/self/maps) and no search for a backtracer
-        // an installed quotectl never has. quotectl alone links it.
+        // quotectl's start before the Swift runtime's, in the static link it is installed as:
+        // the arguments as glibc hands them to an initializer (not the runtime's read of
+        // /proc/self/maps) and no search for a backtracer an installed quotectl never has.
+        // Linked dynamically (debug builds; the test runner, which links quotectl's objects)
+        // it leaves the environment alone.
         .target(name: "CQuotectlStart"),
         // The system layer: descriptors that close once, errno with the EINTR retry in one place,
         // files, poll, child processes, the one runner for blocking work. Glibc and CSystem only.

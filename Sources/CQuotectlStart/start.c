@@ -21,12 +21,19 @@ static int backtrace_setting_ours;
 
 static const char backtrace_variable[] = "SWIFT_BACKTRACE";
 
-/* Priority 101, the first an initializer may have: before the runtime's, which have none. */
+/* Defined by the linker in a dynamically linked program only. */
+extern const char _DYNAMIC[] __attribute__((weak));
+
+/* Priority 101, the first an initializer may have: before the runtime's, which have none, in
+   the static link that installs quotectl. Linked dynamically (a debug build, and the test
+   runner that links quotectl's objects), the runtime's library has started before any of the
+   program's initializers and keeps CommandLine.cpp's own copy: the environment is then left
+   alone, since nothing would read the setting and no main here would take it back. */
 __attribute__((constructor(101))) static void quotectl_start(int argc, char **argv, char **envp) {
     (void)envp;
     argument_count = argc;
     arguments = argv;
-    if (getenv(backtrace_variable) == NULL)
+    if (_DYNAMIC == NULL && getenv(backtrace_variable) == NULL)
         backtrace_setting_ours = setenv(backtrace_variable, "enable=no,swift-backtrace=/dev/null", 0) == 0;
 }
 
@@ -35,7 +42,8 @@ void quotectl_start_done(void) {
     backtrace_setting_ours = 0;
 }
 
-/* The runtime's CommandLine.arguments and unsafeArgv ask this (the Swift calling convention). */
+/* The runtime's CommandLine.arguments and unsafeArgv ask this in the static link (the Swift
+   calling convention: with a pointer argument alone, the same registers as C's). */
 __attribute__((swiftcall)) char **_swift_stdlib_getUnsafeArgvArgc(int *count) {
     if (overridden_arguments) {
         *count = overridden_count;

@@ -169,7 +169,9 @@ func run(_ command: Command, named name: String, _ words: [String]) throws -> Ex
     var context = Context(configOption: arguments.value(Options.config), dbOption: arguments.value(Options.db))
     context.noCreate = arguments.has(Options.noCreate)
     let status = try command.run(arguments, &context)
-    if Run.current.context.endsWithTheProcess { context.leaveToTheExit() }
+    // Not while a pager shows the output: the run waits for it, and an open reader would keep
+    // the daemon's last close from its checkpoint all that time.
+    if Run.current.context.endsWithTheProcess, Run.current.pager.withLock({ $0 }) == nil { context.leaveToTheExit() }
     return status
 }
 

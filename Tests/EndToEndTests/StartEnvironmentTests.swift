@@ -49,6 +49,12 @@ import TestSupport
         #expect(try variablesTheChildSaw().filter { $0.hasPrefix("SWIFT_BACKTRACE=") } == ["SWIFT_BACKTRACE=enable=no,color=no"])
     }
 
+    /// This test runner links quotectl's objects, the start among them, dynamically: its own
+    /// environment (which the processes it runs inherit) holds nothing of the start's.
+    @Test func aProgramLinkedDynamicallyKeepsItsEnvironment() {
+        #expect(getenv("SWIFT_BACKTRACE").map { String(cString: $0) } != "enable=no,swift-backtrace=/dev/null")
+    }
+
     /// The words as given: empty, spaces, Hangul, a leading dash after `--format`.
     @Test func theArgumentsArriveWhole() throws {
         let quotectl = try prepared()

@@ -6,6 +6,8 @@
 
      turns TURNS NAME=COMMAND [ARG...] -- NAME=COMMAND [ARG...] ...
 
+   (A `--` always parts two commands: none can be given one as an argument.)
+
    Prints one JSON object: the names, and each command's times in seconds, turn by turn (the
    reader takes medians and the ratios within each turn). A command that fails stops it. */
 #include <fcntl.h>
@@ -21,7 +23,9 @@ extern char **environ;
 enum { warmup = 20, most = 64 };
 
 int main(int argc, char **argv) {
-    int turns = argc > 2 ? atoi(argv[1]) : 0;
+    char *rest = NULL;
+    long asked = argc > 2 ? strtol(argv[1], &rest, 10) : 0;
+    int turns = rest && *rest == 0 && asked > 0 && asked <= 1000000 ? (int)asked : 0;
     if (turns < 1) {
         fprintf(stderr, "usage: turns TURNS NAME=COMMAND [ARG...] [-- NAME=COMMAND [ARG...]]...\n");
         return 64;
@@ -36,7 +40,7 @@ int main(int argc, char **argv) {
             starts = 1;
         } else if (starts) {
             char *equals = strchr(argv[i], '=');
-            if (!equals || count == most) { fprintf(stderr, "turns: %s: not NAME=COMMAND, or too many\n", argv[i]); return 64; }
+            if (!equals || count == most || strpbrk(argv[i], "\"\\")) { fprintf(stderr, "turns: %s: not NAME=COMMAND, or too many\n", argv[i]); return 64; }
             *equals = 0;
             names[count] = argv[i];
             argv[i] = equals + 1;
@@ -45,6 +49,7 @@ int main(int argc, char **argv) {
         }
     }
     double *times = calloc((size_t)turns * (size_t)count, sizeof *times);
+    if (count == 0) { fprintf(stderr, "turns: no command\n"); return 64; }
     if (!times) return 71;
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
