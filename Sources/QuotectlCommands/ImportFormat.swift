@@ -9,14 +9,14 @@ import QuoteText
 enum ImportFormat {
     static func from(_ arguments: Arguments) throws(UsageError) -> ListFormat {
         var format = ListFormat(kind: try arguments.value(Options.importFormat))
-        if let items = try arguments.value(Options.items) {
+        if let items = arguments.value(Options.items) {
             do throws(JSONPointer.Malformed) {
                 format.items = try JSONPointer(items).text
             } catch {
                 throw usage("--items: \(error)")
             }
         }
-        if let fields = try arguments.value(Options.fields) {
+        if let fields = arguments.value(Options.fields) {
             do throws(ListFormat.FieldsError) {
                 format.fields = try ListFormat.parseFields(fields)
             } catch {
@@ -24,7 +24,7 @@ enum ImportFormat {
             }
         }
         format.split = try arguments.value(Options.split)
-        if let pattern = try arguments.value(Options.authorPattern) {
+        if let pattern = arguments.value(Options.authorPattern) {
             format.authorPattern = try authorPattern(pattern)
         }
         try checkApplies(arguments, to: format.kind)
