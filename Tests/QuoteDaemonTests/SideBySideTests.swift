@@ -59,8 +59,9 @@ final class GatedRunner: SyncRunner {
         }
         let limit = Daemon.maximumConcurrentSyncs
         #expect(limit < Self.names.count)
-        // Every source is due at once (no spreading over seconds): the limit's worth start together.
-        #expect(await Waiting.until(patience: .seconds(5)) { runner.running == limit }, "\(runner.started)")
+        // Every source is due at once (no spreading over seconds): the limit's worth start together
+        // (and stay running until the runner opens: a stalled machine only makes them late).
+        #expect(await Waiting.until(patience: .seconds(30)) { runner.running == limit }, "\(runner.started)")
         try await Task.sleep(for: .milliseconds(300))
         #expect(runner.running == limit, "no more than the limit start by the schedule")
 
