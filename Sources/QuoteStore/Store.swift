@@ -37,6 +37,11 @@ public final class Store {
     /// What an SQLite file's header starts with.
     // English on purpose: the SQLite file header's magic
     static let sqliteMagic = Array("SQLite format 3\0".utf8)
+
+    /// What a header (its first 100 bytes) says: the application_id, and whether the file is in
+    /// WAL mode (its read and write versions, bytes 18 and 19; 20 bytes are enough for this).
+    static func applicationID(ofHeader header: [UInt8]) -> Int { header[68..<72].reduce(0) { $0 << 8 | Int($1) } }
+    static func isWAL(header: [UInt8]) -> Bool { header[18] == 2 || header[19] == 2 }
     /// quoted's mark in the SQLite header (PRAGMA application_id, set by migration 0006): "quot".
     public static let applicationID = 0x71756f74
     /// 10 s: a big sync's commit takes a few seconds; a reader or a second writer waits it out.
@@ -251,8 +256,7 @@ public final class Store {
               let reader = try? Database(path: path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds),
               let header = reader.filePrefix(count: 100), header.count == 100,
               header.starts(with: sqliteMagic),
-              header[68..<72].reduce(0, { $0 << 8 | Int($1) }) == applicationID,
-              header[18] == 2 || header[19] == 2 else { return nil }
+              applicationID(ofHeader: header) == applicationID, isWAL(header: header) else { return nil }
         return reader
     }
 
@@ -263,7 +267,7 @@ public final class Store {
     /// may not be written the message says what to do.
     static func readingMode(_ path: String) throws(StoreError) -> Database.Mode {
         guard !Path.exists(path + "-shm"), let header = try? DatabaseFile.prefix(path, count: 20),
-              header.count == 20, header[18] == 2 || header[19] == 2 else {
+              header.count == 20, isWAL(header: header) else {
             return .readOnly
         }
         if (FileReader.size(path + "-wal") ?? 0) == 0 { return .inspect }
@@ -306,10 +310,10 @@ public final class Store {
         guard header.count == 100, header.starts(with: sqliteMagic) else {
             throw StoreError.notADatabase(path: path)
         }
-        let applicationID = header[68..<72].reduce(0) { $0 << 8 | Int($1) }
+        let applicationID = Self.applicationID(ofHeader: header)
         let ours = applicationID == Self.applicationID
         if !ours && applicationID != 0 { throw StoreError.foreignDatabase(path: path) }
-        let walMode = header[18] == 2 || header[19] == 2
+        let walMode = Self.isWAL(header: header)
         let sideFiles = Path.exists(path + "-wal") && Path.exists(path + "-shm")
         // A store of ours already in WAL with its side files: opening it, even to write, changes no
         // byte before `checkSchema` has read its schema (which refuses a foreign or newer one).
