@@ -190,8 +190,9 @@ public final class Store {
         return (look.identity == .empty, look.inspector)
     }
 
-    /// Verifies this is our store and at our schema version — refusing a newer one by either mark,
-    /// `user_version` or a `schema_migrations` row, before anything is created beside it — then
+    /// Verifies this is our store and at our schema version — refusing a newer one by
+    /// `user_version` and, to write, by a `schema_migrations` row too, before anything is created
+    /// beside it — then
     /// takes a writer's turn and migrates when it is older (reopening for writing if needed).
     /// True when a reader's store was upgraded through a connection of its own.
     private static func checkSchema(_ database: Database, access: Access, now: Int, turn: inout ProcessLock?,
@@ -203,7 +204,12 @@ public final class Store {
             return (version, version == 0 ? try database.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0 : 0)
         }
         if version == 0, tables > 0 { throw StoreError.foreignDatabase(path: database.path) }
-        if version > 0 { try refuseNewer(database, version: version) }
+        if version > latest { throw StoreError.newerSchema(path: database.path, found: version, supported: latest) }
+        // A writer, which would change the store, also refuses a newer migration row (only a hand
+        // can write one without user_version: each migration sets both in its transaction). A
+        // reader of a store whose header bears our mark trusts user_version and spares every draw
+        // the read of the table's page; `look` reads the table when the header cannot tell.
+        if version > 0, access == .write { try refuseNewer(database, version: version) }
         guard version < latest || access == .write else { return false }
         // A current schema is only looked at (the migrator's check of edited migrations reads).
         if turn == nil, version < latest || turnWhenCurrent { turn = try WriterTurn.take(path, waiting: waiting) }

@@ -11,22 +11,25 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// A runner whose syncs take as long as the test says, and which counts how they ended.
-final class SlowRunner: SyncRunner {
-    let seconds: Double
-    private let ended = Mutex<[String]>([])
+/// A runner whose one sync lasts until the test releases it, or until it is cancelled, and
+/// which says how it ended.
+final class HeldRunner: SyncRunner {
+    private let state = Mutex((running: false, released: false, outcomes: [String]()))
 
-    init(seconds: Double) { self.seconds = seconds }
-
-    var outcomes: [String] { ended.withLock { $0 } }
+    var isRunning: Bool { state.withLock { $0.running } }
+    var outcomes: [String] { state.withLock { $0.outcomes } }
+    func release() { state.withLock { $0.released = true } }
 
     func sync(_ settings: SourceSettings, configuration: Configuration,
               progress: @escaping @Sendable (String) -> Void) async -> SourceReport {
-        // Real time on purpose: the daemon's stop grace runs on the real clock here, and a sync
-        // that takes this long is what it must let finish.
-        let finished = (try? await Task.sleep(for: .seconds(seconds))) != nil
-        ended.withLock { $0.append(finished ? "finished" : "cancelled") }
-        return SourceReport(source: settings.name, ok: finished, summary: finished ? "done" : "cancelled", seconds: seconds)
+        state.withLock { $0.running = true }
+        var finished = false
+        while !Task.isCancelled {
+            if state.withLock({ $0.released }) { finished = true; break }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        state.withLock { $0.outcomes.append(finished ? "finished" : "cancelled") }
+        return SourceReport(source: settings.name, ok: finished, summary: finished ? "done" : "cancelled", seconds: 0)
     }
 }
 
@@ -109,8 +112,9 @@ final class SlowRunner: SyncRunner {
 
     /// A stop lets a sync that is nearly done finish (its report is its own), within the grace.
     @Test func aStopLetsARunningSyncFinishWithinTheGrace() async throws {
-        // Long enough to be seen running on a loaded machine, well within the 5 s grace.
-        let runner = SlowRunner(seconds: 1.5)
+        // The sync runs until the test lets it end — once the daemon is stopping — so that no
+        // stall of a loaded machine can end it before the stop, or unseen.
+        let runner = HeldRunner()
         let daemon = try daemon(runner)
         try await daemon.prepare()
         let (signals, continuation) = AsyncStream<Int32>.makeStream()
@@ -118,8 +122,13 @@ final class SlowRunner: SyncRunner {
         let (started, _) = await daemon.syncNow(["custom.x"], wait: true)
         let ticket = try #require(started.first?.ticket)
         async let report = daemon.report(ticket)
-        #expect(await Waiting.until { await daemon.statusReplies().contains(where: { $0.text.contains(#""running":true"#) }) })
+        #expect(await Waiting.until(patience: .seconds(60)) { runner.isRunning }, "the sync never started")
         continuation.yield(SIGTERM)
+        #expect(await Waiting.until(patience: .seconds(60)) { await daemon.state == .stopping }, "the daemon never began to stop")
+        // Stopping, the daemon waits for the sync: it has not cancelled it.
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(runner.outcomes.isEmpty)
+        runner.release()
         #expect(await loop.value == .signal(SIGTERM))
         #expect(await report.ok, "the sync finished within the grace instead of being cancelled")
         #expect(runner.outcomes == ["finished"])

@@ -81,6 +81,22 @@ cc -O2 -static -o "$data/random-floor" scripts/bench/random-floor.c -lsqlite3 -l
     { cat "$data/random-floor.cc.txt" >&2; exit 1; }
 install -m 0755 "$data/random-floor" "$data/bin/random-floor"
 floor=(-n "C floor (static, libsqlite3)" "$data/bin/random-floor $store")
+# The same work in Swift (scripts/bench/random-floor.swift), linked statically as swiftc links
+# it, and with quotectl's start (its C target, lld): what the Swift runtime's start adds to the
+# C floor, whatever the program around it does.
+mkdir -p "$data/swift-floor/CSQLite"
+printf 'module CSQLite [system] {\n    header "/usr/include/sqlite3.h"\n    link "sqlite3"\n    export *\n}\n' \
+    > "$data/swift-floor/CSQLite/module.modulemap"
+# swiftcall: the toolchain's clang (gcc ignores the attribute).
+clang -O2 -c -I Sources/CQuotectlStart/include -o "$data/swift-floor/start.o" Sources/CQuotectlStart/start.c
+for variant in plain start; do
+    extra=()
+    [ "$variant" = plain ] || extra=(-use-ld=lld "$data/swift-floor/start.o")
+    swiftc -O -static-executable -I "$data/swift-floor" scripts/bench/random-floor.swift "${extra[@]}" \
+        -o "$data/swift-floor/random-floor-$variant" 2> "$data/swift-floor/$variant.txt" ||
+        { cat "$data/swift-floor/$variant.txt" >&2; exit 1; }
+    install -m 0755 "$data/swift-floor/random-floor-$variant" "$data/bin/random-floor-swift-$variant"
+done
 # Ratios are taken in turns (scripts/bench/turns.c): each turn runs every command once, the order
 # turned, and a ratio is the median over the turns of one turn's times. hyperfine times one
 # command's runs after another's: on this shared machine a drift of its speed between two
@@ -116,6 +132,18 @@ for words in random today; do
     XDG_STATE_HOME="$state_home" "$data/turns" 2000 "C floor=$data/bin/random-floor" "$store" \
         -- "quotectl $words=$quotectl" "$words" > "$data/bench-turns-$words.json"
 done
+# What any program must add to the C floor for a draw with the user's state, each in 2,000 turns
+# of the floor and the one: the state's reads and append (the C floor doing them, on copies of
+# the state's hidden list and history), and the Swift runtime's start (the Swift floors).
+cp "$state_home/quoted/hidden" "$data/swift-floor/hidden"
+cp "$state_home/quoted/shown" "$data/swift-floor/shown"
+"$data/turns" 2000 "C floor=$data/bin/random-floor" "$store" \
+    -- "C floor with the user's state=$data/bin/random-floor" "$store" "$data/swift-floor/hidden" "$data/swift-floor/shown" \
+    > "$data/bench-turns-floor-state.json"
+for variant in plain start; do
+    "$data/turns" 2000 "C floor=$data/bin/random-floor" "$store" -- "Swift floor=$data/bin/random-floor-swift-$variant" "$store" \
+        > "$data/bench-turns-floor-swift-$variant.json"
+done
 # The three locales side by side, in 1,000 turns: the difference is taken within each turn.
 locale_turns=()
 for name in C en_US.UTF-8 ko_KR.UTF-8; do
@@ -124,7 +152,8 @@ for name in C en_US.UTF-8 ko_KR.UTF-8; do
 done
 XDG_STATE_HOME="$state_home" "$data/turns" 1000 "${locale_turns[@]}" > "$data/bench-locale.json"
 verdict=0
-python3 - "$results" "$data/bench-turns-random.json" "$data/bench-turns-today.json" "$data/bench-locale.json" <<'PY' || verdict=1
+python3 - "$results" "$data/bench-turns-random.json" "$data/bench-turns-today.json" "$data/bench-locale.json" \
+    "$data/bench-turns-floor-state.json" "$data/bench-turns-floor-swift-plain.json" "$data/bench-turns-floor-swift-start.json" <<'PY' || verdict=1
 import json, sys
 results = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
 def middle(values):
@@ -159,6 +188,14 @@ for name, path in (("quotectl random", sys.argv[2]), ("quotectl today", sys.argv
     ratio = middle([mine / its for mine, its in zip(times[name], floor)])
     print(f"  {name:20} {middle(times[name]) * 1000:6.2f} ms, the floor {middle(floor) * 1000:.2f} ms in {len(floor):,} turns: "
           f"{ratio:.3f}x (a target of 1.15x: {'met' if ratio <= 1.15 else 'not met'})")
+print("what a draw with the user's state must add to the C floor, each in turns of the floor and the one:")
+for label, path, name in (("the user's state, done by the C floor", sys.argv[5], "C floor with the user's state"),
+                          ("the floor's work in Swift, as swiftc links it", sys.argv[6], "Swift floor"),
+                          ("the floor's work in Swift, with quotectl's start", sys.argv[7], "Swift floor")):
+    times = turned(path)
+    floor = times["C floor"]
+    ratio = middle([mine / its for mine, its in zip(times[name], floor)])
+    print(f"  {label:48} {middle(times[name]) * 1000:6.2f} ms, the floor {middle(floor) * 1000:.2f} ms: {ratio:.3f}x")
 
 by_locale = turned(sys.argv[4])
 print(f"quotectl random by locale (through env(1)), in {len(by_locale['C']):,} turns of the three:")
