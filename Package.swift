@@ -131,9 +131,13 @@ let package = Package(
             // lld lays the code and data quotectl's everyday commands touch out first, in the
             // order of quotectl.order (scripts/bench/hot-order.sh writes it): `random` touches a
             // fifth of the pages it touched where the linker met them (docs/benchmarks.md).
+            // The link's relocations are kept in the file (not loaded: no page of them is read at
+            // run time), so that BOLT can lay out what lld cannot — the functions inside the
+            // standard library's one text section (scripts/bench/random.sh, docs/benchmarks.md).
             linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld",
                                            "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/quotectl/quotectl.order",
-                                           "-Xlinker", "--no-warn-symbol-ordering"], .when(configuration: .release))]
+                                           "-Xlinker", "--no-warn-symbol-ordering",
+                                           "-Xlinker", "--emit-relocs"], .when(configuration: .release))]
         ),
 
         // Rules the compiler cannot check, read off the sources: SQLite imported by the store alone, raw

@@ -22,6 +22,9 @@ if [ "${BUILD:-1}" != 0 ]; then
     swift build -c release --static-swift-stdlib 2>&1 | tail -1 >&2
 fi
 bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
+# The package's quotectl is laid out by BOLT (bolt-16, a build dependency): a draw's code in a
+# few windows of text, where the linker leaves it spread over the standard library's.
+REQUIRE_BOLT=1 scripts/lay-out-quotectl.sh "$bin"
 upstream=$("$bin/quoted" --version | cut -d' ' -f2)
 version="$upstream-$REVISION"
 arch=$(dpkg --print-architecture)

@@ -16,6 +16,9 @@ test_packages=(libsqlite3-dev sqlite3 libcurl4-openssl-dev libsodium-dev libssl-
 # feed's attack run (real nginx), and the metrics run (Prometheus and node_exporter, started as
 # plain processes: their packages' services stay unused).
 ci_packages=("${test_packages[@]}" systemd-container dpkg-dev lintian nginx-light curl prometheus-node-exporter)
+# BOLT for the release build's quotectl, as users get it (scripts/lay-out-quotectl.sh): the
+# end-to-ends run the binary it lays out, and the Debian package is built with it.
+ci_packages+=(bolt-16)
 # The desktop end-to-ends: a screen (Xvfb), a session bus, a notification server (dunst),
 # notify-send and ImageMagick for the screenshots (scripts/e2e/desktop.sh); the README's bar
 # snippets in tmux, i3blocks and polybar (scripts/e2e/bars.sh); fonts for the built-in quotes,

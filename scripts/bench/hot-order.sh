@@ -69,6 +69,10 @@ for line in open(f"{work}/symbols"):
 for _, _, kind, name in symbols:
     if kind in "tT" and name.endswith("_ifunc"):
         add(name)
+# What runs before main, which callgrind names otherwise ("(below main)", an address): the entry,
+# glibc's start, crtbegin's frame registration.
+for name in ("_start", "__libc_start_main_impl", "frame_dummy"):
+    add(name)
 
 # Functions: every one a run executed, in the order callgrind names them, run after run.
 for run in range(1, runs + 1):
