@@ -4,7 +4,8 @@
 # the binaries stripped, the manual pages (English, and each language's under
 # /usr/share/man/LL/) compressed, the message catalogs compiled from po/*.po by msgfmt
 # (/usr/share/locale/LL/LC_MESSAGES/quoted.mo), and the Debian metadata from packaging/debian.
-# Needs dpkg-dev and gettext (msgfmt). The version comes from the binary (QuotedVersion, its one place).
+# Needs dpkg-dev, gettext (msgfmt) and bolt-16 (quotectl laid out by BOLT: scripts/lay-out-quotectl.sh).
+# The version comes from the binary (QuotedVersion, its one place).
 #
 #   scripts/build-deb.sh                 # builds, then packages into dist/
 #   REVISION=2 scripts/build-deb.sh      # the same upstream version, a later package
@@ -14,7 +15,7 @@ cd "$(dirname "$0")/.."
 
 REVISION=${REVISION:-1}
 OUT=${OUT:-dist}
-for tool in dpkg-deb:dpkg-dev dpkg-shlibdeps:dpkg-dev msgfmt:gettext; do
+for tool in dpkg-deb:dpkg-dev dpkg-shlibdeps:dpkg-dev msgfmt:gettext llvm-bolt-16:bolt-16; do
     command -v "${tool%%:*}" >/dev/null || { echo "build-deb.sh: ${tool%%:*} is missing (apt-get install ${tool#*:})" >&2; exit 69; }
 done
 if [ "${BUILD:-1}" != 0 ]; then
@@ -22,8 +23,8 @@ if [ "${BUILD:-1}" != 0 ]; then
     swift build -c release --static-swift-stdlib 2>&1 | tail -1 >&2
 fi
 bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
-# The package's quotectl is laid out by BOLT (bolt-16, a build dependency): a draw's code in a
-# few windows of text, where the linker leaves it spread over the standard library's.
+# The package's quotectl is laid out by BOLT (bolt-16, a build dependency): a draw's code in
+# fewer windows of text than the linker leaves it in (docs/benchmarks.md).
 REQUIRE_BOLT=1 scripts/lay-out-quotectl.sh "$bin"
 upstream=$("$bin/quoted" --version | cut -d' ' -f2)
 version="$upstream-$REVISION"

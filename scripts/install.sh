@@ -45,7 +45,7 @@ for binary in quoted quotectl; do
     [ -x "$BUILD_DIR/$binary" ] || { echo "install.sh: $BUILD_DIR/$binary is missing (build first, or BUILD=1)" >&2; exit 66; }
 done
 # quotectl's functions laid out by BOLT where it is installed (bolt-16); the linker's layout otherwise.
-[ "${BUILD:-1}" = 0 ] || scripts/lay-out-quotectl.sh "$BUILD_DIR"
+scripts/lay-out-quotectl.sh "$BUILD_DIR"
 command -v msgfmt >/dev/null || { echo "install.sh: msgfmt is missing (apt-get install gettext)" >&2; exit 69; }
 
 say() { printf '  %s\n' "$*"; }

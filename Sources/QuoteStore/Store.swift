@@ -191,9 +191,9 @@ public final class Store {
     }
 
     /// Verifies this is our store and at our schema version — refusing a newer one by
-    /// `user_version` and, to write, by a `schema_migrations` row too, before anything is created
-    /// beside it — then
-    /// takes a writer's turn and migrates when it is older (reopening for writing if needed).
+    /// `user_version` and, before anything would change it, by a `schema_migrations` row too,
+    /// before anything is created beside it — then takes a writer's turn and migrates when it is
+    /// older (reopening for writing if needed).
     /// True when a reader's store was upgraded through a connection of its own.
     private static func checkSchema(_ database: Database, access: Access, now: Int, turn: inout ProcessLock?,
                                     turnWhenCurrent: Bool, waiting: WriterTurn.Note?) throws(StoreError) -> Bool {
@@ -205,11 +205,12 @@ public final class Store {
         }
         if version == 0, tables > 0 { throw StoreError.foreignDatabase(path: database.path) }
         if version > latest { throw StoreError.newerSchema(path: database.path, found: version, supported: latest) }
-        // A writer, which would change the store, also refuses a newer migration row (only a hand
-        // can write one without user_version: each migration sets both in its transaction). A
-        // reader of a store whose header bears our mark trusts user_version and spares every draw
-        // the read of the table's page; `look` reads the table when the header cannot tell.
-        if version > 0, access == .write { try refuseNewer(database, version: version) }
+        // Whatever would change the store — a writer, a reader's upgrade — also refuses a newer
+        // migration row and a missing migrations table (each migration sets user_version with its
+        // row: a newer row alone is a hand's or an odd restore's). A reader of a current store
+        // trusts user_version and spares every draw the read of the table's page; `look` reads
+        // the table when the header cannot say the store is ours.
+        if version > 0, access == .write || version < latest { try refuseNewer(database, version: version) }
         guard version < latest || access == .write else { return false }
         // A current schema is only looked at (the migrator's check of edited migrations reads).
         if turn == nil, version < latest || turnWhenCurrent { turn = try WriterTurn.take(path, waiting: waiting) }
@@ -233,7 +234,7 @@ public final class Store {
     /// Throws `newerSchema` when `user_version` (`version`) or a `schema_migrations` row is newer
     /// than this binary's newest migration, and `foreignDatabase` when there is no such table (a
     /// schema version without the table our migrations record themselves in is not ours). One
-    /// statement asks both: a reader's start pays no more than for the first question alone.
+    /// statement asks both.
     private static func refuseNewer(_ database: Database, version: Int) throws(StoreError) {
         let latest = Migrator.embeddedLatest
         let newest: Int?

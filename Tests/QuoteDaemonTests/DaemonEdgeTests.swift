@@ -112,8 +112,9 @@ final class HeldRunner: SyncRunner {
 
     /// A stop lets a sync that is nearly done finish (its report is its own), within the grace.
     @Test func aStopLetsARunningSyncFinishWithinTheGrace() async throws {
-        // The sync runs until the test lets it end — once the daemon is stopping — so that no
-        // stall of a loaded machine can end it before the stop, or unseen.
+        // The sync runs until the test lets it end — once the daemon is stopping — so that a
+        // stall of a loaded machine cannot end it before the stop, or unseen (only one longer
+        // than the grace could still cancel it, and the test would say so).
         let runner = HeldRunner()
         let daemon = try daemon(runner)
         try await daemon.prepare()

@@ -110,8 +110,9 @@ import TestSupport
     }
 
     /// `schema_migrations` holding a newer version than `user_version` says: refused for writing,
-    /// and for reading where the careful look reads the schema (no side files), and nothing
-    /// created beside the store. A reader of a store in use trusts user_version (StoreIdentityTests).
+    /// and for reading where the careful look reads the schema (a WAL store without its side
+    /// files), and nothing created beside the store. A reader of a current store in use trusts
+    /// user_version (StoreIdentityTests).
     @Test(arguments: [false, true])
     func aNewerMigrationRowIsRefused(sideFiles: Bool) throws {
         let path = folder.file("newer-row.db")

@@ -101,7 +101,8 @@ import TestSupport
     /// A migration row newer than the binary while `user_version` is current (written by hand:
     /// each migration sets both): refused by a writer. A reader taking the way in of a store in
     /// use (its side files are there: a writer keeps them) trusts the header's user_version and
-    /// reads; one with a newer user_version is refused there too.
+    /// reads; one with a newer user_version is refused there too, and so is one with an older
+    /// user_version, which the reader would upgrade — before anything is changed.
     @Test func aMigrationRowNewerThanTheBinaryIsRefusedByAWriter() throws {
         let path = folder.file("newer.db")
         do {
@@ -118,6 +119,17 @@ import TestSupport
         #expect(Store.readerOfAStoreInUse(path, busyTimeoutMilliseconds: 1_000) != nil)
         let newer = #expect(throws: StoreError.self) { try Store(path: path, access: .read) }
         #expect(newer == .newerSchema(path: path, found: 99, supported: Migrator.embedded.latestVersion))
+        // Lowered by hand (or an odd restore): the reader would migrate, so it reads the table first.
+        try writer.execute("PRAGMA user_version = \(Migrator.embeddedLatest - 1)")
+        writer.checkpointAndTruncate()
+        let before = try #require(bytes(path))
+        let older = #expect(throws: StoreError.self) { try Store(path: path, access: .read) }
+        #expect(older == .newerSchema(path: path, found: 99, supported: Migrator.embedded.latestVersion))
+        #expect(bytes(path) == before)
+        // Our mark and a version, but no migrations table: not our store, whoever opens it.
+        try writer.execute("DROP TABLE schema_migrations")
+        writer.checkpointAndTruncate()
+        #expect(throws: StoreError.foreignDatabase(path: path)) { try Store(path: path, access: .read) }
     }
 
     /// A reader's way in to a store in use (`readerOfAStoreInUse`) is for a WAL store of ours

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Writes Sources/quotectl/quotectl.order: the functions and data that quotectl's everyday
 # commands touch, in the order the release link lays them out first (lld's
-# --symbol-ordering-file, Package.swift). Laid out as the linker met them, `quotectl random`
+# --symbol-ordering-file, Package.swift; then BOLT moves the functions themselves in the same
+# order, inside sections too: scripts/lay-out-quotectl.sh). Laid out as the linker met them, `quotectl random`
 # touched 97 of the text's 64 KiB windows (each a page fault that maps 16 pages) and 64 pages
 # of data; together they are as few as the C floor's (docs/benchmarks.md).
 #

@@ -235,7 +235,8 @@ check "and the store holds nothing of its half-read list" test "$(count_rows "$w
 # --- 5. A store from a newer quoted, by either mark, with and without side files: every command
 # refuses, nothing appears beside it. A newer migration row alone (a hand's work: each migration
 # sets user_version with its row) is refused by every writer, and by every reader whose look reads
-# the schema (no side files); a reader of a store in use trusts user_version and reads it.
+# the schema (a WAL store without its side files); a reader of a current store in use trusts
+# user_version and reads it.
 newer() {  # newer user_version|migration_row with|without
     local mark=$1 side=$2 dir=$work/newer/$1-$2
     mkdir -p "$dir/data"
