@@ -5,7 +5,8 @@
 # BOLT moves the functions themselves (the link keeps its relocations for it: Package.swift),
 # and a draw faults in fewer of those windows (docs/benchmarks.md).
 #
-#   scripts/lay-out-quotectl.sh [BIN_DIR]     # default: the release build's folder
+#   scripts/lay-out-quotectl.sh [BIN_DIR]          # default: the release build's folder
+#   scripts/lay-out-quotectl.sh --check [BIN_DIR]  # exits 0 when laid out, 1 when as linked
 #
 # Without llvm-bolt (Debian: bolt-16), or for a binary linked without its relocations (a debug
 # build), the binary keeps the linker's layout and this says so; REQUIRE_BOLT=1 makes that a
@@ -15,6 +16,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
+check=0
+if [ "${1:-}" = --check ]; then check=1; shift; fi
 if [ $# -gt 0 ]; then
     bin_dir=$(cd "$1" && pwd)
 else
@@ -23,7 +26,11 @@ fi
 binary="$bin_dir/quotectl"
 [ -x "$binary" ] || { echo "lay-out-quotectl.sh: $binary is missing (swift build -c release first)" >&2; exit 66; }
 sections=$(readelf -S -W "$binary")
-if grep -q '\.bolt\.org\.text' <<<"$sections"; then
+# BOLT's mark: the section it keeps the linked text in.
+laid_out_already=0
+grep -q '\.bolt\.org\.text' <<<"$sections" && laid_out_already=1
+[ "$check" = 0 ] || { [ "$laid_out_already" = 1 ]; exit; }
+if [ "$laid_out_already" = 1 ]; then
     echo "lay-out-quotectl.sh: $binary is laid out already" >&2
     exit 0
 fi

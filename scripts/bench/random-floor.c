@@ -37,6 +37,7 @@ int main(int argc, char **argv) {
     sqlite3_prepare_v2(db, "SELECT max(pick) FROM quotes", -1, &st, NULL);
     if (sqlite3_step(st) != SQLITE_ROW) return 1;
     long n = sqlite3_column_int64(st, 0); sqlite3_finalize(st);
+    if (n <= 0) return 1;  /* an empty store: nothing to pick (and no division by zero) */
     srand(time(NULL) ^ getpid());
     long pick = 1 + rand() % n;
     if (argc > 3 && hidden(argv[2], pick)) pick = pick % n + 1;

@@ -14,6 +14,7 @@ sqlite3_prepare_v2(db, "SELECT max(pick) FROM quotes", -1, &statement, nil)
 guard sqlite3_step(statement) == SQLITE_ROW else { exit(1) }
 let count = sqlite3_column_int64(statement, 0)
 sqlite3_finalize(statement)
+guard count > 0 else { exit(1) }  // an empty store: nothing to pick (0..<0 would trap)
 sqlite3_prepare_v2(db, "SELECT text, author FROM quotes WHERE pick = ?1", -1, &statement, nil)
 sqlite3_bind_int64(statement, 1, 1 + Int64.random(in: 0..<count))
 if sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0), let author = sqlite3_column_text(statement, 1) {

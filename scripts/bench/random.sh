@@ -43,9 +43,9 @@ swift build -c release --static-swift-stdlib 2>&1 | tail -1
 mkdir -p bench-data/bin
 # As installed: quotectl's functions laid out by BOLT (scripts/lay-out-quotectl.sh); the linker's
 # layout is kept beside it, for its ratio to the floor.
-install -m 0755 .build/release/quotectl bench-data/bin/quotectl-linked
-! grep -q '\.bolt\.org\.text' <<<"$(readelf -S -W bench-data/bin/quotectl-linked)" ||
+scripts/lay-out-quotectl.sh --check .build/release &&
     { echo "random.sh: the build left a laid-out quotectl: no linker's layout to time" >&2; exit 1; }
+install -m 0755 .build/release/quotectl bench-data/bin/quotectl-linked
 REQUIRE_BOLT=1 scripts/lay-out-quotectl.sh .build/release
 install -m 0755 .build/release/quotectl bench-data/bin/quotectl
 # With its catalogs where an installed one finds them (share/locale beside bin), as the package
