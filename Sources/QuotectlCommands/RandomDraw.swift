@@ -30,11 +30,21 @@ struct RandomDraw {
     }
 
     mutating func quotes(for request: RandomRequest) throws -> [Quote] {
-        let filter = request.filter
         var seen = request.unseen ? SeenQuotes(storePath: store.path) : nil
+        // The answer's reads in one snapshot: `-n 10` takes the store's read lock once, not ten times.
+        try picker.inOneSnapshot { try draw(request, seen: &seen) }
+        if var state = seen, !quotes.isEmpty {
+            for quote in quotes { state.insert(quote) }
+            if savesSeen { state.save() } else { drawnSeen = state }
+        }
+        return quotes
+    }
+
+    private mutating func draw(_ request: RandomRequest, seen: inout SeenQuotes?) throws {
+        let filter = request.filter
         let weights = try self.weights(for: request)
         let scope = Self.scope(filter, shares: request.shares, weights: weights)
-        guard !scope.isEmpty else { return [] }
+        guard !scope.isEmpty else { return }
         // More than a few asked for: never more than match (-n 1000000000 on 284 quotes costs
         // what 284 cost), and when most of the matches are wanted, a shuffle of them beats
         // drawing at random and throwing repeats away.
@@ -55,11 +65,6 @@ struct RandomDraw {
             try addUnseen(scope, wanted: wanted, seen: &state)
             seen = state
         }
-        if var state = seen, !quotes.isEmpty {
-            for quote in quotes { state.insert(quote) }
-            if savesSeen { state.save() } else { drawnSeen = state }
-        }
-        return quotes
     }
 
     /// The sources to draw from, with their weights (none: uniform over every match).

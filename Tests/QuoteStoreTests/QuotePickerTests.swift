@@ -30,11 +30,11 @@ import TestSupport
     /// Picks `draws` times and checks the counts over the matching quotes are uniform.
     func expectUniform(_ filter: QuoteFilter, in store: Store, draws: Int = 3_000, seed: UInt64) throws {
         let picker = QuotePicker(database: store.database)
-        try expectUniform(filter, in: store, draws: draws, seed: seed) { generator in try picker.random(filter, using: &generator) }
+        try Self.expectUniform(filter, in: store, draws: draws, seed: seed) { generator in try picker.random(filter, using: &generator) }
     }
 
     /// The same for any way of picking: `pick` draws one quote with the generator given.
-    func expectUniform(_ filter: QuoteFilter, in store: Store, draws: Int = 3_000, seed: UInt64,
+    static func expectUniform(_ filter: QuoteFilter, in store: Store, draws: Int = 3_000, seed: UInt64,
                        pick: (inout SeededGenerator) throws -> Quote?) throws {
         try store.database.defineCaseFolding()
         let clause = filter.whereClause()
@@ -90,7 +90,7 @@ import TestSupport
     func eachWayOfAFilteredPickIsUniform(way: (probes: Int, countSteps: Int), filter: QuoteFilter) throws {
         let store = try store()
         let pick = FilteredPick(database: store.database, probes: way.probes, countSteps: way.countSteps)
-        try expectUniform(filter, in: store, seed: 11) { generator in try pick.quote(filter, using: &generator) }
+        try Self.expectUniform(filter, in: store, seed: 11) { generator in try pick.quote(filter, using: &generator) }
     }
 
     /// Probes land in the smallest space that holds every match: the source's own numbering, the

@@ -3,11 +3,12 @@ import QuoteModels
 /// A uniformly random quote among those a filter matches, at a cost that follows neither the
 /// store's size nor the number of matches, only the share of a probe space they fill.
 ///
-/// Random probes of the smallest space known to hold every match, kept when they match: the
-/// source's own dense numbering when the filter names one source (a probe always matches when
-/// nothing else narrows it), the quotes of a range of lengths (numbered within each length,
-/// `length_pick`, and counted per length in `quote_lengths`), the span of row ids an exact
-/// condition's matches lie in (a list's rows are neighbours), or the whole store's `pick`. When
+/// Random probes of a space known to hold every match, kept when they match, of the spaces the
+/// one whose probes read the fewest pages per match found (`Space.cost`): the source's own dense
+/// numbering when the filter names one source (a probe always matches when nothing else narrows
+/// it), the quotes of a range of lengths (numbered within each length, `length_pick`, and
+/// counted per length in `quote_lengths`), the span of row ids an exact condition's matches lie
+/// in (a list's rows are neighbours; a probe reads only the row), or the whole store's `pick`. When
 /// the probes found none, the matches are counted, within a budget of SQLite steps about what
 /// the probes cost, and the pick steps to a random one of them; when the budget ran out first, both the probes and the budget double,
 /// and so on. A rare filter ends in its count, a common one in its probes, and one in between
@@ -38,11 +39,21 @@ struct FilteredPick {
             switch self {
             case .store(let quotes), .source(_, let quotes): return quotes
             case .ids(let span):
-                // A span too wide to count (ids near both ends of Int) is never the smallest.
+                // A span too wide to count (ids near both ends of Int) is never the cheapest.
                 let width = span.upperBound.subtractingReportingOverflow(span.lowerBound)
                 return width.overflow || width.partialValue == Int.max ? Int.max : width.partialValue + 1
             case .lengths(let counts): return counts.quotes
             }
+        }
+
+        /// What probes of the space read for each match they find, in pages: its size (the
+        /// matches are the same whichever space holds them) times a probe's reads. A row by its
+        /// id is one leaf of the table; a number of a numbering is its index's leaf and then the
+        /// row's, two (each a read and a fresh buffer's faults in a new process).
+        var cost: Int {
+            if case .ids = self { return size }
+            let doubled = size.multipliedReportingOverflow(by: 2)
+            return doubled.overflow ? Int.max : doubled.partialValue
         }
     }
 
@@ -98,7 +109,8 @@ struct FilteredPick {
         }
     }
 
-    /// The smallest space that holds every match of `filter`; nil when it is empty (no match).
+    /// The space that holds every match of `filter` at the fewest pages read per match found
+    /// (`Space.cost`); nil when it is empty (no match).
     func space(for filter: QuoteFilter, authorBySearch: Bool = false) throws(DatabaseError) -> Space? {
         // A character is one of Breaking Bad's.
         let source = filter.character != nil ? "breakingbad" : filter.source
@@ -115,7 +127,7 @@ struct FilteredPick {
             let quotes = try database.scalarInt("SELECT max(source_pick) FROM quotes WHERE source = ?1", [.text(source)]) ?? 0
             guard quotes > 0 else { return nil }
             let own = Space.source(source, quotes: quotes)
-            if let lengths, lengths.size < own.size { return lengths }
+            if let lengths, lengths.cost < own.cost { return lengths }
             return own
         }
         // One statement: the store's count, and the lowest and highest id of each exact
@@ -132,17 +144,17 @@ struct FilteredPick {
         let statement = try database.prepare("SELECT " + parts.joined(separator: ", "))
         try statement.bind(conditions.map(\.value))
         guard try statement.step(), let quotes = statement.optionalInt(0), quotes > 0 else { return nil }
-        var smallest = Space.store(quotes: quotes)
-        if let lengths, lengths.size < smallest.size { smallest = lengths }
+        var cheapest = Space.store(quotes: quotes)
+        if let lengths, lengths.cost < cheapest.cost { cheapest = lengths }
         for number in conditions.indices {
             guard let lowest = statement.optionalInt(Int32(1 + 2 * number)),
                   let highest = statement.optionalInt(Int32(2 + 2 * number)) else { return nil }
             // Both ends are seeks of an index: a damaged one can have them the wrong way round.
             guard lowest <= highest else { continue }
             let span = Space.ids(lowest...highest)
-            if span.size < smallest.size { smallest = span }
+            if span.cost < cheapest.cost { cheapest = span }
         }
-        return smallest
+        return cheapest
     }
 
     /// The quotes of each length from `lowest` to `highest` (the counts `quote_lengths` keeps),

@@ -3,9 +3,21 @@ import QuoteBase
 /// Picks quotes: uniformly at random, or as the quote of the day.
 public struct QuotePicker {
     let database: Database
+    private let unfiltered: UnfilteredPick
 
     init(database: Database) {
         self.database = database
+        unfiltered = UnfilteredPick(database: database)
+    }
+
+    /// Runs `body`, the reads of one answer, in one snapshot of the store: a sync committing
+    /// meanwhile changes none of them, and the read lock is taken once, not once per draw.
+    /// Nothing in `body` may write the store.
+    public func inOneSnapshot<T>(_ body: () throws -> T) throws -> T {
+        guard !database.isInTransaction else { return try body() }
+        try database.storeOperation { () throws(DatabaseError) in try database.execute("BEGIN DEFERRED") }
+        defer { database.rollback() }
+        return try body()
     }
 
     /// `filter`'s WHERE clause, with what its statements call defined on the connection.
@@ -16,21 +28,13 @@ public struct QuotePicker {
 
     /// A uniformly random quote among those matching `filter`, or nil if none does.
     ///
-    /// Unfiltered: the `pick` column numbers the quotes 1...n densely, so the pick is
-    /// `max(pick)` and one probe of its unique index, O(log n) on any size of store.
+    /// Unfiltered: `UnfilteredPick`, a random row id (or, past the store's gaps, a random `pick`,
+    /// which numbers the quotes 1...n densely), O(log n) on any size of store.
     /// Filtered: `FilteredPick`, random probes and, when the matches are few, a count of them.
     public func random<G: RandomNumberGenerator>(_ filter: QuoteFilter = QuoteFilter(),
                                                  using generator: inout G) throws(StoreError) -> Quote? {
         try database.storeOperation { () throws(DatabaseError) in
-            if filter.isEmpty {
-                guard let count = try database.scalarInt("SELECT max(pick) FROM quotes"), count > 0 else { return nil }
-                // `draw(below:)`, not `Int.random(in:using:)` or `next(upperBound:)`: called from
-                // quotectl unspecialised, those build metadata at run time, on every start.
-                let pick = 1 + Int(generator.draw(below: UInt64(count)))
-                let statement = try database.prepare("SELECT \(Quote.columns) FROM quotes WHERE pick = ?1")
-                try statement.bind(pick, at: 1)
-                return try statement.step() ? Quote(row: statement) : nil
-            }
+            if filter.isEmpty { return try unfiltered.quote(using: &generator) }
             let pick = FilteredPick(database: database)
             if let quote = try pick.quote(filter, using: &generator) { return quote }
             // No author by that exact name: try the words of it ("twain" finds Mark Twain).
