@@ -102,6 +102,26 @@ import TestSupport
         }
     }
 
+    /// A bound on pages stops a statement that reads more of them from outside the connection's
+    /// cache, however few steps it takes, and lets one that reads fewer (or none) finish.
+    @Test func aPageBudgetStopsWhatReadsMorePages() throws {
+        let writer = try open()
+        try writer.execute("CREATE TABLE rows (x BLOB)")
+        try writer.execute("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000) INSERT INTO rows SELECT randomblob(1000) FROM c")
+        // A fresh connection: its cache is empty, and the 64 pages of rows are read from the file
+        // (1 MB: they fit in the 2 MiB cache).
+        let database = try open(.readOnly)
+        let counting = "SELECT count(*) FROM rows WHERE length(x) > 0"
+        let few = try database.withinSteps(Int.max, pages: 20) { () throws(DatabaseError) in try database.scalarInt(counting) }
+        #expect(few == nil)
+        let fresh = try open(.readOnly)
+        let enough = try fresh.withinSteps(Int.max, pages: 100_000) { () throws(DatabaseError) in try fresh.scalarInt(counting) }
+        #expect(enough == 1000)
+        // Read now, the pages are in the cache: the same count reads none.
+        #expect(try fresh.withinSteps(Int.max, pages: 0) { () throws(DatabaseError) in try fresh.scalarInt(counting) } == 1000)
+        #expect(try database.withinSteps(Int.max, pages: Int.max) { () throws(DatabaseError) in try database.scalarInt(counting) } == 1000)
+    }
+
     @Test func errorsCarryCodeMessageAndSQL() throws {
         let database = try open()
         let error = #expect(throws: DatabaseError.self) { try database.prepare("SELEC 1") }

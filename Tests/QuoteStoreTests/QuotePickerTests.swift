@@ -78,19 +78,28 @@ import TestSupport
     }
 
     /// The ways `FilteredPick` can end, each forced: by the first probes, by the first count, by a
-    /// count after counts that ran out of steps (no probes at all), and by whichever of probes
-    /// and counts, both growing, ends first. Each is uniform over the matches, for a filter
+    /// count after counts that ran out of steps or pages (no probes at all), and by whichever of
+    /// probes and counts, both growing, ends first; a budget of none still ends. Each is uniform over the matches, for a filter
     /// matching a large share and one matching a small share.
     @Test(arguments: [
-        (probes: 100_000, countSteps: 1),
-        (probes: 0, countSteps: 100_000_000),
-        (probes: 0, countSteps: 1),
-        (probes: 1, countSteps: 1),
+        (probes: 100_000, countSteps: 1, countPages: 16),
+        (probes: 0, countSteps: 100_000_000, countPages: Int.max),
+        (probes: 0, countSteps: 1, countPages: 16),
+        (probes: 1, countSteps: 1, countPages: 16),
+        (probes: 0, countSteps: 100_000_000, countPages: 0),
+        (probes: 1, countSteps: 100_000_000, countPages: 1),
+        (probes: 0, countSteps: 0, countPages: 0),
     ], [QuoteFilter(category: "life"), QuoteFilter(source: "custom.a", maxLength: 40), QuoteFilter(maxLength: 40)])
-    func eachWayOfAFilteredPickIsUniform(way: (probes: Int, countSteps: Int), filter: QuoteFilter) throws {
+    func eachWayOfAFilteredPickIsUniform(way: (probes: Int, countSteps: Int, countPages: Int), filter: QuoteFilter) throws {
         let store = try store()
-        let pick = FilteredPick(database: store.database, probes: way.probes, countSteps: way.countSteps)
-        try Self.expectUniform(filter, in: store, seed: 11) { generator in try pick.quote(filter, using: &generator) }
+        // A reader whose cache is emptied before each pick, as a new process's is: a count bound
+        // by pages then stops where it would.
+        let reader = try Store(path: store.path, access: .read)
+        let pick = FilteredPick(database: reader.database, probes: way.probes, countSteps: way.countSteps, countPages: way.countPages)
+        try Self.expectUniform(filter, in: store, seed: 11) { generator in
+            try reader.database.execute("PRAGMA shrink_memory")
+            return try pick.quote(filter, using: &generator)
+        }
     }
 
     /// Probes land in the smallest space that holds every match: the source's own numbering, the

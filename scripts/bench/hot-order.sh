@@ -35,16 +35,26 @@ for words in "random" "hide" "random --unseen" "random --once-per day" "random";
     "$binary" $words >/dev/null
 done
 
-# random first: what it touches is laid out first, the rest after it.
+# random first: what it touches is laid out first, the rest after it; then the filters of
+# random.sh's table whose draws take their own ways (an exact condition's span, the lengths,
+# probes then a count). Each is words as a shell splits them ('Author 0007' is one).
 commands=("random" "today" "random --oneline" "random --short" "random --source custom.hot"
-          "random --unseen" "random -n 10" "random --format waybar" "status")
+          "random --unseen" "random -n 10" "random --format waybar" "status"
+          "random --author 'Author 0007'" "random --lang en" "random --category life"
+          "random --category life --max-length 74" "random 50% custom.hot 50% builtin")
+# Runs $binary under valgrind: run WORDS VALGRIND-OPTIONS...
+run() {
+    local words=$1
+    shift
+    local options=("$@")
+    eval "set -- $words"
+    valgrind "${options[@]}" "$binary" "$@" >/dev/null 2>&1
+}
 index=0
 for words in "${commands[@]}"; do
     index=$((index + 1))
-    # shellcheck disable=SC2086
-    valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/functions.$index" "$binary" $words >/dev/null 2>&1
-    # shellcheck disable=SC2086
-    valgrind --tool=lackey --trace-mem=yes --log-file="$work/memory.$index" "$binary" $words >/dev/null 2>&1
+    run "$words" --tool=callgrind --demangle=no --callgrind-out-file="$work/functions.$index"
+    run "$words" --tool=lackey --trace-mem=yes --log-file="$work/memory.$index"
 done
 # The store above has no side files (its last connection removed them): the careful look's path.
 # With a daemon at work it has them, and a draw takes the way in of a store in use: drawn so too.
@@ -53,10 +63,8 @@ done
 for words in "random" "today"; do
     index=$((index + 1))
     commands+=("$words")
-    # shellcheck disable=SC2086
-    valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/functions.$index" "$binary" $words >/dev/null 2>&1
-    # shellcheck disable=SC2086
-    valgrind --tool=lackey --trace-mem=yes --log-file="$work/memory.$index" "$binary" $words >/dev/null 2>&1
+    run "$words" --tool=callgrind --demangle=no --callgrind-out-file="$work/functions.$index"
+    run "$words" --tool=lackey --trace-mem=yes --log-file="$work/memory.$index"
 done
 rm -f "$QUOTED_DB-wal" "$QUOTED_DB-shm"
 
@@ -139,10 +147,10 @@ if command -v llvm-bolt-16 >/dev/null; then
     scripts/lay-out-quotectl.sh "$work/laid-out"
     objcopy --strip-debug --discard-locals "$work/laid-out/quotectl" "$work/laid-out.stripped"
     index=0
+    binary=$work/laid-out.stripped
     for words in "${commands[@]}"; do
         index=$((index + 1))
-        # shellcheck disable=SC2086
-        valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/laid-out.$index" "$work/laid-out.stripped" $words >/dev/null 2>&1
+        run "$words" --tool=callgrind --demangle=no --callgrind-out-file="$work/laid-out.$index"
     done
     nm -n "$work/laid-out.stripped" > "$work/laid-out.symbols"
     python3 - "$work" "$index" Sources/quotectl/quotectl.order <<'PY'

@@ -8,21 +8,25 @@ import QuoteModels
 /// numbering when the filter names one source (a probe always matches when nothing else narrows
 /// it), the quotes of a range of lengths (numbered within each length, `length_pick`, and
 /// counted per length in `quote_lengths`), the span of row ids an exact condition's matches lie
-/// in (a list's rows are neighbours; a probe reads only the row), or the whole store's `pick`. When
-/// the probes found none, the matches are counted, within a budget of SQLite steps about what
-/// the probes cost, and the pick steps to a random one of them; when the budget ran out first, both the probes and the budget double,
-/// and so on. A rare filter ends in its count, a common one in its probes, and one in between
-/// pays at most a few times the cheaper of the two — however its rows lie and whichever index
-/// the count walks (the budget bounds rows read, not rows matched). Each way ends in a uniform
-/// choice among the matches, and whether it ends there depends on the store, never on which
-/// match would be chosen (the step to the chosen match is outside the budget), so the whole is
-/// uniform.
+/// in (a list's rows are neighbours; a probe reads only the row), or the whole store's `pick`.
+/// When the probes found none, the matches are counted, within a budget of SQLite steps and of
+/// pages read about what the probes cost, and the pick steps to a random one of them; when the
+/// budget ran out first, both the probes and the budget double, and so on. A rare filter ends in
+/// its count, a common one in its probes, and one in between pays at most a few times the
+/// cheaper of the two — however its rows lie and whichever index the count walks (the budget
+/// bounds rows and pages read, not rows matched). Each way ends in a uniform choice among the
+/// matches, and whether it ends there depends on the store and on where the probes that missed
+/// fell (the pages they left in the cache), never on which match would be chosen (the step to
+/// the chosen match is outside the budget), so the whole is uniform.
 struct FilteredPick {
     let database: Database
     /// Random probes in the first round (each reads a page or two: docs/benchmarks.md).
     var probes = 8
     /// SQLite steps the first round's count may take, about what its probes cost.
     var countSteps = 10_000
+    /// Pages the first round's count may read, what its probes read at most (two each): a count
+    /// whose condition needs each row reads a page per row, and 10,000 steps of it were 200 pages.
+    var countPages = 16
 
     /// Where probes land: a random number of a dense numbering, or a random row id of a span.
     enum Space: Equatable {
@@ -99,13 +103,16 @@ struct FilteredPick {
         if opened { try database.execute("BEGIN DEFERRED") }
         defer { if opened { try? database.execute("COMMIT") } }
         guard let space = try space(for: filter, authorBySearch: authorBySearch) else { return nil }
-        var round = (probes: probes, steps: countSteps)
+        // At least a step and a page: a budget of none would double to none, and never end.
+        var round = (probes: probes, steps: max(1, countSteps), pages: max(1, countPages))
         while true {
             if let quote = try probe(clause, in: space, times: round.probes, using: &generator) { return quote }
-            if case .chosen(let quote) = try countedMatch(clause, steps: round.steps, using: &generator) { return quote }
+            if case .chosen(let quote) = try countedMatch(clause, steps: round.steps, pages: round.pages, using: &generator) {
+                return quote
+            }
             // The count reads at most every row once, so the rounds end; doubling keeps their sum
-            // within twice the last.
-            round = (round.probes * 2, round.steps * 2)
+            // within twice the last (and saturates rather than overflows).
+            round = (Self.doubled(round.probes), Self.doubled(round.steps), Self.doubled(round.pages))
         }
     }
 
@@ -221,12 +228,17 @@ struct FilteredPick {
         case chosen(Quote?)
     }
 
-    /// A random one of the matches, counted within `steps` of SQLite's (the pick's snapshot: a
-    /// sync committing between the count and the step changes neither).
-    private func countedMatch<G: RandomNumberGenerator>(_ clause: (sql: String, values: [SQLValue]), steps: Int,
+    private static func doubled(_ value: Int) -> Int {
+        let twice = value.multipliedReportingOverflow(by: 2)
+        return twice.overflow ? Int.max : twice.partialValue
+    }
+
+    /// A random one of the matches, counted within `steps` of SQLite's and `pages` read (the
+    /// pick's snapshot: a sync committing between the count and the step changes neither).
+    private func countedMatch<G: RandomNumberGenerator>(_ clause: (sql: String, values: [SQLValue]), steps: Int, pages: Int,
                                                          using generator: inout G) throws(DatabaseError) -> Counted {
         let counting = "SELECT count(*) FROM quotes WHERE \(clause.sql)"
-        guard let matches = try database.withinSteps(steps, { () throws(DatabaseError) in
+        guard let matches = try database.withinSteps(steps, pages: pages, { () throws(DatabaseError) in
             try database.scalarInt(counting, clause.values) ?? 0
         }) else { return .unfinished }
         guard matches > 0 else { return .chosen(nil) }
