@@ -102,4 +102,23 @@ import TestSupport
         let pick = FilteredPick(database: database)
         #expect(try pick.space(for: QuoteFilter(category: "ends")) == .ids(lowest...highest))
     }
+
+    /// With one source named, a condition whose matches span fewer ids than the source has
+    /// quotes (by cost) is probed by id, and the draw stays uniform over the source's matches.
+    @Test func aNamedSourcesConditionWithANarrowSpanIsProbedById() throws {
+        let store = try makeStore(in: folder, quotes: QuotePickerTests.quotes)
+        let database = store.database
+        let first = try database.prepare("SELECT id FROM quotes WHERE source = 'custom.a' ORDER BY id LIMIT 4")
+        var ids: [Int] = []
+        while try first.step() { ids.append(first.int(0)) }
+        try database.execute("UPDATE quotes SET category = 'pair' WHERE id IN (\(ids.map(String.init).joined(separator: ", ")))")
+        // A row of another source in the span, of that category too: in the span, never drawn.
+        try database.execute("UPDATE quotes SET category = 'pair' WHERE source = 'custom.b' AND id BETWEEN ?1 AND ?2", [.integer(ids[0]), .integer(ids[3])])
+        let filter = QuoteFilter(source: "custom.a", category: "pair")
+        let pick = FilteredPick(database: database)
+        let span = try #require(try pick.space(for: filter))
+        #expect(span == .ids(ids[0]...ids[3]))
+        #expect(span.cost < FilteredPick.Space.source("custom.a", quotes: 20).cost)
+        try QuotePickerTests.expectUniform(filter, in: store, seed: 13) { generator in try pick.quote(filter, using: &generator) }
+    }
 }

@@ -130,28 +130,25 @@ struct FilteredPick {
                 lengths = .lengths(counts)
             }
         }
-        if let source, source != SourceKind.custom.rawValue {
-            let quotes = try database.scalarInt("SELECT max(source_pick) FROM quotes WHERE source = ?1", [.text(source)]) ?? 0
-            guard quotes > 0 else { return nil }
-            let own = Space.source(source, quotes: quotes)
-            if let lengths, lengths.cost < own.cost { return lengths }
-            return own
-        }
-        // One statement: the store's count, and the lowest and highest id of each exact
-        // condition's matches, each a seek of one end of the condition's index (its entries end
-        // in the row id).
+        // One source named ("custom" is every list): its own numbering, else the store's.
+        let named = source == SourceKind.custom.rawValue ? nil : source
+        // One statement: the source's count or the store's, and the lowest and highest id of each
+        // exact condition's matches, each a seek of one end of the condition's index (its entries
+        // end in the row id). Every match of a source's lies in a condition's span too.
         let conditions = filter.exactConditions(authorBySearch: authorBySearch)
+        var values: [SQLValue] = named.map { [.text($0)] } ?? []
         // English on purpose: SQL
-        var parts = ["(SELECT max(pick) FROM quotes)"]
-        for (number, condition) in conditions.enumerated() {
-            let sql = condition.sql.replacingPlaceholder(with: number + 1)
+        var parts = [named == nil ? "(SELECT max(pick) FROM quotes)" : "(SELECT max(source_pick) FROM quotes WHERE source = ?1)"]
+        for condition in conditions {
+            values.append(condition.value)
+            let sql = condition.sql.replacingPlaceholder(with: values.count)
             // English on purpose: SQL
             parts += ["(SELECT min(id) FROM quotes WHERE \(sql))", "(SELECT max(id) FROM quotes WHERE \(sql))"]
         }
         let statement = try database.prepare("SELECT " + parts.joined(separator: ", "))
-        try statement.bind(conditions.map(\.value))
+        try statement.bind(values)
         guard try statement.step(), let quotes = statement.optionalInt(0), quotes > 0 else { return nil }
-        var cheapest = Space.store(quotes: quotes)
+        var cheapest = named.map { Space.source($0, quotes: quotes) } ?? .store(quotes: quotes)
         if let lengths, lengths.cost < cheapest.cost { cheapest = lengths }
         for number in conditions.indices {
             guard let lowest = statement.optionalInt(Int32(1 + 2 * number)),
