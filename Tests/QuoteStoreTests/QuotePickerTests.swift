@@ -95,7 +95,8 @@ import TestSupport
         // A reader whose cache is emptied before each pick, as a new process's is: a count bound
         // by pages then stops where it would.
         let reader = try Store(path: store.path, access: .read)
-        let pick = FilteredPick(database: reader.database, probes: way.probes, countSteps: way.countSteps, countPages: way.countPages)
+        let round = FilteredPick.Round(probes: way.probes, steps: way.countSteps, pages: way.countPages)
+        let pick = FilteredPick(database: reader.database, opening: round, rounds: round)
         try Self.expectUniform(filter, in: store, seed: 11) { generator in
             try reader.database.execute("PRAGMA shrink_memory")
             return try pick.quote(filter, using: &generator)
@@ -245,7 +246,8 @@ import TestSupport
         let store = try store()
         var generator = SeededGenerator(state: 2)
         for steps in [1, 1_000_000] {
-            let pick = FilteredPick(database: store.database, probes: 50, countSteps: steps)
+            let round = FilteredPick.Round(probes: 50, steps: steps, pages: Int.max)
+            let pick = FilteredPick(database: store.database, opening: round, rounds: round)
             #expect(try pick.quote(QuoteFilter(source: "custom.a", lang: "xx"), using: &generator) == nil)
             #expect(try pick.quote(QuoteFilter(category: "life", lang: "xx"), using: &generator) == nil)
             #expect(try pick.quote(QuoteFilter(lang: "xx", maxLength: 40), using: &generator) == nil)

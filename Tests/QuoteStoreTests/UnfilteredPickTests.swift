@@ -121,4 +121,41 @@ import TestSupport
         #expect(span.cost < FilteredPick.Space.source("custom.a", quotes: 20).cost)
         try QuotePickerTests.expectUniform(filter, in: store, seed: 13) { generator in try pick.quote(filter, using: &generator) }
     }
+
+    /// A filter of one exact condition begins with one probe and a count: a rare one ends there,
+    /// after a single probe (not the eight of the rounds after), and stays uniform.
+    @Test func aRareExactConditionEndsInTheOpeningCount() throws {
+        let store = try makeStore(in: folder, quotes: QuotePickerTests.quotes)
+        // Four quotes over the whole span of ids: a probe finds one about once in eighty.
+        try store.database.execute("""
+            UPDATE quotes SET author = 'Rare' WHERE id IN ((SELECT min(id) FROM quotes), (SELECT min(id) + 100 FROM quotes),
+                                                          (SELECT min(id) + 200 FROM quotes), (SELECT max(id) FROM quotes))
+            """)
+        let filter = QuoteFilter(author: "rare")
+        #expect(filter.isOneExactCondition())
+        #expect(!QuoteFilter(author: "rare", lang: "en").isOneExactCondition())
+        #expect(!QuoteFilter(source: "custom", author: "rare").isOneExactCondition())
+        #expect(!QuoteFilter(author: "rare").isOneExactCondition(authorBySearch: true))
+        #expect(!QuoteFilter(author: "rare", maxLength: 90).isOneExactCondition())
+        let pick = FilteredPick(database: store.database)
+        var generator = CountingGenerator(inner: SeededGenerator(state: 17))
+        for _ in 0..<200 {
+            generator.calls = 0
+            #expect(try pick.quote(filter, using: &generator)?.author == "Rare")
+            // The probe's draw, and the count's choice of a match (each may draw again, rarely).
+            #expect(generator.calls <= 4, "\(generator.calls) draws: probes past the opening's one")
+        }
+        try QuotePickerTests.expectUniform(filter, in: store, seed: 19) { generator in try pick.quote(filter, using: &generator) }
+    }
+}
+
+/// Counts the numbers drawn from the generator it wraps.
+struct CountingGenerator: RandomNumberGenerator {
+    var inner: SeededGenerator
+    var calls = 0
+
+    mutating func next() -> UInt64 {
+        calls += 1
+        return inner.next()
+    }
 }

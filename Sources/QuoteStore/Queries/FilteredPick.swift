@@ -20,13 +20,31 @@ import QuoteModels
 /// the chosen match is outside the budget), so the whole is uniform.
 struct FilteredPick {
     let database: Database
-    /// Random probes in the first round (each reads a page or two: docs/benchmarks.md).
-    var probes = 8
-    /// SQLite steps the first round's count may take, about what its probes cost.
-    var countSteps = 10_000
-    /// Pages the first round's count may read, what its probes read at most (two each): a count
-    /// whose condition needs each row reads a page per row, and 10,000 steps of it were 200 pages.
-    var countPages = 16
+    /// The first round of a filter that is one exact condition: one probe (a filter most quotes
+    /// match ends there), then a count that a rare one ends in — up to about 1,300 matches of its
+    /// index, three steps each, no row read — at about what a few probes cost (docs/benchmarks.md).
+    /// Any other filter's count reads rows, and begins with `rounds`.
+    var opening = Round(probes: 1, steps: 4_000, pages: 4)
+    /// The second round, each after it twice the one before.
+    var rounds = Round(probes: 8, steps: 10_000, pages: 16)
+
+    /// Random probes (each reads a page or two), then a count within SQLite steps and pages read:
+    /// a count whose condition needs each row reads a page per row, and 10,000 steps of it were
+    /// 200 pages.
+    struct Round: Equatable, Sendable {
+        var probes: Int
+        var steps: Int
+        var pages: Int
+
+        /// Twice as much of each, saturating rather than overflowing, and at least a step and a
+        /// page (a budget of none would double to none, and never end).
+        var next: Round { Round(probes: Self.doubled(probes), steps: Self.doubled(max(1, steps)), pages: Self.doubled(max(1, pages))) }
+
+        private static func doubled(_ value: Int) -> Int {
+            let twice = value.multipliedReportingOverflow(by: 2)
+            return twice.overflow ? Int.max : twice.partialValue
+        }
+    }
 
     /// Where probes land: a random number of a dense numbering, or a random row id of a span.
     enum Space: Equatable {
@@ -103,16 +121,15 @@ struct FilteredPick {
         if opened { try database.execute("BEGIN DEFERRED") }
         defer { if opened { try? database.execute("COMMIT") } }
         guard let space = try space(for: filter, authorBySearch: authorBySearch) else { return nil }
-        // At least a step and a page: a budget of none would double to none, and never end.
-        var round = (probes: probes, steps: max(1, countSteps), pages: max(1, countPages))
+        var (round, after) = filter.isOneExactCondition(authorBySearch: authorBySearch) ? (opening, rounds) : (rounds, rounds.next)
         while true {
             if let quote = try probe(clause, in: space, times: round.probes, using: &generator) { return quote }
             if case .chosen(let quote) = try countedMatch(clause, steps: round.steps, pages: round.pages, using: &generator) {
                 return quote
             }
             // The count reads at most every row once, so the rounds end; doubling keeps their sum
-            // within twice the last (and saturates rather than overflows).
-            round = (Self.doubled(round.probes), Self.doubled(round.steps), Self.doubled(round.pages))
+            // within twice the last.
+            (round, after) = (after, after.next)
         }
     }
 
@@ -223,11 +240,6 @@ struct FilteredPick {
         case unfinished
         /// The match chosen, nil when nothing matches.
         case chosen(Quote?)
-    }
-
-    private static func doubled(_ value: Int) -> Int {
-        let twice = value.multipliedReportingOverflow(by: 2)
-        return twice.overflow ? Int.max : twice.partialValue
     }
 
     /// A random one of the matches, counted within `steps` of SQLite's and `pages` read (the

@@ -51,6 +51,13 @@ extension QuoteFilter {
 }
 
 extension QuoteFilter {
+    /// Whether the whole filter is one exact condition (`exactConditions`): a count of its
+    /// matches walks that condition's index alone, reading no row.
+    func isOneExactCondition(authorBySearch: Bool = false) -> Bool {
+        exactConditions(authorBySearch: authorBySearch).count == 1 && whereClause(authorBySearch: authorBySearch).values.count == 1
+            && source == nil
+    }
+
     /// The filter's conditions that match one value exactly through an index whose entries end
     /// in the row id (so that the lowest and highest id they match are one seek each), as SQL
     /// with one placeholder, "?" (`replacingPlaceholder(with:)` numbers it), and its value.
