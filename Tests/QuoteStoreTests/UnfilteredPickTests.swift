@@ -34,7 +34,7 @@ import TestSupport
         try expectUniform(UnfilteredPick(database: store.database, probes: probes), in: store, seed: 3)
     }
 
-    /// An empty store has nothing to draw, and says so without a probe's division by zero.
+    /// An empty store has nothing to draw: no span of ids, and no `pick` to fall back on.
     @Test func anEmptyStoreDrawsNothing() throws {
         let store = try store()
         try store.database.execute("DELETE FROM quotes")
@@ -112,12 +112,15 @@ import TestSupport
         var ids: [Int] = []
         while try first.step() { ids.append(first.int(0)) }
         try database.execute("UPDATE quotes SET category = 'pair' WHERE id IN (\(ids.map(String.init).joined(separator: ", ")))")
-        // A row of another source in the span, of that category too: in the span, never drawn.
-        try database.execute("UPDATE quotes SET category = 'pair' WHERE source = 'custom.b' AND id BETWEEN ?1 AND ?2", [.integer(ids[0]), .integer(ids[3])])
+        // The row before the list's first, of another source, of that category too: in the span,
+        // probed, never drawn (`expectUniform` counts only the filter's matches as reachable).
+        let before = ids[0] - 1
+        #expect(try database.scalarString("SELECT source FROM quotes WHERE id = ?1", [.integer(before)]) != "custom.a")
+        try database.execute("UPDATE quotes SET category = 'pair' WHERE id = ?1", [.integer(before)])
         let filter = QuoteFilter(source: "custom.a", category: "pair")
         let pick = FilteredPick(database: database)
         let span = try #require(try pick.space(for: filter))
-        #expect(span == .ids(ids[0]...ids[3]))
+        #expect(span == .ids(before...ids[3]))
         #expect(span.cost < FilteredPick.Space.source("custom.a", quotes: 20).cost)
         try QuotePickerTests.expectUniform(filter, in: store, seed: 13) { generator in try pick.quote(filter, using: &generator) }
     }

@@ -11,7 +11,8 @@ import QuoteModels
 /// in (a list's rows are neighbours; a probe reads only the row), or the whole store's `pick`.
 /// When the probes found none, the matches are counted, within a budget of SQLite steps and of
 /// pages read about what the probes cost, and the pick steps to a random one of them; when the
-/// budget ran out first, both the probes and the budget double, and so on. A rare filter ends in
+/// budget ran out first, another round has more of both (twice as much as the one before, past
+/// the opening of a filter of one exact condition), and so on. A rare filter ends in
 /// its count, a common one in its probes, and one in between pays at most a few times the
 /// cheaper of the two — however its rows lie and whichever index the count walks (the budget
 /// bounds rows and pages read, not rows matched). Each way ends in a uniform choice among the
@@ -128,7 +129,7 @@ struct FilteredPick {
                 return quote
             }
             // The count reads at most every row once, so the rounds end; doubling keeps their sum
-            // within twice the last.
+            // (the opening's, smaller, aside) within twice the last.
             (round, after) = (after, after.next)
         }
     }

@@ -8,8 +8,8 @@ extension Database {
     /// work, not on rows: a count whose rows mostly fail the filter still ends in time, and one
     /// that reads a row of its own page per step of an index (a condition its index does not hold)
     /// ends at the pages it is worth, a hundred times fewer steps than one walking an index alone.
-    /// The budget is checked every 1,000 steps, every 100 with a bound on pages (every step
-    /// below that); a cancellation flag set by `interrupt(by:)` is still honoured meanwhile, and
+    /// The budget is checked every 1,000 steps, every 100 with a bound on pages (a smaller
+    /// budget once, at its end); a cancellation flag set by `interrupt(by:)` is still honoured meanwhile, and
     /// restored afterwards.
     func withinSteps<T>(_ steps: Int, pages: Int = Int.max, _ body: () throws(DatabaseError) -> T) throws(DatabaseError) -> T? {
         let every = max(1, min(steps, pages == Int.max ? StepBudget.stepsPerCheck : StepBudget.stepsPerPageCheck))
