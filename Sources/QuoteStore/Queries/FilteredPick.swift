@@ -39,12 +39,7 @@ struct FilteredPick {
 
         /// Twice as much of each, saturating rather than overflowing, and at least a step and a
         /// page (a budget of none would double to none, and never end).
-        var next: Round { Round(probes: Self.doubled(probes), steps: Self.doubled(max(1, steps)), pages: Self.doubled(max(1, pages))) }
-
-        private static func doubled(_ value: Int) -> Int {
-            let twice = value.multipliedReportingOverflow(by: 2)
-            return twice.overflow ? Int.max : twice.partialValue
-        }
+        var next: Round { Round(probes: twice(probes), steps: twice(max(1, steps)), pages: twice(max(1, pages))) }
     }
 
     /// Where probes land: a random number of a dense numbering, or a random row id of a span.
@@ -75,8 +70,7 @@ struct FilteredPick {
         /// row's, two (each a read and a fresh buffer's faults in a new process).
         var cost: Int {
             if case .ids = self { return size }
-            let doubled = size.multipliedReportingOverflow(by: 2)
-            return doubled.overflow ? Int.max : doubled.partialValue
+            return twice(size)
         }
     }
 
@@ -122,7 +116,8 @@ struct FilteredPick {
         if opened { try database.execute("BEGIN DEFERRED") }
         defer { if opened { try? database.execute("COMMIT") } }
         guard let space = try space(for: filter, authorBySearch: authorBySearch) else { return nil }
-        var (round, after) = filter.isOneExactCondition(authorBySearch: authorBySearch) ? (opening, rounds) : (rounds, rounds.next)
+        let oneExact = filter.isOneExactCondition(authorBySearch: authorBySearch)
+        var (round, after) = oneExact ? (opening, rounds) : (rounds, rounds.next)
         while true {
             if let quote = try probe(clause, in: space, times: round.probes, using: &generator) { return quote }
             if case .chosen(let quote) = try countedMatch(clause, steps: round.steps, pages: round.pages, using: &generator) {
@@ -260,4 +255,10 @@ struct FilteredPick {
         try statement.bind(clause.values)
         return .chosen(try statement.step() ? Quote(row: statement) : nil)
     }
+}
+
+/// Twice `value`, or `Int.max` past it: budgets and costs saturate rather than trap.
+private func twice(_ value: Int) -> Int {
+    let doubled = value.multipliedReportingOverflow(by: 2)
+    return doubled.overflow ? Int.max : doubled.partialValue
 }

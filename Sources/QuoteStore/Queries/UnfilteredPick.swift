@@ -8,9 +8,9 @@ import QuoteBase
 /// have gaps only where rows were deleted (a list resynced smaller, a source forgotten), so a
 /// random id from the lowest to the highest is a row most of the time, read by one seek of the
 /// table. The draw probes ids a few times and draws by `pick` when every probe missed. A probe
-/// that lands is uniform among the rows (each id of the span equally likely, kept only when it is a row),
-/// and so is the draw by `pick`; whether the probes land depends on the store's gaps, never on
-/// which row would be chosen, so the whole is uniform.
+/// that lands is uniform among the rows (each id of the span equally likely, kept only when it is
+/// a row), and so is the draw by `pick`; whether the probes land depends on the store's gaps,
+/// never on which row would be chosen, so the whole is uniform.
 ///
 /// The statements are kept for the next draw of the same answer (`-n 10`) and reset after each,
 /// so that none holds a read of the store open between draws.

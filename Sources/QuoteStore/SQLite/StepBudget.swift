@@ -9,8 +9,8 @@ extension Database {
     /// that reads a row of its own page per step of an index (a condition its index does not hold)
     /// ends at the pages it is worth, a hundred times fewer steps than one walking an index alone.
     /// The budget is checked every 1,000 steps, every 100 with a bound on pages (a smaller
-    /// budget once, at its end); a cancellation flag set by `interrupt(by:)` is still honoured meanwhile, and
-    /// restored afterwards.
+    /// budget once, at its end); a cancellation flag set by `interrupt(by:)` is still honoured
+    /// meanwhile, and restored afterwards.
     func withinSteps<T>(_ steps: Int, pages: Int = Int.max, _ body: () throws(DatabaseError) -> T) throws(DatabaseError) -> T? {
         let every = max(1, min(steps, pages == Int.max ? StepBudget.stepsPerCheck : StepBudget.stepsPerPageCheck))
         let budget = StepBudget(checks: max(0, steps / every), pages: pages, of: handle, cancel: interruptFlag)
